@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point downward only:
+// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover.
+// Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
+let package = Package(
+  name: "DittoRecovery",
+  products: [
+    .executable(name: "ditto-recover", targets: ["ditto-recover"]),
+    .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
+  ],
+  dependencies: [],
+  targets: [
+    // On Linux SQLite is the system library from libsqlite3-dev; on Apple platforms it is the SDK's SQLite3.
+    .systemLibrary(
+      name: "CSQLite",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    // C wrappers for the variadic parts of the SQLite API (sqlite3_db_config), which Swift cannot call.
+    .target(
+      name: "SQLiteShims",
+      linkerSettings: [.linkedLibrary("sqlite3")]
+    ),
+    .target(
+      name: "SQLiteDB",
+      dependencies: [
+        .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+        "SQLiteShims",
+      ]
+    ),
+    .target(name: "Telemetry"),
+    .target(name: "SafeFiles"),
+    .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
+    .target(name: "DittoLibrary", dependencies: ["SQLiteDB", "LegacyStore"]),
+    .target(
+      name: "LegacyMigration",
+      dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
+    ),
+    .target(name: "StoreFixtures", dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration"]),
+    .target(
+      name: "DittoRecoverCLI",
+      dependencies: ["LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures"]
+    ),
+    .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
+    .target(
+      name: "TestSupport",
+      dependencies: ["SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI"]
+    ),
+
+    .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"]),
+    .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
+    .testTarget(name: "DittoLibraryTests", dependencies: ["DittoLibrary", "TestSupport"]),
+    .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
+    .testTarget(
+      name: "LegacyMigrationTests",
+      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport"]
+    ),
+    .testTarget(name: "DittoRecoverCLITests", dependencies: ["DittoRecoverCLI", "TestSupport"]),
+  ]
+)

@@ -1,0 +1,239 @@
+import Foundation
+import SQLiteDB
+
+// CORE DATA SQLITE STORE (what CoreDataStore relies on; facts in shared/reference/coredata-sqlite-format.md)
+//
+//   TABLE          COLUMN                        MEANING
+//   Z_PRIMARYKEY   Z_ENT, Z_NAME, Z_SUPER, Z_MAX entity number, name, parent entity (0 = root), last key
+//   Z_METADATA     Z_VERSION, Z_UUID, Z_PLIST    one row: store UUID; binary plist (NSStoreType, versions)
+//   Z<ROOT>        Z_PK, Z_ENT, Z_OPT            one table per hierarchy root; Z_ENT names the concrete entity
+//   A<NAME>        (Z_ENT >= 16000)              system entities: persistent history (ACHANGE, ATRANSACTION)
+//
+//   HEADER OFFSET  SIZE  MEANING
+//   18             1     file format write version: 1 = rollback journal, 2 = WAL
+//
+// A sub-entity has no table of its own: its rows live in its root's table with its own Z_ENT.
+// Entity tables are found by name ('Z' + uppercased root name) and confirmed in sqlite_master as tables
+// (a view with that name is not accepted). Columns are found with PRAGMA table_info, never by position.
+
+/// How the store's file says it journals (header byte 18).
+public enum JournalMode: String, Sendable, Equatable {
+  case wal
+  case delete
+}
+
+/// One row of `Z_PRIMARYKEY`, resolved to the table that holds its rows.
+public struct CoreDataEntity: Sendable, Equatable {
+  /// The model's entity name, case preserved (`Category`).
+  public let name: String
+  /// `Z_ENT`: the entity number.
+  public let number: Int64
+  /// `Z_SUPER`: the parent entity's number, 0 for a root.
+  public let superNumber: Int64
+  /// `Z_MAX`: the highest primary key handed out in this hierarchy.
+  public let maxPrimaryKey: Int64
+  /// The table holding this entity's rows (its root's table), nil when no such table exists.
+  public let table: String?
+}
+
+/// A Core Data SQLite store opened read-only on a private snapshot.
+///
+/// ```swift
+/// let store = try CoreDataStore(path: "/container/Ditto.sqlite")
+/// for entity in store.entities { print(entity.name, try store.rowCount(of: entity) ?? 0) }
+/// ```
+public final class CoreDataStore {
+  /// The original file, as given: every error names it.
+  public let file: String
+  /// The open connection to the snapshot copy.
+  public let database: Database
+  /// The private copy; removed with the store.
+  public let snapshot: StoreSnapshot
+  /// Entities from `Z_PRIMARYKEY`, by number. Empty when the table is missing.
+  public let entities: [CoreDataEntity]
+  /// `Z_METADATA.Z_UUID`, when present.
+  public let storeUUID: String?
+  /// `NSPersistenceFrameworkVersion` from the metadata plist, when present and readable.
+  public let frameworkVersion: Int?
+  /// `NSStoreType` from the metadata plist, when present and readable.
+  public let storeType: String?
+  /// True when `Z_PRIMARYKEY` exists.
+  public let hasPrimaryKeyTable: Bool
+  /// True when `Z_METADATA` exists.
+  public let hasMetadataTable: Bool
+
+  /// Snapshots and opens the store at `path`.
+  ///
+  /// - Throws: ``LegacyStoreError``. A database without `Z_PRIMARYKEY` opens (the Ditto reader may still
+  ///   find its tables by their conventional names); callers that need Core Data check ``hasPrimaryKeyTable``.
+  public init(path: String) throws(LegacyStoreError) {
+    file = path
+    snapshot = try StoreSnapshot(of: path)
+    do {
+      database = try Self.openSnapshot(snapshot, displayName: path)
+      let tables = try Self.tableNames(in: database)
+      hasPrimaryKeyTable = tables.contains("Z_PRIMARYKEY")
+      hasMetadataTable = tables.contains("Z_METADATA")
+      entities = hasPrimaryKeyTable ? try Self.readEntities(database, tables: tables) : []
+      if hasMetadataTable {
+        let metadata = try Self.readMetadata(database)
+        storeUUID = metadata.uuid
+        frameworkVersion = metadata.frameworkVersion
+        storeType = metadata.storeType
+      } else {
+        storeUUID = nil
+        frameworkVersion = nil
+        storeType = nil
+      }
+    } catch {
+      snapshot.remove()
+      throw LegacyStoreError.from(error, file: path)
+    }
+  }
+
+  /// The journal mode recorded in the file header.
+  public var journalMode: JournalMode {
+    snapshot.header.count > 18 && snapshot.header[18] == 2 ? .wal : .delete
+  }
+
+  /// The entity named `name` (case-sensitive, as Core Data stores it).
+  public func entity(named name: String) -> CoreDataEntity? {
+    entities.first { $0.name == name }
+  }
+
+  /// Rows of exactly this entity (`Z_ENT` = its number) with the `-wal` applied; nil when it has no table.
+  ///
+  /// - Throws: ``LegacyStoreError`` when the table cannot be read.
+  public func rowCount(of entity: CoreDataEntity) throws(LegacyStoreError) -> Int? {
+    guard let table = entity.table else { return nil }
+    do {
+      let columns = try columnNames(of: table)
+      let sql =
+        columns.contains("Z_ENT")
+        ? "SELECT count(*) FROM \(quoted(table)) WHERE Z_ENT = ?"
+        : "SELECT count(*) FROM \(quoted(table))"
+      let statement = try database.makeStatement(sql: sql)
+      if columns.contains("Z_ENT") { try statement.bind(.integer(entity.number)) }
+      return Int(try statement.scalarInt64() ?? 0)
+    } catch {
+      throw LegacyStoreError.from(error, file: file)
+    }
+  }
+
+  /// The column names of `table`, from `PRAGMA table_info`, uppercased.
+  ///
+  /// - Throws: ``SQLiteError``.
+  public func columnNames(of table: String) throws(SQLiteError) -> Set<String> {
+    let statement = try database.makeStatement(sql: "SELECT name FROM pragma_table_info(?)")
+    try statement.bind(.text(table))
+    var names = Set<String>()
+    while try statement.step() {
+      if let name = statement.text(at: 0) { names.insert(name.uppercased()) }
+    }
+    statement.reset()
+    return names
+  }
+
+  /// True when a table (not a view) named `name` exists, compared case-insensitively as SQLite does.
+  public func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+    try Self.tableNames(in: database).contains(name.uppercased())
+  }
+
+  // MARK: - Opening
+
+  private static func openSnapshot(_ snapshot: StoreSnapshot, displayName: String)
+    throws(SQLiteError) -> Database
+  {
+    do {
+      return try Database(
+        path: snapshot.mainCopy, mode: .readOnly, displayName: displayName,
+        options: .untrustedReader)
+    } catch let error where Self.needsWritableCopy(error) {
+      // A hot rollback journal or a WAL that needs recovery cannot be handled read-only. This is our
+      // private copy, so letting SQLite repair it there changes nothing the user owns.
+      return try Database(
+        path: snapshot.mainCopy, mode: .readWrite, displayName: displayName,
+        options: .untrustedReader)
+    }
+  }
+
+  private static func needsWritableCopy(_ error: SQLiteError) -> Bool {
+    // SQLITE_READONLY_RECOVERY (264), SQLITE_READONLY_CANTLOCK (520), SQLITE_READONLY_ROLLBACK (776),
+    // SQLITE_READONLY_CANTINIT (1288), SQLITE_READONLY_DIRECTORY (1544), SQLITE_CANTOPEN with WAL.
+    [264, 520, 776, 1288, 1544].contains(error.extendedCode)
+  }
+
+  // MARK: - Reading the system tables
+
+  static func tableNames(in database: Database) throws(SQLiteError) -> Set<String> {
+    let statement = try database.makeStatement(
+      sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+    var names = Set<String>()
+    while try statement.step() {
+      if let name = statement.text(at: 0) { names.insert(name.uppercased()) }
+    }
+    statement.reset()
+    return names
+  }
+
+  private static func readEntities(_ database: Database, tables: Set<String>)
+    throws(SQLiteError) -> [CoreDataEntity]
+  {
+    let statement = try database.makeStatement(
+      sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+    var rows: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
+    while try statement.step() {
+      rows.append(
+        (
+          statement.int64(at: 0), statement.text(at: 1) ?? "", statement.int64(at: 2),
+          statement.int64(at: 3)
+        ))
+    }
+    statement.reset()
+    let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+    return rows.map { row in
+      // Follow Z_SUPER to the root; a hostile cycle stops after as many steps as there are entities.
+      var root = row
+      var steps = 0
+      while root.superNumber != 0, let parent = byNumber[root.superNumber], steps < rows.count {
+        root = parent
+        steps += 1
+      }
+      let prefix = root.number >= 16000 ? "A" : "Z"
+      let table = prefix + root.name.uppercased()
+      return CoreDataEntity(
+        name: row.name, number: row.number, superNumber: row.superNumber,
+        maxPrimaryKey: row.max, table: tables.contains(table) ? table : nil)
+    }
+  }
+
+  private static func readMetadata(_ database: Database) throws(SQLiteError) -> (
+    uuid: String?, frameworkVersion: Int?, storeType: String?
+  ) {
+    let statement = try database.makeStatement(
+      sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+    defer { statement.reset() }
+    guard try statement.step() else { return (nil, nil, nil) }
+    let uuid = statement.text(at: 0)
+    guard let bytes = statement.blob(at: 1), !bytes.isEmpty else { return (uuid, nil, nil) }
+    // The plist is informational only: a store whose metadata plist is damaged is still read.
+    let plist: Any
+    do {
+      plist = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+    } catch {
+      return (uuid, nil, nil)
+    }
+    let dictionary = plist as? [String: Any]
+    let version = (dictionary?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
+    let type = dictionary?["NSStoreType"] as? String
+    return (uuid, version, type)
+  }
+}
+
+/// `"name"` with embedded quotes doubled: safe to splice a table or column name into SQL.
+func quoted(_ identifier: String) -> String {
+  "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+@available(*, unavailable)
+extension CoreDataStore: Sendable {}

@@ -1,0 +1,140 @@
+import Foundation
+import SafeFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A private copy of a store and its sidecars, so SQLite never opens the original.
+///
+/// Opening even read-only can write beside a WAL database (`-shm`, recovery), and a read-write open
+/// checkpoints and deletes the `-wal` on close. `immutable=1` avoids writes but silently ignores the
+/// `-wal`: rows not yet checkpointed would look absent. So we copy `X`, `X-wal`, `X-shm` and
+/// `X-journal` together into a fresh `mkdtemp` folder, under the same base name, and open the copy.
+///
+/// Each file is opened with `O_NOFOLLOW | O_NONBLOCK` and checked with `fstat`: only regular files are
+/// read (a FIFO named `Ditto.sqlite` is refused, never waited on). Copies stream in 1 MiB chunks.
+/// The main file's header is checked before copying, so a 2 GiB file of garbage is refused at once.
+///
+/// The snapshot folder is removed by ``remove()`` or when the value is released. It is the only
+/// folder this type ever deletes: the one `mkdtemp` made for it.
+public final class StoreSnapshot {
+  /// The original main file, as given. Used in every error.
+  public let originalPath: String
+  /// The private folder holding the copies.
+  public let directory: String
+  /// The copy of the main file: the path to open.
+  public let mainCopy: String
+  /// The first 100 bytes of the main file (the SQLite header).
+  public let header: [UInt8]
+  /// Bytes copied per file suffix ("" for the main file, "-wal", "-shm", "-journal").
+  public let copiedBytes: [String: Int64]
+  private var isRemoved = false
+
+  /// The sidecar suffixes SQLite may use beside a database file.
+  public static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
+
+  /// Copies the store at `path` and its sidecars into a new private folder.
+  ///
+  /// - Parameter requireSQLiteHeader: when true (the default), a main file that does not start with
+  ///   `SQLite format 3\0` is refused before anything is copied.
+  /// - Throws: ``LegacyStoreError``: `.notFound`, `.notARegularFile`, `.ioError` or `.notADatabase`.
+  public init(of path: String, requireSQLiteHeader: Bool = true) throws(LegacyStoreError) {
+    originalPath = path
+    let main: ReadOnlyFile
+    do {
+      main = try ReadOnlyFile(path: path)
+    } catch {
+      throw LegacyStoreError.from(error, file: path)
+    }
+    do {
+      header = try main.read(count: 100, at: 0)
+    } catch {
+      throw .ioError(file: path, reason: "\(error.operation): \(error.reason)")
+    }
+    if requireSQLiteHeader {
+      try Self.checkHeader(header, size: main.size, file: path)
+    }
+    directory = try Self.makePrivateDirectory(for: path)
+    let baseName = (path as NSString).lastPathComponent
+    mainCopy = directory + "/" + (baseName.isEmpty ? "store.sqlite" : baseName)
+    var copied: [String: Int64] = [:]
+    do {
+      copied[""] = try main.copy(to: mainCopy)
+      for suffix in Self.sidecarSuffixes {
+        let sidecar: ReadOnlyFile
+        do {
+          sidecar = try ReadOnlyFile(path: path + suffix)
+        } catch .access(let error) where error.isNotFound {
+          continue
+        } catch {
+          throw LegacyStoreError.from(error, file: path + suffix)
+        }
+        copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
+      }
+    } catch let error as LegacyStoreError {
+      Self.removeDirectory(directory)
+      throw error
+    } catch let error as FileAccessError {
+      Self.removeDirectory(directory)
+      throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
+    } catch {
+      Self.removeDirectory(directory)
+      throw .ioError(file: path, reason: "\(error)")
+    }
+    copiedBytes = copied
+  }
+
+  deinit {
+    remove()
+  }
+
+  /// True when a non-empty `-wal` was copied with the store.
+  public var hasWAL: Bool { (copiedBytes["-wal"] ?? 0) > 0 }
+
+  /// Removes the private folder. Safe to call more than once.
+  public func remove() {
+    guard !isRemoved else { return }
+    isRemoved = true
+    Self.removeDirectory(directory)
+  }
+
+  // MARK: - Helpers
+
+  /// The 16-byte magic string at the start of every SQLite database file.
+  public static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
+
+  private static func checkHeader(_ header: [UInt8], size: Int64, file: String)
+    throws(LegacyStoreError)
+  {
+    if size == 0 {
+      throw .notADatabase(file: file, reason: "the file is empty (0 bytes)")
+    }
+    guard header.count >= 100, Array(header.prefix(16)) == sqliteMagic else {
+      let shown = header.count < 16 ? "only \(size) bytes" : "no SQLite header in the first 16 bytes"
+      throw .notADatabase(file: file, reason: shown)
+    }
+  }
+
+  private static func makePrivateDirectory(for file: String) throws(LegacyStoreError) -> String {
+    let base = FileManager.default.temporaryDirectory.path
+    var template = Array((base + "/ditto-snapshot-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    guard made != nil else {
+      throw .ioError(
+        file: file, reason: "could not create a snapshot folder in \(base): \(String(cString: strerror(errno)))")
+    }
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Deletes our own `mkdtemp` folder (never a legacy file: `directory` is always one we created).
+  private static func removeDirectory(_ directory: String) {
+    do {
+      try FileManager.default.removeItem(atPath: directory)
+    } catch {
+      // A leftover temporary folder is harmless; the user's data is never in it alone.
+    }
+  }
+}

@@ -1,0 +1,182 @@
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+import SQLiteShims
+
+/// A connection to one SQLite database file.
+///
+/// `Database` owns its `sqlite3` handle and closes it in `deinit` if `close()` was not called.
+/// It is not `Sendable`: use one connection per thread.
+///
+/// ```swift
+/// let db = try Database(path: copy, mode: .readOnly, displayName: "Ditto.sqlite")
+/// let count = try db.makeStatement(sql: "SELECT count(*) FROM ZDITTO").scalarInt64()
+/// ```
+public final class Database {
+  /// How the file is opened.
+  public enum Mode: Sendable {
+    /// `SQLITE_OPEN_READONLY`. Reading a WAL database may still create `-shm`/`-wal` beside the file,
+    /// which is why legacy stores are only ever opened on a snapshot copy.
+    case readOnly
+    /// `SQLITE_OPEN_READWRITE`; the file must exist.
+    case readWrite
+    /// `SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE`.
+    case readWriteCreate
+  }
+
+  /// Settings applied right after the file is opened.
+  public struct Options: Sendable {
+    /// Milliseconds to wait for another connection's lock before answering `SQLITE_BUSY`.
+    public var busyTimeoutMilliseconds: Int32 = 5_000
+    /// Hardens the connection for files we did not write: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
+    /// views and extension loading off, `trusted_schema` off, `query_only` on.
+    public var isDefensive: Bool = false
+
+    /// Creates options; the defaults suit files this project writes.
+    public init(busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false) {
+      self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+      self.isDefensive = isDefensive
+    }
+
+    /// Options for reading a file made by someone else (a legacy store, a backup manifest).
+    public static let untrustedReader = Options(isDefensive: true)
+  }
+
+  /// The raw handle. Only this module touches it.
+  let handle: OpaquePointer
+  /// The name used in errors: the file as the user knows it, not the snapshot it was copied to.
+  public let displayName: String
+  /// The path that was opened.
+  public let path: String
+  private var isClosed = false
+
+  /// Opens the database at `path`.
+  ///
+  /// Symbolic links are refused (`SQLITE_OPEN_NOFOLLOW`). The format is validated at once by reading
+  /// `sqlite_master`, so a file that is not a database fails here rather than looking empty later.
+  ///
+  /// - Throws: ``SQLiteError`` naming `displayName`.
+  public init(
+    path: String, mode: Mode, displayName: String? = nil, options: Options = Options()
+  ) throws(SQLiteError) {
+    let name = displayName ?? path
+    var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    switch mode {
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    var db: OpaquePointer?
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      // > Whether or not an error occurs when it is opened, resources associated with the
+      // > database connection handle should be released by passing it to sqlite3_close()
+      // > when it is no longer required. (https://www.sqlite.org/c3ref/open.html)
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+      sqlite3_close(db)
+      throw SQLiteError(extendedCode: code, message: message, file: name)
+    }
+    self.handle = db
+    self.displayName = name
+    self.path = path
+    sqlite3_extended_result_codes(db, 1)
+    sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+    if options.isDefensive {
+      try applyDefensiveSettings()
+    }
+    try validateFormat()
+  }
+
+  deinit {
+    if !isClosed {
+      // Statements may still be alive in a caller's hands; close_v2 defers until they are finalized.
+      sqlite3_close_v2(handle)
+    }
+  }
+
+  /// Closes the connection. All statements must have been released first.
+  ///
+  /// - Throws: ``SQLiteError`` (`SQLITE_BUSY` when a statement is still alive).
+  public func close() throws(SQLiteError) {
+    guard !isClosed else { return }
+    let rc = sqlite3_close(handle)
+    guard rc == SQLITE_OK else { throw error(code: rc) }
+    isClosed = true
+  }
+
+  // MARK: - Executing
+
+  /// Runs one or more statements that return no rows we need.
+  ///
+  /// - Throws: ``SQLiteError``.
+  public func execute(sql: String) throws(SQLiteError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+    if rc != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+      sqlite3_free(message)
+      throw SQLiteError(
+        extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql, file: displayName)
+    }
+  }
+
+  /// Compiles one statement.
+  ///
+  /// - Throws: ``SQLiteError``.
+  public func makeStatement(sql: String) throws(SQLiteError) -> Statement {
+    try Statement(database: self, sql: sql)
+  }
+
+  /// The rowid of the last row inserted on this connection.
+  public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  public var changesCount: Int { Int(sqlite3_changes(handle)) }
+
+  /// True while a transaction is open on this connection.
+  public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  // MARK: - Errors
+
+  /// Builds an error from the connection's current state; call right after the failing call.
+  func error(code: Int32, sql: String? = nil) -> SQLiteError {
+    let extended = sqlite3_extended_errcode(handle)
+    // If the connection's error was overwritten, keep at least the code we were given.
+    let best = (extended & 0xFF) == (code & 0xFF) ? extended : code
+    return SQLiteError(
+      extendedCode: best, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+      file: displayName)
+  }
+
+  // MARK: - Opening checks
+
+  private func validateFormat() throws(SQLiteError) {
+    // GRDB's validateFormat(): "not a database" must fail at open, never show up later as "empty".
+    let statement = try makeStatement(sql: "SELECT * FROM sqlite_master LIMIT 1")
+    _ = try statement.step()
+  }
+
+  private func applyDefensiveSettings() throws(SQLiteError) {
+    let settings: [(Int32, Int32)] = [
+      (ditto_sqlite3_dbconfig_defensive(), 1),
+      (ditto_sqlite3_dbconfig_trusted_schema(), 0),
+      (ditto_sqlite3_dbconfig_enable_trigger(), 0),
+      (ditto_sqlite3_dbconfig_enable_view(), 0),
+      (ditto_sqlite3_dbconfig_enable_load_extension(), 0),
+    ]
+    for (option, value) in settings {
+      let rc = ditto_sqlite3_db_config_flag(handle, option, value)
+      guard rc == SQLITE_OK else { throw error(code: rc) }
+    }
+    // Bound what one value may cost us: a hostile file can claim anything in its header.
+    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024)
+    sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 1_000_000)
+    try execute(sql: "PRAGMA query_only = 1")
+  }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

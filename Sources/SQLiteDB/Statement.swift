@@ -1,0 +1,205 @@
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+import SQLiteShims
+
+/// A value to bind to a statement parameter.
+public enum SQLValue: Sendable, Equatable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+}
+
+/// The storage class of a column value in the current row.
+public enum ColumnType: Sendable, Equatable {
+  case integer, real, text, blob, null
+}
+
+/// A compiled SQL statement, finalized when released.
+///
+/// Step it with ``step()`` or ``forEachRow(_:)``. Both throw on anything but a row or the end:
+/// an I/O error or a corrupt page halfway through never turns into a short result.
+public final class Statement {
+  let handle: OpaquePointer
+  private let database: Database
+  /// The SQL text, for error messages.
+  public let sql: String
+
+  init(database: Database, sql: String) throws(SQLiteError) {
+    var statement: OpaquePointer?
+    let rc = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
+    guard rc == SQLITE_OK, let statement else {
+      sqlite3_finalize(statement)
+      throw database.error(code: rc == SQLITE_OK ? SQLITE_MISUSE : rc, sql: sql)
+    }
+    self.handle = statement
+    self.database = database
+    self.sql = sql
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  // MARK: - Binding
+
+  /// Binds `value` to the 1-based parameter `index`.
+  ///
+  /// - Throws: ``SQLiteError`` (for example `SQLITE_TOOBIG`).
+  public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    let rc: Int32
+    switch value {
+    case .null: rc = sqlite3_bind_null(handle, index)
+    case .integer(let number): rc = sqlite3_bind_int64(handle, index, number)
+    case .real(let number): rc = sqlite3_bind_double(handle, index, number)
+    case .text(let text):
+      rc = sqlite3_bind_text(handle, index, text, -1, ditto_sqlite3_transient())
+    case .blob(let bytes):
+      rc = bytes.withUnsafeBytes { raw in
+        sqlite3_bind_blob64(
+          handle, index, raw.baseAddress, sqlite3_uint64(raw.count), ditto_sqlite3_transient())
+      }
+    }
+    guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
+  }
+
+  /// Binds UTF-8 bytes as TEXT without building a `String`. SQLite copies them before returning.
+  public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+    // A zero-length buffer may have no base address; bind a static empty string then.
+    let empty: StaticString = ""
+    let start =
+      bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+      ?? UnsafeRawPointer(empty.utf8Start).assumingMemoryBound(to: CChar.self)
+    let rc = sqlite3_bind_text64(
+      handle, index, start, sqlite3_uint64(bytes.count), ditto_sqlite3_transient(),
+      UInt8(SQLITE_UTF8))
+    guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
+  }
+
+  /// Resets the statement and binds `values` to parameters 1, 2, …
+  public func bind(_ values: SQLValue...) throws(SQLiteError) {
+    reset()
+    for (offset, value) in values.enumerated() {
+      try bind(value, at: Int32(offset + 1))
+    }
+  }
+
+  /// Makes the statement ready to run again; bindings are kept.
+  public func reset() {
+    // The error of the last step was already reported by step(); reset just repeats it.
+    sqlite3_reset(handle)
+  }
+
+  // MARK: - Stepping
+
+  /// Advances to the next row: true when a row is available, false at the end.
+  ///
+  /// - Throws: ``SQLiteError`` for any other answer (`SQLITE_BUSY`, `SQLITE_CORRUPT`, `SQLITE_IOERR`, …).
+  public func step() throws(SQLiteError) -> Bool {
+    let rc = sqlite3_step(handle)
+    switch rc {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      let error = database.error(code: rc, sql: sql)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  /// Runs the statement to completion, ignoring any rows.
+  public func run() throws(SQLiteError) {
+    while try step() {}
+    reset()
+  }
+
+  /// Calls `body` for each row, then resets the statement.
+  ///
+  /// - Throws: ``SQLiteError`` from stepping, or the body's error.
+  public func forEachRow(_ body: (Statement) throws -> Void) throws {
+    defer { reset() }
+    while try step() {
+      try body(self)
+    }
+  }
+
+  /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
+  public func scalarInt64() throws(SQLiteError) -> Int64? {
+    defer { reset() }
+    guard try step() else { return nil }
+    return optionalInt64(at: 0)
+  }
+
+  // MARK: - Reading columns of the current row
+
+  /// Number of columns in the result.
+  public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+  /// The name of result column `index` (0-based).
+  public func columnName(at index: Int32) -> String {
+    sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+  }
+
+  /// The storage class of column `index` in the current row.
+  public func columnType(at index: Int32) -> ColumnType {
+    switch sqlite3_column_type(handle, index) {
+    case SQLITE_INTEGER: return .integer
+    case SQLITE_FLOAT: return .real
+    case SQLITE_TEXT: return .text
+    case SQLITE_BLOB: return .blob
+    default: return .null
+    }
+  }
+
+  /// True when column `index` is NULL.
+  public func isNull(at index: Int32) -> Bool {
+    sqlite3_column_type(handle, index) == SQLITE_NULL
+  }
+
+  /// Column `index` as an integer (SQLite's conversion rules apply; NULL gives 0).
+  public func int64(at index: Int32) -> Int64 {
+    sqlite3_column_int64(handle, index)
+  }
+
+  /// Column `index` as an integer, nil when NULL.
+  public func optionalInt64(at index: Int32) -> Int64? {
+    isNull(at: index) ? nil : sqlite3_column_int64(handle, index)
+  }
+
+  /// Column `index` as a double, nil when NULL.
+  public func optionalDouble(at index: Int32) -> Double? {
+    isNull(at: index) ? nil : sqlite3_column_double(handle, index)
+  }
+
+  /// Column `index` as text, nil when NULL. Invalid UTF-8 is repaired with U+FFFD.
+  public func text(at index: Int32) -> String? {
+    guard !isNull(at: index) else { return nil }
+    return withTextBytes(at: index) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Column `index` as raw bytes (a BLOB, or the UTF-8 of a TEXT), nil when NULL.
+  public func blob(at index: Int32) -> [UInt8]? {
+    guard !isNull(at: index) else { return nil }
+    guard let pointer = sqlite3_column_blob(handle, index) else { return [] }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// Calls `body` with the UTF-8 bytes of column `index`, valid only during the call.
+  ///
+  /// No `String` is built; hot paths use this to copy a value from one statement to another.
+  public func withTextBytes<Result>(
+    at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    let pointer = sqlite3_column_text(handle, index)
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+  }
+}
+
+@available(*, unavailable)
+extension Statement: Sendable {}

@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One object found under a walked directory.
+public struct DirectoryEntry: Sendable, Equatable {
+  /// Path below the root as raw bytes, components joined by `/`, no leading slash.
+  /// Raw because names may be invalid UTF-8; use ``displayPath`` to print.
+  public let relativePath: [UInt8]
+  /// `lstat` of the object (links are reported as links).
+  public let status: FileStatus
+
+  /// `/`-prefixed printable path: control characters and invalid UTF-8 escaped (`\n`, `\xFF`),
+  /// so one entry is always one line.
+  public var displayPath: String { "/" + PrintablePath.escape(relativePath) }
+}
+
+/// A directory that could not be read during a walk.
+public struct DirectoryWalkProblem: Sendable, Equatable {
+  public let relativePath: [UInt8]
+  public let error: FileAccessError
+  public var displayPath: String { "/" + PrintablePath.escape(relativePath) }
+}
+
+/// What a walk saw in total.
+public struct DirectoryWalkSummary: Sendable, Equatable {
+  /// Non-directory entries handed to the visitor.
+  public var reported = 0
+  /// Non-directory entries seen but not handed over because the limit was reached.
+  public var leftOut = 0
+  /// True when the walk stopped early at its hard limit, so `leftOut` is a lower bound.
+  public var stoppedEarly = false
+  /// Directories that could not be opened or read.
+  public var problems: [DirectoryWalkProblem] = []
+}
+
+/// Walks a directory tree without following symbolic links, in name order, with bounds.
+///
+/// Subdirectories are opened with `openat(O_DIRECTORY | O_NOFOLLOW)` relative to their parent, so a link
+/// can never lead the walk out of the root, and a link loop cannot trap it.
+public struct DirectoryWalker: Sendable {
+  /// Entries reported at most; later ones are only counted.
+  public var reportLimit: Int
+  /// Entries examined at most (reported or counted) before the walk stops.
+  public var examineLimit: Int
+  /// Directory levels descended at most.
+  public var depthLimit: Int
+
+  public init(reportLimit: Int = 10_000, examineLimit: Int = 1_000_000, depthLimit: Int = 64) {
+    self.reportLimit = reportLimit
+    self.examineLimit = examineLimit
+    self.depthLimit = depthLimit
+  }
+
+  /// Walks `root`, calling `visit` for each non-directory entry up to the report limit.
+  ///
+  /// - Throws: ``FileAccessError`` only when `root` itself cannot be opened; problems below it are collected.
+  public func walk(root: String, visit: (DirectoryEntry) -> Void) throws(FileAccessError)
+    -> DirectoryWalkSummary
+  {
+    let fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw FileAccessError(path: root, operation: "open", code: errno) }
+    var summary = DirectoryWalkSummary()
+    var examined = 0
+    walkDirectory(
+      fd: fd, prefix: [], depth: 0, summary: &summary, examined: &examined, visit: visit)
+    return summary
+  }
+
+  /// Walks the directory open at `fd` (which this call closes).
+  private func walkDirectory(
+    fd: Int32, prefix: [UInt8], depth: Int, summary: inout DirectoryWalkSummary,
+    examined: inout Int, visit: (DirectoryEntry) -> Void
+  ) {
+    let (list, code) = Self.readNames(fd: fd)
+    guard let names = list else {
+      summary.problems.append(
+        DirectoryWalkProblem(
+          relativePath: prefix,
+          error: FileAccessError(path: PrintablePath.escape(prefix), operation: "read", code: code))
+      )
+      close(fd)
+      return
+    }
+    defer { close(fd) }
+    for name in names {
+      if examined >= examineLimit {
+        summary.stoppedEarly = true
+        return
+      }
+      examined += 1
+      let path = prefix.isEmpty ? name : prefix + [UInt8(ascii: "/")] + name
+      var info = stat()
+      let statResult = name.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+          fstatat(fd, chars.baseAddress!, &info, AT_SYMLINK_NOFOLLOW)
+        }
+      }
+      guard statResult == 0 else {
+        summary.problems.append(
+          DirectoryWalkProblem(
+            relativePath: path,
+            error: FileAccessError(
+              path: PrintablePath.escape(path), operation: "lstat", code: errno)))
+        continue
+      }
+      let status = FileStatus(info)
+      if status.kind == .directory {
+        guard depth + 1 < depthLimit else {
+          summary.problems.append(
+            DirectoryWalkProblem(
+              relativePath: path,
+              error: FileAccessError(
+                path: PrintablePath.escape(path), operation: "descend into", code: ELOOP)))
+          continue
+        }
+        let child = name.withUnsafeBufferPointer { buffer in
+          buffer.withMemoryRebound(to: CChar.self) { chars in
+            openat(fd, chars.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+          }
+        }
+        guard child >= 0 else {
+          summary.problems.append(
+            DirectoryWalkProblem(
+              relativePath: path,
+              error: FileAccessError(
+                path: PrintablePath.escape(path), operation: "open", code: errno)))
+          continue
+        }
+        walkDirectory(
+          fd: child, prefix: path, depth: depth + 1, summary: &summary, examined: &examined,
+          visit: visit)
+        if summary.stoppedEarly { return }
+      } else if summary.reported < reportLimit {
+        summary.reported += 1
+        visit(DirectoryEntry(relativePath: path, status: status))
+      } else {
+        summary.leftOut += 1
+      }
+    }
+  }
+
+  /// Reads the names in the directory open at `fd`, sorted bytewise, without `.` and `..`.
+  /// The descriptor stays open.
+  private static func readNames(fd: Int32) -> (names: [[UInt8]]?, errorCode: Int32) {
+    // fdopendir takes ownership of the descriptor it is given, so give it a duplicate.
+    let copy = dup(fd)
+    guard copy >= 0, let dir = fdopendir(copy) else {
+      return (nil, errno)
+    }
+    defer { closedir(dir) }
+    var names: [[UInt8]] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(dir) else {
+        if errno != 0 { return (nil, errno) }
+        break
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        return Array(bytes[..<length])
+      }
+      if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+        continue
+      }
+      names.append(name)
+    }
+    names.sort { $0.lexicographicallyPrecedes($1) }
+    return (names, 0)
+  }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What kind of file system object a path names, read with `lstat` (links are not followed).
+public enum FileKind: String, Sendable, Equatable {
+  case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
+
+  init(mode: UInt32) {
+    switch mode & UInt32(S_IFMT) {
+    case UInt32(S_IFREG): self = .regular
+    case UInt32(S_IFDIR): self = .directory
+    case UInt32(S_IFLNK): self = .symbolicLink
+    case UInt32(S_IFIFO): self = .fifo
+    case UInt32(S_IFSOCK): self = .socket
+    case UInt32(S_IFCHR): self = .characterDevice
+    case UInt32(S_IFBLK): self = .blockDevice
+    default: self = .unknown
+    }
+  }
+
+  /// A short human name: "regular file", "FIFO", "symbolic link", …
+  public var humanName: String {
+    switch self {
+    case .regular: "regular file"
+    case .directory: "directory"
+    case .symbolicLink: "symbolic link"
+    case .fifo: "FIFO"
+    case .socket: "socket"
+    case .characterDevice: "character device"
+    case .blockDevice: "block device"
+    case .unknown: "special file"
+    }
+  }
+}
+
+/// The result of `lstat` on one path.
+public struct FileStatus: Sendable, Equatable {
+  /// The object's kind; a symbolic link is reported as a link, never as its target.
+  public let kind: FileKind
+  /// Size in bytes as the file system reports it (a sparse file's logical size).
+  public let size: Int64
+  /// Last modification time, seconds since 1970.
+  public let modificationTime: Double
+
+  init(_ info: stat) {
+    kind = FileKind(mode: UInt32(info.st_mode))
+    size = Int64(info.st_size)
+    #if canImport(Darwin)
+      modificationTime =
+        Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+    #else
+      modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    #endif
+  }
+
+  /// `lstat(path)`: nil when nothing exists at `path`.
+  ///
+  /// - Throws: ``FileAccessError`` for any failure other than "not found" (permissions, I/O).
+  public static func of(path: String) throws(FileAccessError) -> FileStatus? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { return nil }
+      throw FileAccessError(path: path, operation: "lstat", code: code)
+    }
+    return FileStatus(info)
+  }
+}

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a file could not be opened for reading as a regular file.
+public enum SafeFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A system call failed (not found, permission denied, I/O error).
+  case access(FileAccessError)
+  /// The path names a FIFO, socket, device, directory or symbolic link. It was not read.
+  case notARegularFile(path: String, kind: FileKind)
+
+  public var description: String {
+    switch self {
+    case .access(let error): error.description
+    case .notARegularFile(let path, let kind): "\(path) is a \(kind.humanName), not a regular file"
+    }
+  }
+}
+
+/// A regular file opened read-only, without following links and without blocking.
+///
+/// `open(O_RDONLY | O_NOFOLLOW | O_NONBLOCK)`, then `fstat` on the descriptor: the kind is checked on the
+/// object actually opened, so a FIFO swapped in after a check never blocks us, and a link is never followed.
+/// The descriptor is closed when the value is released.
+public final class ReadOnlyFile {
+  /// The path as given.
+  public let path: String
+  /// The size when opened.
+  public let size: Int64
+  private let descriptor: Int32
+
+  /// Opens `path`.
+  ///
+  /// - Throws: ``SafeFileError``.
+  public init(path: String) throws(SafeFileError) {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      let code = errno
+      if code == ELOOP || code == EMLINK {
+        throw .notARegularFile(path: path, kind: .symbolicLink)
+      }
+      throw .access(FileAccessError(path: path, operation: "open", code: code))
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      close(fd)
+      throw .access(FileAccessError(path: path, operation: "fstat", code: code))
+    }
+    let kind = FileKind(mode: UInt32(info.st_mode))
+    guard kind == .regular else {
+      close(fd)
+      throw .notARegularFile(path: path, kind: kind)
+    }
+    self.path = path
+    self.descriptor = fd
+    self.size = Int64(info.st_size)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
+  ///
+  /// - Throws: ``FileAccessError`` on an I/O error.
+  public func read(count: Int, at offset: Int64) throws(FileAccessError) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let got = buffer.withUnsafeMutableBytes { raw in
+        pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw FileAccessError(path: path, operation: "read", code: errno)
+      }
+      if got == 0 { break }
+      filled += got
+    }
+    buffer.removeSubrange(filled...)
+    return buffer
+  }
+
+  /// Copies the whole file to a new file at `destination` (created exclusively, mode 0600),
+  /// in fixed-size chunks: memory stays flat whatever the size.
+  ///
+  /// - Returns: the number of bytes copied.
+  /// - Throws: ``FileAccessError`` naming whichever side failed.
+  @discardableResult
+  public func copy(to destination: String, chunkSize: Int = 1 << 20) throws(FileAccessError)
+    -> Int64
+  {
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard output >= 0 else {
+      throw FileAccessError(path: destination, operation: "create", code: errno)
+    }
+    defer { close(output) }
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { buffer.deallocate() }
+    var offset: Int64 = 0
+    while true {
+      let got = pread(descriptor, buffer, chunkSize, off_t(offset))
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw FileAccessError(path: path, operation: "read", code: errno)
+      }
+      if got == 0 { break }
+      var written = 0
+      while written < got {
+        let put = write(output, buffer + written, got - written)
+        if put < 0 {
+          if errno == EINTR { continue }
+          throw FileAccessError(path: destination, operation: "write", code: errno)
+        }
+        written += put
+      }
+      offset += Int64(got)
+    }
+    return offset
+  }
+}

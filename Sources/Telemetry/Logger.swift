@@ -1,0 +1,54 @@
+/// A logger facade in the shape of swift-log: a value with a subsystem, a category, a level and a handler.
+///
+/// Library code receives its logger as a parameter and never creates a backend itself.
+///
+/// ```swift
+/// let logger = Logger.legacyDataMigrator(handler: StderrLogHandler())
+/// logger.info("legacyStoreURL: probing \(candidates.count) places")
+/// ```
+public struct Logger: Sendable {
+  /// The unified-log subsystem (`io.kern.ditto`).
+  public var subsystem: String
+  /// The unified-log category (`LegacyDataMigrator`).
+  public var category: String
+  /// Records below this level are dropped before they reach the handler.
+  public var logLevel: LogLevel
+  /// Where records go.
+  public var handler: any LogHandler
+
+  public init(
+    subsystem: String, category: String, logLevel: LogLevel = .info, handler: any LogHandler
+  ) {
+    self.subsystem = subsystem
+    self.category = category
+    self.logLevel = logLevel
+    self.handler = handler
+  }
+
+  /// The seed's logger: subsystem `io.kern.ditto`, category `LegacyDataMigrator`.
+  public static func legacyDataMigrator(
+    logLevel: LogLevel = .info, handler: any LogHandler
+  ) -> Logger {
+    Logger(
+      subsystem: "io.kern.ditto", category: "LegacyDataMigrator", logLevel: logLevel,
+      handler: handler)
+  }
+
+  /// A logger that discards everything.
+  public static let disabled = Logger(
+    subsystem: "io.kern.ditto", category: "disabled", logLevel: .critical,
+    handler: DiscardingLogHandler())
+
+  /// Logs `message` at `level`.
+  public func log(level: LogLevel, _ message: @autoclosure () -> LogMessage) {
+    guard level >= logLevel else { return }
+    handler.log(
+      LogRecord(level: level, subsystem: subsystem, category: category, message: message()))
+  }
+
+  public func debug(_ message: @autoclosure () -> LogMessage) { log(level: .debug, message()) }
+  public func info(_ message: @autoclosure () -> LogMessage) { log(level: .info, message()) }
+  public func notice(_ message: @autoclosure () -> LogMessage) { log(level: .notice, message()) }
+  public func warning(_ message: @autoclosure () -> LogMessage) { log(level: .warning, message()) }
+  public func error(_ message: @autoclosure () -> LogMessage) { log(level: .error, message()) }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes each record as one line on standard error, private values redacted.
+///
+/// The line is the message itself, so `grep migration_outcome` and `^migration_outcome` both work
+/// on captured output. Newlines inside a message are escaped: one record is always one line.
+public struct StderrLogHandler: LogHandler {
+  /// Records below this level are not printed.
+  public var minimumLevel: LogLevel
+
+  public init(minimumLevel: LogLevel = .notice) {
+    self.minimumLevel = minimumLevel
+  }
+
+  public func log(_ record: LogRecord) {
+    guard record.level >= minimumLevel else { return }
+    var line = record.message.rendered(redactingPrivate: true)
+    if line.contains(where: { $0 == "\n" || $0 == "\r" }) {
+      line = line.replacingNewlines()
+    }
+    let prefix: String
+    switch record.level {
+    case .warning: prefix = "warning: "
+    case .error, .critical: prefix = "error: "
+    case .trace, .debug, .info, .notice: prefix = ""
+    }
+    StandardError.write(prefix + line + "\n")
+  }
+}
+
+extension String {
+  func replacingNewlines() -> String {
+    var result = ""
+    for character in self {
+      switch character {
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\r\n": result += "\\r\\n"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+}
+
+/// Unbuffered writes to file descriptor 2.
+enum StandardError {
+  static func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { raw in
+        #if canImport(Glibc)
+          Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+        #else
+          Darwin.write(2, raw.baseAddress! + offset, raw.count - offset)
+        #endif
+      }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+}
