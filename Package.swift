@@ -33,6 +33,8 @@ let package = Package(
     .target(name: "SafeFiles"),
     .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
     .target(name: "DittoLibrary", dependencies: ["SQLiteDB", "LegacyStore"]),
+    // Salvage decodes raw pages (main file, -wal, free space) beside the reader, never inside it.
+    .target(name: "Salvage", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     .target(
       name: "LegacyMigration",
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
@@ -43,6 +45,9 @@ let package = Package(
       dependencies: ["LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures"]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
+    .executableTarget(
+      name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
+      path: "Benchmarks/SalvageBench"),
     .target(
       name: "TestSupport",
       dependencies: ["SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI"]
@@ -51,6 +56,8 @@ let package = Package(
     .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"]),
     .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
     .testTarget(name: "DittoLibraryTests", dependencies: ["DittoLibrary", "TestSupport"]),
+    .testTarget(
+      name: "SalvageTests", dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles"]),
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",

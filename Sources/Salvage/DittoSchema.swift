@@ -1,0 +1,128 @@
+// THE DITTO TABLES AS SALVAGE MATCHES THEM
+//
+// Column positions come from the CREATE TABLE text in sqlite_master when it was recovered, else
+// from the layout Core Data writes for the Ditto 2.x model (reference §13):
+//
+//   TABLE      COLUMNS, IN RECORD ORDER
+//   ZPROFILE   Z_PK, Z_ENT, Z_OPT
+//   ZCATEGORY  Z_PK, Z_ENT, Z_OPT, ZPROFILE, Z_FOK_PROFILE, ZTITLE
+//   ZDITTO     Z_PK, Z_ENT, Z_OPT, ZUSE_COUNT, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT
+//
+// Z_PK is the INTEGER PRIMARY KEY: the record holds NULL there and the cell's rowid is the key.
+//
+// A record MATCHES a table if and only if
+//   (1) it has exactly as many values as the table has columns (loosely: at most as many, for rows
+//       on pages the table's own b-tree reaches; missing trailing values read as NULL),
+//   (2) the rowid column's value is NULL,
+//   (3) every value fits its column's affinity: INTEGER columns hold integers or NULL, TEXT
+//       columns text or NULL, BLOB columns blobs or NULL (REAL and NUMERIC columns take numbers),
+//   (4) Z_ENT is an integer, equal to the entity's number when Z_PRIMARYKEY was recovered.
+// Pages that no recovered b-tree reaches are assigned to the table most of their records match
+// strictly; only the matching records are kept. The other Core Data tables (Z_PRIMARYKEY,
+// Z_METADATA, Z_MODELCACHE) and sqlite_master have shapes none of the three Ditto tables accept.
+
+/// The three entity tables of a Ditto store.
+enum DittoTable: String, CaseIterable, Sendable {
+  case profile = "ZPROFILE"
+  case category = "ZCATEGORY"
+  case ditto = "ZDITTO"
+
+  /// The Core Data entity name (the Z_NAME in Z_PRIMARYKEY).
+  var entityName: String {
+    switch self {
+    case .profile: "Profile"
+    case .category: "Category"
+    case .ditto: "Ditto"
+    }
+  }
+}
+
+/// The Ditto tables' column layouts and entity numbers, as recovered or as known.
+struct DittoSchema: Sendable {
+  /// Column layout per table.
+  var specs: [DittoTable: TableSpec]
+  /// Z_ENT per table, when Z_PRIMARYKEY was recovered.
+  var entityNumbers: [DittoTable: Int64] = [:]
+  /// True when the layouts came from sqlite_master.
+  var isFromCatalog: Bool
+
+  /// The layout Core Data writes for the Ditto 2.x model.
+  static let known: [DittoTable: TableSpec] = [
+    .profile: spec("ZPROFILE", ["Z_PK", "Z_ENT", "Z_OPT"], text: []),
+    .category: spec(
+      "ZCATEGORY", ["Z_PK", "Z_ENT", "Z_OPT", "ZPROFILE", "Z_FOK_PROFILE", "ZTITLE"],
+      text: ["ZTITLE"]),
+    .ditto: spec(
+      "ZDITTO",
+      ["Z_PK", "Z_ENT", "Z_OPT", "ZUSE_COUNT", "ZCATEGORY", "Z_FOK_CATEGORY", "ZTEXT"],
+      text: ["ZTEXT"]),
+  ]
+
+  private static func spec(_ name: String, _ columns: [String], text: Set<String>) -> TableSpec {
+    TableSpec(
+      name: name,
+      columns: columns.map {
+        ColumnSpec(
+          name: $0, affinity: text.contains($0) ? .text : .integer, isRowidAlias: $0 == "Z_PK")
+      },
+      rootPage: nil)
+  }
+
+  /// Layouts from `catalog` where it names the table with a Z_PK rowid column, else the known ones.
+  init(catalog: SchemaCatalog) {
+    var specs: [DittoTable: TableSpec] = [:]
+    var fromCatalog = false
+    for table in DittoTable.allCases {
+      if let found = catalog.tables[table.rawValue],
+        let pk = found.index(of: "Z_PK"), found.columns[pk].isRowidAlias
+      {
+        specs[table] = found
+        fromCatalog = true
+      } else {
+        specs[table] = Self.known[table]
+      }
+    }
+    self.specs = specs
+    self.isFromCatalog = fromCatalog
+  }
+
+  /// True when `values` can be a row of `table` (conditions above; `strict` requires condition 1 exactly).
+  func matches(_ values: [RecordValue], table: DittoTable, strict: Bool) -> Bool {
+    guard let spec = specs[table] else { return false }
+    let columns = spec.columns
+    guard strict ? values.count == columns.count : values.count <= columns.count,
+      !values.isEmpty
+    else { return false }
+    for (index, value) in values.enumerated() {
+      let column = columns[index]
+      if column.isRowidAlias {
+        guard value.isNull else { return false }
+        continue
+      }
+      if column.name == "Z_ENT" {
+        guard let number = value.integer else { return false }
+        if let expected = entityNumbers[table], expected != number { return false }
+        continue
+      }
+      switch (column.affinity, value) {
+      case (_, .null): continue
+      case (.integer, .integer), (.text, .text), (.blob, .blob): continue
+      case (.real, .integer), (.real, .real), (.numeric, .integer), (.numeric, .real): continue
+      default: return false
+      }
+    }
+    return true
+  }
+
+  /// The one table `values` strictly matches, nil when none or several do.
+  func classify(_ values: [RecordValue]) -> DittoTable? {
+    let found = DittoTable.allCases.filter { matches(values, table: $0, strict: true) }
+    return found.count == 1 ? found[0] : nil
+  }
+
+  /// The value of column `name` in `values`, NULL when the table or the record lacks it.
+  func value(_ name: String, in values: [RecordValue], table: DittoTable) -> RecordValue {
+    guard let index = specs[table]?.index(of: name), index < values.count else { return .null }
+    return values[index]
+  }
+}

@@ -1,0 +1,208 @@
+import LegacyStore
+import SafeFiles
+
+// SALVAGE: WHAT RUNS, IN ORDER
+//
+//   1. Paths: PATH ending in "-wal" names the WAL and the main file is PATH without the suffix;
+//      any other PATH is the main file and PATH + "-wal" the WAL.
+//   2. Copy what exists into a private folder (SalvageSnapshot). Originals are never opened again.
+//   3. Scan the copied WAL (WALFile): frames valid by salt and cumulative checksum, up to the last
+//      commit frame.
+//   4. Decode every page of the main copy overlaid with the WAL's newest committed frames
+//      (PageSource, PageScan).
+//   5. When the main copy starts with an SQLite header, let SQLite read the Ditto tables too
+//      (SQLiteReading). A table SQLite read to its end is taken as SQLite read it; a table it could
+//      not finish is SQLite's rows plus the decoded rows whose keys it did not reach.
+//   6. Order the rows as the reader does (LibraryAssembler).
+//   7. With includeDeleted, carve free space (FreeSpaceCarver); found rows are listed apart.
+//
+// Nothing decodable is an error, never an empty library:
+//   - no main bytes and no committed WAL frame            → .notADatabase (.notFound when no file)
+//   - no page parses as a b-tree page and SQLite cannot    → .notADatabase
+//     open the store
+//   - pages decode but neither the schema nor any record   → .notADittoStore
+//     shows a Ditto table, and SQLite finds none
+// A Ditto store whose tables were found but hold no dittos is returned with an empty library.
+
+/// Recovers dittos from stores SQLite can no longer open, orphaned `-wal` files and free space.
+public enum Salvager {
+  /// Salvages the store at `path`.
+  ///
+  /// `path` is a store file (its `-wal` and `-shm` beside it are used) or a lone `-wal` file;
+  /// a missing or zero-length main file with a `-wal` beside it works too. The originals are
+  /// copied first and never written.
+  ///
+  /// - Throws: ``LegacyStoreError`` only when nothing at all could be decoded (see above).
+  public static func salvage(path: String, options: SalvageOptions) throws(LegacyStoreError)
+    -> SalvageResult
+  {
+    let (mainPath, walPath) = paths(for: path)
+    let snapshot = try SalvageSnapshot(mainPath: mainPath, walPath: walPath)
+    defer { snapshot.remove() }
+    do {
+      return try salvage(snapshot: snapshot, displayPath: path, options: options)
+    } catch let error as LegacyStoreError {
+      throw error
+    } catch let error as FileAccessError {
+      throw .ioError(file: path, reason: "\(error.operation): \(error.reason)")
+    } catch let error as SafeFileError {
+      throw LegacyStoreError.from(error, file: path)
+    } catch {
+      throw .unreadable(file: path, reason: "\(error)")
+    }
+  }
+
+  /// True when `walPath` is a regular file holding at least one valid committed frame.
+  ///
+  /// Cheap: reads the header and validates frames up to the first commit frame.
+  public static func hasValidFrames(walPath: String) -> Bool {
+    do {
+      let file = try ReadOnlyFile(path: walPath)
+      guard let wal = try WALFile(file: file, stopAtFirstCommit: true) else { return false }
+      return wal.databasePages > 0
+    } catch {
+      return false
+    }
+  }
+
+  /// The main file and WAL paths for `path`.
+  static func paths(for path: String) -> (main: String, wal: String) {
+    if path.hasSuffix("-wal"), path.count > 4 {
+      return (String(path.dropLast(4)), path)
+    }
+    return (path, path + "-wal")
+  }
+
+  // MARK: - The run
+
+  private static func salvage(
+    snapshot: SalvageSnapshot, displayPath: String, options: SalvageOptions
+  )
+    throws -> SalvageResult
+  {
+    var notes: [String] = []
+    let main = try snapshot.mainCopy.map { path throws(SafeFileError) in
+      try ReadOnlyFile(path: path)
+    }
+    var wal: WALFile?
+    if let walCopy = snapshot.walCopy {
+      let file = try ReadOnlyFile(path: walCopy)
+      if file.size == 0 { notes.append("the -wal is empty") }
+      wal = try WALFile(file: file)
+      if file.size > 0 { notes.append(contentsOf: walNotes(wal, size: file.size)) }
+    }
+    guard let source = try PageSource(main: main, wal: wal) else {
+      let what = main == nil ? "no main file" : "an empty main file"
+      throw LegacyStoreError.notADatabase(
+        file: displayPath, reason: "\(what) and no committed frame in the -wal")
+    }
+    notes.append(contentsOf: source.notes)
+    let scan = try PageScan(source: source)
+
+    var reading = SQLiteReading()
+    if let mainCopy = snapshot.mainCopy, source.mainHeaderIsValid {
+      reading = SQLiteReading.read(path: mainCopy)
+      notes.append(contentsOf: reading.problems)
+    }
+    let usedSQLite = reading.isOpened && !reading.foundTables.isEmpty
+    guard scan.btreePages > 0 || reading.isOpened else {
+      throw LegacyStoreError.notADatabase(
+        file: displayPath, reason: "no page decodes as a b-tree page")
+    }
+    let decodedAny =
+      !scan.rows.dittos.isEmpty || !scan.rows.categories.isEmpty || !scan.rows.profiles.isEmpty
+    guard scan.catalogHasDittoTables || decodedAny || !reading.foundTables.isEmpty else {
+      throw LegacyStoreError.notADittoStore(file: displayPath, missing: ["table ZDITTO"])
+    }
+
+    let rows = merge(reading: reading, decoded: scan.rows, usedSQLite: usedSQLite, notes: &notes)
+    let library = LibraryAssembler.assemble(rows)
+    notes.append(contentsOf: scanNotes(scan, source: source))
+
+    var sources: [SalvageSource] = []
+    if let main, main.size > 0 {
+      sources.append(
+        SalvageSource(
+          kind: .main, pages: scan.pagesRead[.main] ?? 0, rows: scan.dittoRowsFound[.main] ?? 0))
+    }
+    if source.wal != nil {
+      sources.append(
+        SalvageSource(
+          kind: .wal, pages: scan.pagesRead[.wal] ?? 0, rows: scan.dittoRowsFound[.wal] ?? 0))
+    }
+    var deleted: [LegacyDitto] = []
+    if options.includeDeleted {
+      deleted = try deletedDittos(source: source, scan: scan, live: rows)
+      sources.append(
+        SalvageSource(kind: .freelist, pages: scan.map.freePages.count, rows: deleted.count))
+    }
+    return SalvageResult(
+      library: library, sources: sources, deleted: deleted, usedSQLite: usedSQLite, notes: notes)
+  }
+
+  /// SQLite's rows per table; the decoded rows SQLite did not reach for tables it could not finish.
+  private static func merge(
+    reading: SQLiteReading, decoded: DittoRows, usedSQLite: Bool, notes: inout [String]
+  ) -> DittoRows {
+    guard usedSQLite else { return decoded }
+    var rows = reading.rows
+    let before = rows.dittos.count
+    if !reading.completeTables.contains(.profile) {
+      rows.profiles.merge(decoded.profiles) { mine, _ in mine }
+    }
+    if !reading.completeTables.contains(.category) {
+      rows.categories.merge(decoded.categories) { mine, _ in mine }
+    }
+    if !reading.completeTables.contains(.ditto) {
+      rows.dittos.merge(decoded.dittos) { mine, _ in mine }
+    }
+    notes.append(
+      "SQLite read \(before) ditto rows; salvage added \(rows.dittos.count - before) it could not reach"
+    )
+    return rows
+  }
+
+  private static func deletedDittos(source: PageSource, scan: PageScan, live: DittoRows) throws
+    -> [LegacyDitto]
+  {
+    let liveTexts = Set(live.dittos.values.compactMap(\.text))
+    var seen = Set<String>()
+    var deleted: [LegacyDitto] = []
+    for found in try FreeSpaceCarver(source: source, scan: scan).carve() {
+      if let key = found.key, live.dittos[key] != nil { continue }
+      guard let text = found.row.text, !text.isEmpty, !liveTexts.contains(text),
+        seen.insert(text).inserted
+      else { continue }
+      deleted.append(LegacyDitto(text: text, useCount: found.row.useCount ?? 0))
+    }
+    return deleted
+  }
+
+  private static func walNotes(_ wal: WALFile?, size: Int64) -> [String] {
+    guard let wal else { return ["the -wal (\(size) bytes) has no valid header: ignored"] }
+    var notes = [
+      "-wal: \(wal.committedFrames.count) committed frames, \(wal.newestFrame.count) pages, database of \(wal.databasePages) pages"
+    ]
+    if wal.uncommittedFrames > 0 {
+      notes.append("-wal: \(wal.uncommittedFrames) valid frames after the last commit dropped")
+    }
+    if wal.stoppedAtInvalidFrame {
+      notes.append("-wal: stopped at an invalid frame (torn or stale tail)")
+    }
+    return notes
+  }
+
+  private static func scanNotes(_ scan: PageScan, source: PageSource) -> [String] {
+    var notes = [
+      "decoded \(scan.btreePages) b-tree pages of \(source.pageCount); schema from \(scan.schema.isFromCatalog ? "sqlite_master" : "the known Ditto layout")"
+    ]
+    if scan.orphanLeaves > 0 {
+      notes.append(
+        "\(scan.orphanLeaves) leaf pages no b-tree reached were assigned by record shape")
+    }
+    if scan.droppedRows > 0 {
+      notes.append("\(scan.droppedRows) rows dropped (broken overflow chain or invalid text)")
+    }
+    return notes
+  }
+}
