@@ -4,31 +4,41 @@ import SafeFiles
 // DELETED ROWS: CARVING FREE SPACE
 //
 // A deleted row's bytes stay in the file until something overwrites them (unless the database
-// runs with secure_delete, which zeroes them). Salvage looks in four places:
+// runs with secure_delete, which zeroes them). Salvage looks in every region no live cell uses:
 //
-//   PLACE                                 WHAT SURVIVES
+//   REGION                                WHAT SURVIVES
 //   free pages (freelist trunk + leaves)  whole old cells (a trunk page loses its first bytes to
-//                                         the page list; its cells sit at the end of the page)
-//   freeblocks of live ZDITTO leaves      the freed cell, except its first 4 bytes, which now
-//                                         hold the freeblock's next-pointer and size
-//   unallocated space of those leaves     whole old cells
+//                                         the page list; cells sit at the end of the page)
+//   freeblocks of every b-tree page       freed cells; each lost its first 4 bytes to a freeblock
+//                                         header when it was freed, unless it merged into the
+//                                         freeblock before it
+//   unallocated space of every b-tree     the same, once a freeblock at the start of the content
+//   page (pointer array to content start) area is absorbed; also old cells of a leaf that became
+//                                         an interior page when its table grew
 //   superseded page images                older WAL frames, and main-file pages the WAL replaces
 //
-// INTACT CELL: at offset o, a payload-size varint P, a rowid varint, then a record header. The
-// cell is accepted if and only if (1) the record header's serial types give exactly a ZDITTO
-// shape (DittoSchema, strict), (2) header plus body is exactly P, (3) the local part (and the
-// overflow page number) fits the region, (4) an overflow chain, if any, runs through free pages
-// only and ends exactly, (5) the record decodes and matches ZDITTO strictly (Z_ENT included),
-// and (6) its text is valid and not empty. The scan then resumes after the cell.
+// Each region is scanned byte by byte, trying two readings at each offset:
 //
-// FREEBLOCK HEAD: the first 4 bytes are lost. With the ZDITTO key in column 0 the lost bytes can
-// only be the payload-size varint, the rowid varint, the header-size byte and column 0's serial
-// type (0: the INTEGER PRIMARY KEY is stored as NULL). For each prefix length p from 2 to 6
-// (payload-size plus rowid varints), the header is assumed to start at p, the lost header bytes
-// are restored (size = computed header length, column 0 = 0), and the record is checked as above.
-// A hypothesis is kept only if exactly one survives, or if its end meets the freeblock's end or
-// an intact cell; ambiguous heads are dropped (a wrong text is worse than none). The rowid of such
-// a row is lost.
+// INTACT CELL: a payload-size varint P, a rowid varint, then a record header. The cell is accepted
+// if and only if (1) the record header's serial types give exactly a ZDITTO shape (DittoSchema,
+// strict), (2) header plus body is exactly P, (3) the local part (and the overflow page number)
+// fits the region, (4) an overflow chain, if any, runs through free pages only and ends exactly,
+// (5) the record decodes and matches ZDITTO strictly (Z_ENT included), and (6) its text is valid
+// and not empty.
+//
+// FREED HEAD: the 4 bytes at the offset read as a freeblock header (next offset, size >= 4 within
+// the page). With the ZDITTO key in column 0 the lost bytes can only be the payload-size varint,
+// the rowid varint, the header-size byte and column 0's serial type (0: the INTEGER PRIMARY KEY
+// is stored as NULL). For each prefix length p from 2 to 6 (payload-size plus rowid varints), the
+// header is assumed to start at p, the lost header bytes are restored (size = computed header
+// length, column 0 = 0), and the record is checked as above. A reading is kept only if all
+// surviving readings agree on the text, or if exactly one text ends where the header's size says
+// the block ended; ambiguous heads are dropped (a wrong text is worse than none). The rowid of
+// such a row is lost.
+//
+// Readings may overlap where freed space was reused: a cell written later takes the end of a
+// freeblock, over the tail of an older cell. A reading that contains the start of another
+// reading has lost its tail, and is dropped.
 //
 // A found row is reported only if its key (when known) is not a live ditto's and its text is not
 // a live ditto's text; each text is reported once.
@@ -59,91 +69,14 @@ struct FreeSpaceCarver {
   func carve() throws(FileAccessError) -> [Found] {
     guard let spec, spec.columns.first?.isRowidAlias == true else { return [] }
     var found: [Found] = []
-    let usable = source.usableSize
-    for number in scan.map.freePages.sorted() {
+    for number in stride(from: 1, through: source.pageCount, by: 1)
+    where !scan.map.isStructural(number) {
       guard let bytes = try source.page(number) else { continue }
-      try scanIntact(bytes, from: 0, to: min(usable, bytes.count), into: &found)
+      try carvePage(
+        bytes, number: number, isFree: scan.map.freePages.contains(number), into: &found)
     }
-    for number in scan.dittoLeafPages {
-      guard let bytes = try source.page(number),
-        let page = BTreePage(bytes: bytes, number: number, usableSize: usable)
-      else { continue }
-      try scanIntact(
-        bytes, from: page.cellPointerEnd, to: min(page.contentStart, bytes.count), into: &found)
-      for block in page.freeblocks {
-        try carveFreeblock(bytes, offset: block.offset, size: block.size, into: &found)
-      }
-    }
-    try carveSupersededImages(into: &found)
-    return found
-  }
-
-  // MARK: - Regions
-
-  private func scanIntact(_ bytes: [UInt8], from start: Int, to end: Int, into found: inout [Found])
-    throws(FileAccessError)
-  {
-    var offset = max(start, 0)
-    while offset < end - 3 {
-      if let size = bytes.varint(at: offset), let key = bytes.varint(at: offset + size.length),
-        size.value > 0, size.value <= Int64(TableLeafCell.maximumPayload),
-        let hit = try candidate(
-          bytes, headerStart: offset + size.length + key.length, end: end, lostBefore: offset,
-          payloadSize: Int(size.value))
-      {
-        found.append(Found(key: key.value, row: hit.row))
-        offset = hit.end
-        continue
-      }
-      offset += 1
-    }
-  }
-
-  private func carveFreeblock(_ bytes: [UInt8], offset: Int, size: Int, into found: inout [Found])
-    throws(FileAccessError)
-  {
-    let end = min(offset + size, bytes.count)
-    var hits: [(row: DittoRow, end: Int)] = []
-    for prefix in 2...6 {
-      if let hit = try candidate(
-        bytes, headerStart: offset + prefix, end: end, lostBefore: offset + 4, payloadSize: nil,
-        prefix: prefix)
-      {
-        hits.append(hit)
-      }
-    }
-    var resume = offset + 4
-    let distinct = Set(hits.map { $0.row.text ?? "" })
-    var chosen: (row: DittoRow, end: Int)?
-    if distinct.count == 1 {
-      chosen = hits.first
-    } else {
-      let aligned = hits.filter { $0.end == end }
-      if Set(aligned.map { $0.row.text ?? "" }).count == 1 { chosen = aligned.first }
-    }
-    if let chosen {
-      found.append(Found(key: nil, row: chosen.row))
-      resume = chosen.end
-    }
-    try scanIntact(bytes, from: resume, to: end, into: &found)
-  }
-
-  private func carveSupersededImages(into found: inout [Found]) throws(FileAccessError) {
-    var images: [(page: Int, bytes: [UInt8])] = []
-    if let wal = source.wal {
-      for frame in wal.committedFrames where wal.newestFrame[frame.page] != frame.offset {
-        if let bytes = try wal.frameData(at: frame.offset) { images.append((frame.page, bytes)) }
-      }
-      if let main = source.main {
-        for page in wal.newestFrame.keys.sorted() {
-          let bytes = try main.read(
-            count: source.pageSize, at: Int64(page - 1) * Int64(source.pageSize))
-          if !bytes.isEmpty { images.append((page, bytes)) }
-        }
-      }
-    }
-    for image in images {
-      guard !scan.map.isStructural(image.page),
+    for image in try supersededImages() {
+      guard
         let page = BTreePage(bytes: image.bytes, number: image.page, usableSize: source.usableSize),
         page.kind == .tableLeaf
       else { continue }
@@ -156,7 +89,104 @@ struct FreeSpaceCarver {
         else { continue }
         found.append(Found(key: cell.rowid, row: row))
       }
+      try carvePage(image.bytes, number: image.page, isFree: false, into: &found)
     }
+    return found
+  }
+
+  // MARK: - Regions
+
+  /// Carves the free regions of one page: all of it when it is a free page, else the space
+  /// between the cell pointers and the cell content, and the freeblocks.
+  private func carvePage(_ bytes: [UInt8], number: Int, isFree: Bool, into found: inout [Found])
+    throws(FileAccessError)
+  {
+    let limit = min(source.usableSize, bytes.count)
+    if isFree {
+      try carveRegion(bytes, from: 0, to: limit, into: &found)
+      return
+    }
+    guard let page = BTreePage(bytes: bytes, number: number, usableSize: source.usableSize) else {
+      return
+    }
+    try carveRegion(
+      bytes, from: page.cellPointerEnd, to: min(page.contentStart, limit), into: &found)
+    for block in page.freeblocks {
+      try carveRegion(
+        bytes, from: block.offset, to: min(block.offset + block.size, limit), into: &found)
+    }
+  }
+
+  /// Scans `bytes[start..<end]` for intact cells and for cells whose head a freeblock header
+  /// overwrote, then keeps the readings no later reading starts inside: a cell written later
+  /// over freed space takes the end of that space, so an older cell that contains the start of
+  /// another has lost its tail.
+  private func carveRegion(
+    _ bytes: [UInt8], from start: Int, to end: Int, into found: inout [Found]
+  )
+    throws(FileAccessError)
+  {
+    var hits: [(start: Int, end: Int, found: Found)] = []
+    var offset = max(start, 0)
+    while offset < end - 3 {
+      if let size = bytes.varint(at: offset), let key = bytes.varint(at: offset + size.length),
+        size.value > 0, size.value <= Int64(TableLeafCell.maximumPayload),
+        let hit = try candidate(
+          bytes, headerStart: offset + size.length + key.length, end: end, lostBefore: offset,
+          payloadSize: Int(size.value))
+      {
+        hits.append((offset, hit.end, Found(key: key.value, row: hit.row)))
+      } else if let hit = try freedHead(bytes, at: offset, end: end) {
+        hits.append((offset, hit.end, Found(key: nil, row: hit.row)))
+      }
+      offset += 1
+    }
+    let starts = hits.map(\.start)
+    for hit in hits where !starts.contains(where: { $0 > hit.start && $0 < hit.end }) {
+      found.append(hit.found)
+    }
+  }
+
+  /// The cell whose first 4 bytes became the freeblock header at `offset`, when exactly one
+  /// reading of it holds (or one ends where the header's size says the block ended).
+  private func freedHead(_ bytes: [UInt8], at offset: Int, end: Int) throws(FileAccessError)
+    -> (row: DittoRow, end: Int)?
+  {
+    guard let size = bytes.uint16(at: offset + 2), size >= 4, offset + size <= source.usableSize
+    else { return nil }
+    var hits: [(row: DittoRow, end: Int)] = []
+    for prefix in 2...6 {
+      if let hit = try candidate(
+        bytes, headerStart: offset + prefix, end: end, lostBefore: offset + 4, payloadSize: nil,
+        prefix: prefix)
+      {
+        hits.append(hit)
+      }
+    }
+    guard !hits.isEmpty else { return nil }
+    if Set(hits.map { $0.row.text ?? "" }).count == 1 { return hits.first }
+    let aligned = hits.filter { $0.end == offset + size }
+    if Set(aligned.map { $0.row.text ?? "" }).count == 1 { return aligned.first }
+    return nil
+  }
+
+  /// Older images of pages: WAL frames a later commit replaced, and main-file pages the WAL replaces.
+  private func supersededImages() throws(FileAccessError) -> [(page: Int, bytes: [UInt8])] {
+    var images: [(page: Int, bytes: [UInt8])] = []
+    guard let wal = source.wal else { return images }
+    for frame in wal.committedFrames where wal.newestFrame[frame.page] != frame.offset {
+      if !scan.map.isStructural(frame.page), let bytes = try wal.frameData(at: frame.offset) {
+        images.append((frame.page, bytes))
+      }
+    }
+    if let main = source.main {
+      for page in wal.newestFrame.keys.sorted() where !scan.map.isStructural(page) {
+        let bytes = try main.read(
+          count: source.pageSize, at: Int64(page - 1) * Int64(source.pageSize))
+        if !bytes.isEmpty { images.append((page, bytes)) }
+      }
+    }
+    return images
   }
 
   // MARK: - One candidate record

@@ -35,8 +35,6 @@ struct PageScan {
   var orphanLeaves = 0
   /// Rows dropped: text not valid, or an overflow chain broken.
   var droppedRows = 0
-  /// Table-leaf pages holding live ZDITTO rows (their freeblocks may hold deleted ones).
-  var dittoLeafPages: [Int] = []
   /// The schema used.
   var schema: DittoSchema
   /// The recovered catalog.
@@ -153,7 +151,6 @@ struct PageScan {
           key: key, values: record.values, encoding: encoding)
       }
     case .ditto:
-      if dittoLeafPages.last != page { dittoLeafPages.append(page) }
       guard rows.dittos[key] == nil else { return }
       guard let row = schema.dittoRow(key: key, values: record.values, encoding: encoding) else {
         droppedRows += 1

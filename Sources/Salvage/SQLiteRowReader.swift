@@ -16,6 +16,12 @@ import SQLiteDB
 // their conventional names. A scan that fails halfway (SQLITE_CORRUPT on a damaged page) keeps
 // the rows it read and marks the table incomplete: the page decoder then adds the rows it missed.
 // A table read to its end is complete: rows the decoder finds beyond it are not live.
+//
+// Texts are checked strictly: SQLite does not look at the bytes of an overflow page it does not
+// need to follow, so a row whose last overflow page was overwritten reads "successfully" with a
+// garbage tail (which `sqlite3_column_text` hands over, and the reader would repair with U+FFFD).
+// A text or title that is not valid UTF-8 marks its row as damaged: the decoder's reading of that
+// key is used instead (it refuses invalid text too), and with none the ditto is dropped.
 
 /// What SQLite could read of the Ditto tables.
 struct SQLiteReading {
@@ -23,6 +29,10 @@ struct SQLiteReading {
   var rows = DittoRows()
   /// Tables read to the end without an error.
   var completeTables = Set<DittoTable>()
+  /// Keys of ZDITTO rows whose text was not valid UTF-8 (left out of `rows`).
+  var damagedDittoKeys = Set<Int64>()
+  /// Keys of ZCATEGORY rows whose title was not valid UTF-8 (kept with a NULL title).
+  var damagedCategoryKeys = Set<Int64>()
   /// Tables SQLite found (complete or not).
   var foundTables = Set<DittoTable>()
   /// True when SQLite opened the store.
@@ -88,20 +98,33 @@ struct SQLiteReading {
         case .profile:
           rows.profiles[key] = ProfileRow(key: key)
         case .category:
+          let title = Self.strictText(statement, at: 3)
+          if title == nil { damagedCategoryKeys.insert(key) }
           rows.categories[key] = CategoryRow(
             key: key, profile: statement.optionalInt64(at: 1),
-            order: statement.optionalInt64(at: 2),
-            title: statement.text(at: 3))
+            order: statement.optionalInt64(at: 2), title: title ?? nil)
         case .ditto:
+          guard let text = Self.strictText(statement, at: 3) else {
+            damagedDittoKeys.insert(key)
+            continue
+          }
           rows.dittos[key] = DittoRow(
             key: key, category: statement.optionalInt64(at: 1),
-            order: statement.optionalInt64(at: 2),
-            text: statement.text(at: 3), useCount: statement.optionalInt64(at: 4))
+            order: statement.optionalInt64(at: 2), text: text,
+            useCount: statement.optionalInt64(at: 4))
         }
       }
       completeTables.insert(table)
     } catch {
       problems.append("SQLite stopped reading \(table.rawValue) (\(error.extendedCode))")
     }
+  }
+
+  /// A text column: `.some(nil)` for NULL, `.some(text)` for valid UTF-8, nil for invalid bytes.
+  private static func strictText(_ statement: Statement, at index: Int32) -> String?? {
+    guard !statement.isNull(at: index) else { return .some(nil) }
+    let bytes = statement.withTextBytes(at: index) { Array($0) }
+    guard let text = decodeText(bytes, encoding: .utf8) else { return nil }
+    return .some(text)
   }
 }

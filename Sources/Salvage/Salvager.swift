@@ -156,6 +156,15 @@ public enum Salvager {
     if !reading.completeTables.contains(.ditto) {
       rows.dittos.merge(decoded.dittos) { mine, _ in mine }
     }
+    for key in reading.damagedDittoKeys { rows.dittos[key] = decoded.dittos[key] }
+    for key in reading.damagedCategoryKeys {
+      if let row = decoded.categories[key] { rows.categories[key] = row }
+    }
+    let damaged = reading.damagedDittoKeys.count + reading.damagedCategoryKeys.count
+    if damaged > 0 {
+      notes.append(
+        "\(damaged) rows SQLite read had text that is not valid UTF-8: the decoder's reading used")
+    }
     notes.append(
       "SQLite read \(before) ditto rows; salvage added \(rows.dittos.count - before) it could not reach"
     )
