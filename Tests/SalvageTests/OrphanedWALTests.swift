@@ -1,0 +1,127 @@
+import Foundation
+import LegacyStore
+import Testing
+
+@testable import Salvage
+
+/// Stores whose rows live only in the -wal: written by real SQLite, copied while the writer is open.
+struct OrphanedWALTests {
+  /// Writes a store, copies main + -wal + -shm while open into `full/`, returns the reader's
+  /// library of that copy (the expected content) and the folder.
+  static func walStore(in scratch: TestFolder, longEvery: Int = 0, updates: Bool = true) throws
+    -> (expected: LegacyLibrary, full: String, builder: DittoStoreBuilder)
+  {
+    let build = try scratch.subfolder("build")
+    let builder = try DittoStoreBuilder(folder: build)
+    try builder.add(DittoStoreBuilder.sample(categories: 4, perCategory: 30, longEvery: longEvery))
+    if updates {
+      // Later commits change use counts: the WAL then holds several images of the same pages.
+      for round in 0..<5 {
+        try builder.execute(
+          "UPDATE ZDITTO SET ZUSE_COUNT = \(100 + round) WHERE Z_PK % 7 = \(round)")
+      }
+    }
+    let full = try scratch.subfolder("full")
+    try builder.copyFiles(to: full)
+    let expected = try DittoStoreReader.read(path: full + "/Ditto.sqlite")
+    return (expected, full, builder)
+  }
+
+  @Test(arguments: ["none", "zero-length", "lone-wal-path"])
+  func orphanedWALGivesWholeLibrary(main: String) throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch, longEvery: 9)
+    try builder.close()
+    let orphan = try scratch.subfolder("orphan")
+    try FileManager.default.copyItem(
+      atPath: full + "/Ditto.sqlite-wal", toPath: orphan + "/Ditto.sqlite-wal")
+    if main == "zero-length" { try scratch.write([], to: orphan + "/Ditto.sqlite") }
+    let before = try FileHashes(folder: orphan)
+    let path = orphan + (main == "lone-wal-path" ? "/Ditto.sqlite-wal" : "/Ditto.sqlite")
+    let result = try Salvager.salvage(path: path, options: SalvageOptions())
+    #expect(expected.dittoCount == 120)
+    #expect(result.library == expected)
+    #expect(!result.usedSQLite)
+    #expect(result.sources.first { $0.kind == .wal }?.rows == 120)
+    #expect(try FileHashes(folder: orphan) == before)
+  }
+
+  /// A torn tail (bytes of the last commit damaged) ends the log at the commit before it.
+  @Test func tornTailStopsAtLastValidCommit() throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch)
+    try builder.execute("UPDATE ZDITTO SET ZUSE_COUNT = 999 WHERE Z_PK = 3")
+    let later = try scratch.subfolder("later")
+    try builder.copyFiles(to: later, suffixes: ["-wal"])
+    try builder.close()
+    let walPath = later + "/Ditto.sqlite-wal"
+    var wal = try scratch.bytes(walPath)
+    #expect(wal.count > (try scratch.bytes(full + "/Ditto.sqlite-wal")).count)
+    wal[wal.count - 100] ^= 0xFF  // inside the last frame's page: its checksum no longer matches
+    try scratch.write(wal, to: walPath)
+    let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
+    #expect(result.library == expected)
+    #expect(result.notes.contains { $0.contains("invalid frame") })
+  }
+
+  /// Valid frames after the last commit frame (a transaction cut short) are dropped.
+  @Test func framesAfterLastCommitAreDropped() throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch)
+    let committedSize = (try scratch.bytes(full + "/Ditto.sqlite-wal")).count
+    // A transaction touching several pages, then the file cut before its commit frame.
+    try builder.execute("UPDATE ZDITTO SET ZUSE_COUNT = 7, ZTEXT = ZTEXT || ' edited'")
+    let later = try scratch.subfolder("later")
+    try builder.copyFiles(to: later, suffixes: ["-wal"])
+    try builder.close()
+    let walPath = later + "/Ditto.sqlite-wal"
+    let wal = try scratch.bytes(walPath)
+    let frame = 4096 + 24
+    #expect(wal.count - committedSize >= 2 * frame)
+    try scratch.write(Array(wal.prefix(wal.count - frame)), to: walPath)
+    let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
+    #expect(result.library == expected)
+    #expect(result.notes.contains { $0.contains("after the last commit") })
+  }
+
+  /// A checksum error in the middle: everything from that frame on is ignored.
+  @Test func badChecksumInTheMiddleEndsTheLog() throws {
+    let scratch = try TestFolder()
+    let (_, full, builder) = try Self.walStore(in: scratch, updates: false)
+    try builder.close()
+    let walPath = full + "/Ditto.sqlite-wal"
+    var wal = try scratch.bytes(walPath)
+    let frame = 4096 + 24
+    // The first commit frame holds the schema transaction; damage the frame right after it.
+    var index = 0
+    while 32 + (index + 1) * frame <= wal.count,
+      wal[32 + index * frame + 4..<32 + index * frame + 8].allSatisfy({ $0 == 0 })
+    {
+      index += 1
+    }
+    let damaged = 32 + (index + 1) * frame + 24 + 10
+    #expect(damaged < wal.count)
+    wal[damaged] ^= 0x55
+    try scratch.write(wal, to: walPath)
+    try FileManager.default.removeItem(atPath: full + "/Ditto.sqlite")
+    let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
+    // Only the schema transaction is left: a Ditto store with no dittos, returned (not thrown).
+    #expect(result.library.dittoCount == 0)
+    #expect(result.notes.contains { $0.contains("invalid frame") })
+  }
+
+  @Test func hasValidFramesAnswers() throws {
+    let scratch = try TestFolder()
+    let (_, full, builder) = try Self.walStore(in: scratch, updates: false)
+    try builder.close()
+    #expect(Salvager.hasValidFrames(walPath: full + "/Ditto.sqlite-wal"))
+    #expect(!Salvager.hasValidFrames(walPath: full + "/missing-wal"))
+    #expect(!Salvager.hasValidFrames(walPath: full + "/Ditto.sqlite"))
+    let wal = try scratch.bytes(full + "/Ditto.sqlite-wal")
+    try scratch.write(Array(wal.prefix(32 + 4096)), to: scratch.path + "/short-wal")
+    #expect(!Salvager.hasValidFrames(walPath: scratch.path + "/short-wal"))
+    try scratch.write([], to: scratch.path + "/empty-wal")
+    #expect(!Salvager.hasValidFrames(walPath: scratch.path + "/empty-wal"))
+    #expect(!Salvager.hasValidFrames(walPath: scratch.path))
+  }
+}
