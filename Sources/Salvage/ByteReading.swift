@@ -84,16 +84,7 @@ extension Array where Element == UInt8 {
 func decodeText(_ bytes: [UInt8], encoding: TextEncoding) -> String? {
   switch encoding {
   case .utf8:
-    var iterator = bytes.makeIterator()
-    var decoder = UTF8()
-    var scalars = String.UnicodeScalarView()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar): scalars.append(scalar)
-      case .emptyInput: return String(scalars)
-      case .error: return nil
-      }
-    }
+    return String(validating: bytes, as: UTF8.self)
   case .utf16le, .utf16be:
     guard bytes.count % 2 == 0 else { return nil }
     var units: [UInt16] = []
@@ -105,16 +96,7 @@ func decodeText(_ bytes: [UInt8], encoding: TextEncoding) -> String? {
       units.append(encoding == .utf16le ? second << 8 | first : first << 8 | second)
       index += 2
     }
-    var iterator = units.makeIterator()
-    var decoder = UTF16()
-    var scalars = String.UnicodeScalarView()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar): scalars.append(scalar)
-      case .emptyInput: return String(scalars)
-      case .error: return nil
-      }
-    }
+    return String(validating: units, as: UTF16.self)
   }
 }
 

@@ -131,20 +131,29 @@ final class PageSource {
 
   // MARK: - Page size inference
 
-  private static let candidateSizes = [4096, 1024, 2048, 8192, 16384, 32768, 65536, 512]
+  private static let candidateSizes = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
 
+  /// The page size under which page starts look like b-tree pages.
+  ///
+  /// For each candidate, the share of probes (page starts in the first MiB) that parse as b-tree
+  /// pages. Every multiple of the true size S is also a multiple of S / 2, S / 4, …, so smaller
+  /// candidates score about half as well per halving, and larger ones about as well as S: the
+  /// answer is the smallest candidate scoring at least 60% of the best. No b-tree page at all: 4096.
   private static func inferPageSize(_ main: ReadOnlyFile) throws(FileAccessError) -> Int {
-    var best = (size: 4096, score: 0)
+    let window = min(main.size, 1 << 20)
+    var shares: [(size: Int, share: Double)] = []
     for size in candidateSizes {
-      let pages = min(64, Int(main.size / Int64(size)))
-      var score = 0
-      for number in stride(from: 1, through: max(pages, 1), by: 1) {
-        let bytes = try main.read(count: size, at: Int64(number - 1) * Int64(size))
-        if BTreePage(bytes: bytes, number: number, usableSize: size) != nil { score += 1 }
+      let probes = max(1, Int(window / Int64(size)))
+      var valid = 0
+      for number in 1...probes {
+        let bytes = try main.read(count: min(size, 512), at: Int64(number - 1) * Int64(size))
+        if BTreePage(bytes: bytes, number: number, usableSize: size) != nil { valid += 1 }
       }
-      if score > best.score { best = (size, score) }
+      shares.append((size, Double(valid) / Double(probes)))
     }
-    return best.size
+    let best = shares.map(\.share).max() ?? 0
+    guard best > 0 else { return 4096 }
+    return shares.first { $0.share >= 0.6 * best }?.size ?? 4096
   }
 }
 
