@@ -6,9 +6,11 @@ states the salvage issue names, runs every tool on its own copy of each state, a
 markdown table (recall, full-row recall, false positives, time) to the --out file.
 
 Definitions (per state, summed over seeds):
-  present     live ditto texts whose bytes survive in the damaged files: the text (for a text that
-              spills to overflow pages: its on-page part and every overflow chunk) occurs in the
-              main file or the -wal as it is after the damage.
+  present     live ditto texts that survive the damage. Damaged main file: the row's cell survives
+              byte-identical where the intact store had it (its leaf page's header and cell pointer
+              array, the cell's bytes, every page of its overflow chain), as found from the intact
+              store's dbstat table; stale copies of a row left elsewhere in the file do not count.
+              Orphaned -wal: the text (its on-page part and every overflow chunk) occurs in the -wal.
   recall      present texts the tool gives back exactly (anywhere in its output).
   full-row    present texts given back in a category with the right title, with the right use
               count, and in the right order (inside the longest run of that category whose
@@ -23,6 +25,7 @@ Definitions (per state, summed over seeds):
 
 import argparse
 import csv
+import struct
 import hashlib
 import json
 import os
@@ -217,6 +220,56 @@ def present_texts(rows, blobs):
     return {row[6] for row in rows if all(any(run in blob for blob in blobs) for run in pieces(row))}
 
 
+def surviving_cells(intact_path, damaged, rows):
+    """Texts of the ZDITTO rows whose cell survives byte-identical at its place in the intact store."""
+    data = open(intact_path, "rb").read()
+    con = sqlite3.connect(intact_path)
+    leaves = [r[0] for r in con.execute("SELECT pageno FROM dbstat WHERE name = 'ZDITTO' AND pagetype = 'leaf'")]
+    con.close()
+    text_of = {row[0]: row[6] for row in rows}
+
+    def same(start, end):
+        return end <= len(damaged) and damaged[start:end] == data[start:end]
+
+    def varint(page, offset):
+        value = 0
+        for index in range(8):
+            byte = page[offset + index]
+            value = (value << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                return value, index + 1
+        return (value << 8) | page[offset + 8], 9
+
+    present = set()
+    for number in leaves:
+        base = (number - 1) * PAGE
+        page = data[base:base + PAGE]
+        cells = struct.unpack(">H", page[3:5])[0]
+        if not same(base, base + 8 + 2 * cells):
+            continue
+        for index in range(cells):
+            offset = struct.unpack(">H", page[8 + 2 * index:10 + 2 * index])[0]
+            size, first = varint(page, offset)
+            rowid, second = varint(page, offset + first)
+            max_local, min_local = PAGE - 35, ((PAGE - 12) * 32 // 255) - 23
+            local = size
+            if size > max_local:
+                surplus = min_local + (size - min_local) % (PAGE - 4)
+                local = surplus if surplus <= max_local else min_local
+            end = offset + first + second + local + (4 if local < size else 0)
+            ok = same(base + offset, base + end)
+            if ok and local < size:
+                following, remaining = struct.unpack(">I", page[end - 4:end])[0], size - local
+                while ok and remaining > 0 and following:
+                    ok = same((following - 1) * PAGE, following * PAGE)
+                    overflow = data[(following - 1) * PAGE:following * PAGE]
+                    remaining -= PAGE - 4
+                    following = struct.unpack(">I", overflow[:4])[0]
+            if ok and rowid in text_of:
+                present.add(text_of[rowid])
+    return present
+
+
 # MARK: - States
 
 def hashes(folder):
@@ -291,7 +344,7 @@ def make_states(base, categories, per_category, seed):
         path = folder(name)
         with open(os.path.join(path, "Ditto.sqlite"), "wb") as handle:
             handle.write(content)
-        states[name] = dict(path=path, truth=truth, rows=all_rows, present=present_texts(all_rows, [content]))
+        states[name] = dict(path=path, truth=truth, rows=all_rows, present=surviving_cells(intact, content, all_rows))
     return states
 
 

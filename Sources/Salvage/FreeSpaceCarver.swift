@@ -234,7 +234,9 @@ struct FreeSpaceCarver {
     let local = TableLeafCell.localPayloadSize(total, usableSize: source.usableSize)
     let spills = local < total
     let cellEnd = headerStart + local + (spills ? 4 : 0)
-    guard cellEnd <= end, var payload = bytes.bytes(at: headerStart, count: local) else {
+    guard cellEnd <= end, var payload = bytes.bytes(at: headerStart, count: local),
+      payload.count >= 2
+    else {
       return nil
     }
     if headerStart < lostBefore { payload[0] = UInt8(headerSize) }

@@ -98,7 +98,7 @@ struct PageScan {
 
     // Step 5: leaves each table's b-tree reaches.
     var owner: [Int: String] = [:]
-    for (name, table) in catalog.tables {
+    for (name, table) in catalog.tables.sorted(by: { $0.key < $1.key }) {
       guard let root = table.rootPage else { continue }
       let walk = TreeWalk.reachable(from: root, pageCount: source.pageCount, map: map) { number in
         if let list = children[number] { return .interior(list) }

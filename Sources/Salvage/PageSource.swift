@@ -135,25 +135,32 @@ final class PageSource {
 
   /// The page size under which page starts look like b-tree pages.
   ///
-  /// For each candidate, the share of probes (page starts in the first MiB) that parse as b-tree
-  /// pages. Every multiple of the true size S is also a multiple of S / 2, S / 4, …, so smaller
-  /// candidates score about half as well per halving, and larger ones about as well as S: the
-  /// answer is the smallest candidate scoring at least 60% of the best. No b-tree page at all: 4096.
+  /// A candidate size s is probed at its odd multiples (s, 3s, 5s, … in the first MiB). For the
+  /// true size S, those are page starts, and most parse as b-tree pages. For s < S an odd multiple
+  /// of s is never a multiple of S, so only stray bytes parse; for s > S they are page starts again.
+  /// The answer is the smallest candidate whose share of parsing probes is at least half the best
+  /// share (taken over candidates with at least 4 probes). When no probe parses: 4096, the Ditto
+  /// layout.
   private static func inferPageSize(_ main: ReadOnlyFile) throws(FileAccessError) -> Int {
     let window = min(main.size, 1 << 20)
-    var shares: [(size: Int, share: Double)] = []
+    var shares: [(size: Int, share: Double, probes: Int)] = []
     for size in candidateSizes {
-      let probes = max(1, Int(window / Int64(size)))
+      var probes = 0
       var valid = 0
-      for number in 1...probes {
-        let bytes = try main.read(count: min(size, 512), at: Int64(number - 1) * Int64(size))
+      var offset = Int64(size)
+      while offset < window {
+        let bytes = try main.read(count: min(size, 512), at: offset)
+        let number = Int(offset / Int64(size)) + 1
         if BTreePage(bytes: bytes, number: number, usableSize: size) != nil { valid += 1 }
+        probes += 1
+        offset += 2 * Int64(size)
       }
-      shares.append((size, Double(valid) / Double(probes)))
+      shares.append((size, probes > 0 ? Double(valid) / Double(probes) : 0, probes))
     }
-    let best = shares.map(\.share).max() ?? 0
+    let sampled = shares.filter { $0.probes >= 4 }
+    let best = (sampled.isEmpty ? shares : sampled).map(\.share).max() ?? 0
     guard best > 0 else { return 4096 }
-    return shares.first { $0.share >= 0.6 * best }?.size ?? 4096
+    return shares.first { $0.share >= 0.5 * best }?.size ?? 4096
   }
 }
 

@@ -4,11 +4,11 @@ import SafeFiles
 //
 // From a root page, interior pages (0x05) lead to their children: each cell's left child, then
 // the right-most child. Leaves (0x0D) hold the rows. The walk is breadth-first and defensive:
-//   1. a page is visited at most once (a damaged child pointer cannot make a cycle),
+//   1. a page is queued at most once (a damaged child pointer cannot make a cycle, and the
+//      queue never holds more pages than the database has),
 //   2. pointer-map pages, the lock-byte page and page numbers outside 1...page count are skipped,
 //   3. a page that is not a table b-tree page ends that branch (its rows may still be found by
 //      the full page scan, as orphans),
-//   4. the walk stops after as many pages as the database has.
 
 /// Finds the leaves of a table b-tree.
 enum TreeWalk {
@@ -43,20 +43,22 @@ enum TreeWalk {
   ) throws(Failure) -> (leaves: [Int], interiors: [Int]) {
     var leaves: [Int] = []
     var interiors: [Int] = []
-    var visited = Set<Int>()
+    // Each page enters the queue at most once, so the queue never outgrows the page count.
+    var queued: Set<Int> = [root]
     var queue = [root]
     var head = 0
-    while head < queue.count, visited.count < pageCount {
+    while head < queue.count {
       let number = queue[head]
       head += 1
-      guard number >= 1, number <= pageCount, !map.isStructural(number),
-        visited.insert(number).inserted
-      else { continue }
+      guard number >= 1, number <= pageCount, !map.isStructural(number) else { continue }
       switch try node(number) {
       case .leaf: leaves.append(number)
       case .interior(let children):
         interiors.append(number)
-        queue.append(contentsOf: children)
+        for child in children
+        where child >= 1 && child <= pageCount && queued.insert(child).inserted {
+          queue.append(child)
+        }
       case nil: continue
       }
     }

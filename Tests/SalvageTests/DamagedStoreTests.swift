@@ -59,6 +59,23 @@ struct DamagedStoreTests {
     #expect(try FileHashes(folder: scratch.path + "/store") == before)
   }
 
+  /// Without a header the page size is inferred from where b-tree pages start.
+  @Test(arguments: [1024, 8192, 65536])
+  func zeroedHeaderWithOtherPageSizes(pageSize: Int) throws {
+    let scratch = try TestFolder()
+    let folder = try scratch.subfolder("store")
+    let builder = try DittoStoreBuilder(folder: folder, pageSize: pageSize)
+    try builder.add(DittoStoreBuilder.sample(categories: 4, perCategory: 50, longEvery: 9))
+    try builder.close()
+    let expected = try DittoStoreReader.read(path: builder.path)
+    var bytes = try scratch.bytes(builder.path)
+    for index in 0..<100 { bytes[index] = 0 }
+    try scratch.write(bytes, to: builder.path)
+    let result = try Salvager.salvage(path: builder.path, options: SalvageOptions())
+    #expect(result.library == expected)
+    #expect(result.notes.contains { $0.contains("page size \(pageSize) inferred") })
+  }
+
   @Test func truncatedStoreGivesWhatSurvives() throws {
     let scratch = try TestFolder()
     let (expected, path) = try Self.closedStore(in: scratch)

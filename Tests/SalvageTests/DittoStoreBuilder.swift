@@ -25,11 +25,15 @@ final class DittoStoreBuilder {
   ]
 
   /// Creates the store at `folder/name` with Core Data's pragmas, tables, metadata and one profile.
-  init(folder: String, name: String = "Ditto.sqlite", secureDelete: Bool = false) throws {
+  init(
+    folder: String, name: String = "Ditto.sqlite", secureDelete: Bool = false, pageSize: Int = 4096
+  )
+    throws
+  {
     path = folder + "/" + name
     database = try Database(path: path, mode: .readWriteCreate)
     for pragma in [
-      "page_size = 4096", "auto_vacuum = 2", "journal_mode = WAL", "wal_autocheckpoint = 0",
+      "page_size = \(pageSize)", "auto_vacuum = 2", "journal_mode = WAL", "wal_autocheckpoint = 0",
       "secure_delete = \(secureDelete ? 1 : 0)",
     ] {
       try database.execute(sql: "PRAGMA \(pragma)")

@@ -124,4 +124,43 @@ struct OrphanedWALTests {
     #expect(!Salvager.hasValidFrames(walPath: scratch.path + "/empty-wal"))
     #expect(!Salvager.hasValidFrames(walPath: scratch.path))
   }
+
+  /// After a checkpoint the -wal holds only the pages later commits touched: no page 1, no
+  /// category page. Rows are matched by shape against the known layout and go to "Recovered".
+  @Test func walWithoutSchemaPageUsesKnownLayout() throws {
+    let scratch = try TestFolder()
+    let build = try scratch.subfolder("build")
+    let builder = try DittoStoreBuilder(folder: build)
+    try builder.add(DittoStoreBuilder.sample(categories: 3, perCategory: 40))
+    try builder.database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    try builder.execute("UPDATE ZDITTO SET ZUSE_COUNT = 500 + Z_PK WHERE Z_PK <= 5")
+    let orphan = try scratch.subfolder("orphan")
+    try builder.copyFiles(to: orphan, suffixes: ["-wal"])
+    let full = try scratch.subfolder("full")
+    try builder.copyFiles(to: full)
+    try builder.close()
+    let everything = try DittoStoreReader.read(path: full + "/Ditto.sqlite")
+    let result = try Salvager.salvage(path: orphan + "/Ditto.sqlite-wal", options: SalvageOptions())
+    #expect(result.notes.contains { $0.contains("known Ditto layout") })
+    #expect(result.library.categories.map(\.title) == [DittoStoreReader.recoveredTitle])
+    let recovered = result.library.categories.first?.dittos ?? []
+    let truth = Dictionary(
+      everything.categories.flatMap(\.dittos).map { ($0.text, $0.useCount) },
+      uniquingKeysWith: { a, _ in a })
+    #expect(!recovered.isEmpty)
+    #expect(recovered.allSatisfy { truth[$0.text] == $0.useCount })
+    #expect(recovered.filter { $0.useCount > 500 }.count == 5)
+  }
+
+  /// A store with rows in both files: SQLite reads it, and the sources count both.
+  @Test func mainAndWALSourcesAreCounted() throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch)
+    try builder.close()
+    let result = try Salvager.salvage(path: full + "/Ditto.sqlite", options: SalvageOptions())
+    #expect(result.usedSQLite)
+    #expect(result.library == expected)
+    #expect(result.sources.map(\.kind) == [.main, .wal])
+    #expect(result.sources.reduce(0) { $0 + $1.rows } == 120)
+  }
 }
