@@ -20,7 +20,8 @@ Definitions (per state, summed over seeds):
               rebuilt ZDITTO table. sqlite-dissect has no notion of import: not counted.
   deleted     (deleted-rows state) deleted texts still present in the file, and how many of them the
               tool lists (ours: the separate `deleted` list; peers: anywhere in their output).
-  time        wall-clock seconds of the tool's process on the state (ours: the release binary).
+  time        wall-clock seconds of the tool's process on the state (ours: the release binary; for
+              ours and .recover the median of 3 runs, each on a fresh copy; sqlite-dissect runs once).
 """
 
 import argparse
@@ -357,13 +358,23 @@ def copy_state(state_path, scratch):
     return target
 
 
+def median_run(args, state, scratch, runs=3, **kwargs):
+    """Runs `args(folder)` on `runs` fresh copies of the state; returns (first result, median seconds, folder)."""
+    results, times = [], []
+    for _ in range(runs):
+        folder = copy_state(state["path"], scratch)
+        start = time.perf_counter()
+        done = subprocess.run(args(folder), capture_output=True, **kwargs)
+        times.append(time.perf_counter() - start)
+        results.append((done, folder))
+    return results[0][0], sorted(times)[len(times) // 2], results[0][1]
+
+
 def run_ours(binary, state, scratch, include_deleted):
-    folder = copy_state(state["path"], scratch)
-    before = hashes(folder)
-    args = [binary, os.path.join(folder, "Ditto.sqlite")] + (["--include-deleted"] if include_deleted else [])
-    start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
+    before = hashes(state["path"])
+    done, elapsed, folder = median_run(
+        lambda f: [binary, os.path.join(f, "Ditto.sqlite")] + (["--include-deleted"] if include_deleted else []),
+        state, scratch, text=True)
     if hashes(folder) != before:
         sys.exit(f"salvage changed its input in {folder}")
     result = json.loads(done.stdout or "{}")
@@ -387,12 +398,8 @@ def all_text_values(db):
 
 
 def run_recover(shell, state, scratch):
-    folder = copy_state(state["path"], scratch)
-    db = os.path.join(folder, "Ditto.sqlite")
+    dump, elapsed, folder = median_run(lambda f: [shell, os.path.join(f, "Ditto.sqlite"), ".recover"], state, scratch)
     out = os.path.join(folder, "recovered.db")
-    start = time.perf_counter()
-    dump = subprocess.run([shell, db, ".recover"], capture_output=True)
-    elapsed = time.perf_counter() - start
     subprocess.run([shell, out], input=dump.stdout, capture_output=True)
     library, imported, texts = [], set(), set()
     if os.path.exists(out):

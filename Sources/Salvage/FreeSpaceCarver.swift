@@ -26,8 +26,8 @@ import SafeFiles
 // (5) the record decodes and matches ZDITTO strictly (Z_ENT included), and (6) its text is valid
 // and not empty.
 //
-// FREED HEAD: the 4 bytes at the offset read as a freeblock header (next offset, size >= 4 within
-// the page). With the ZDITTO key in column 0 the lost bytes can only be the payload-size varint,
+// FREED HEAD: the 4 bytes at the offset read as a freeblock header (next offset 0 or further on
+// in the page, size >= 4 within the page). With the ZDITTO key in column 0 the lost bytes can only be the payload-size varint,
 // the rowid varint, the header-size byte and column 0's serial type (0: the INTEGER PRIMARY KEY
 // is stored as NULL). For each prefix length p from 2 to 6 (payload-size plus rowid varints), the
 // header is assumed to start at p, the lost header bytes are restored (size = computed header
@@ -49,12 +49,17 @@ struct FreeSpaceCarver {
   let scan: PageScan
   private let spec: TableSpec?
   private let encoding: TextEncoding
+  /// True when column 1 is Z_ENT (as Core Data lays out every table): its serial type is then a
+  /// one-byte integer type, a cheap first test at each offset.
+  private let columnOneIsEntity: Bool
 
   init(source: PageSource, scan: PageScan) {
     self.source = source
     self.scan = scan
     self.spec = scan.schema.specs[.ditto]
     self.encoding = source.encoding
+    let columns = spec?.columns ?? []
+    self.columnOneIsEntity = columns.count > 1 && columns[1].name == "Z_ENT"
   }
 
   /// One row found in free space; `key` is nil when the cell's rowid was overwritten.
@@ -131,6 +136,7 @@ struct FreeSpaceCarver {
     while offset < end - 3 {
       if let size = bytes.varint(at: offset), let key = bytes.varint(at: offset + size.length),
         size.value > 0, size.value <= Int64(TableLeafCell.maximumPayload),
+        startsRecordHeader(bytes, at: offset + size.length + key.length, lostBefore: offset),
         let hit = try candidate(
           bytes, headerStart: offset + size.length + key.length, end: end, lostBefore: offset,
           payloadSize: Int(size.value))
@@ -152,10 +158,14 @@ struct FreeSpaceCarver {
   private func freedHead(_ bytes: [UInt8], at offset: Int, end: Int) throws(FileAccessError)
     -> (row: DittoRow, end: Int)?
   {
-    guard let size = bytes.uint16(at: offset + 2), size >= 4, offset + size <= source.usableSize
+    // A freeblock header: the next freeblock is 0 or further on in the page, the size fits the page.
+    guard let next = bytes.uint16(at: offset),
+      next == 0 || (next >= offset + 4 && next < source.usableSize),
+      let size = bytes.uint16(at: offset + 2), size >= 4, offset + size <= source.usableSize
     else { return nil }
     var hits: [(row: DittoRow, end: Int)] = []
-    for prefix in 2...6 {
+    for prefix in 2...6 where startsRecordHeader(bytes, at: offset + prefix, lostBefore: offset + 4)
+    {
       if let hit = try candidate(
         bytes, headerStart: offset + prefix, end: end, lostBefore: offset + 4, payloadSize: nil,
         prefix: prefix)
@@ -198,6 +208,13 @@ struct FreeSpaceCarver {
     prefix: Int? = nil
   ) throws(FileAccessError) -> (row: DittoRow, end: Int)? {
     guard let spec, headerStart < end else { return nil }
+    if headerStart >= lostBefore {
+      // The header-size byte, when it survives, covers at least one byte per column.
+      guard let size = bytes.byte(at: headerStart), Int(size) > spec.columns.count, size < 128
+      else {
+        return nil
+      }
+    }
     var position = headerStart + 1
     var bodySize = 0
     for (index, column) in spec.columns.enumerated() {
@@ -258,6 +275,22 @@ struct FreeSpaceCarver {
       let text = row.text, !text.isEmpty
     else { return nil }
     return (row, cellEnd)
+  }
+
+  /// A quick test before a full reading: where they survive, the header-size byte is plausible
+  /// and column 0's serial type is 0; column 1 (Z_ENT, when it is) has a one-byte integer type.
+  @inline(__always)
+  private func startsRecordHeader(_ bytes: [UInt8], at start: Int, lostBefore: Int) -> Bool {
+    if columnOneIsEntity {
+      guard let entity = bytes.byte(at: start + 2),
+        (1...6).contains(entity) || entity == 8 || entity == 9
+      else { return false }
+    }
+    if start + 1 >= lostBefore, bytes.byte(at: start + 1) != 0 { return false }
+    if start >= lostBefore {
+      guard let size = bytes.byte(at: start), size > 2, size < 128 else { return false }
+    }
+    return true
   }
 
   /// True when serial type `type` can hold a value of `column`.
