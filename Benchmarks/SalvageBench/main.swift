@@ -19,28 +19,39 @@ struct JSONBytes {
   /// A string literal, escaped byte by byte (UTF-8 multi-byte sequences never contain a byte
   /// below 0x80, so escaping ASCII bytes is enough).
   mutating func string(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
-      bytes.append(0x22)
-      var start = 0
-      for index in 0..<buffer.count {
-        let byte = buffer[index]
-        guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
-        switch byte {
-        case 0x22, 0x5C: bytes.append(contentsOf: [0x5C, byte])
-        case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-        default:
-          let hex = Array("0123456789abcdef".utf8)
-          bytes.append(contentsOf: [
-            0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
-          ])
-        }
-        start = index + 1
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
-      bytes.append(0x22)
+    bytes.append(0x22)
+    let appended: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+      appendEscaped(buffer)
+      return true
     }
+    if appended == nil { appendEscaped(Array(text.utf8)) }
+    bytes.append(0x22)
+  }
+
+  private mutating func appendEscaped<Bytes: Collection<UInt8>>(_ buffer: Bytes)
+  where Bytes.Index == Int {
+    var start = buffer.startIndex
+    var index = start
+    while index < buffer.endIndex {
+      let byte = buffer[index]
+      if byte >= 0x20, byte != 0x22, byte != 0x5C {
+        index += 1
+        continue
+      }
+      bytes.append(contentsOf: buffer[start..<index])
+      switch byte {
+      case 0x22, 0x5C: bytes.append(contentsOf: [0x5C, byte])
+      case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+      default:
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: [
+          0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+        ])
+      }
+      index += 1
+      start = index
+    }
+    bytes.append(contentsOf: buffer[start..<buffer.endIndex])
   }
 
   mutating func dittos(_ dittos: [LegacyDitto]) {
@@ -67,6 +78,8 @@ var status: Int32 = 0
 do {
   let result = try Salvager.salvage(path: path, options: options)
   let elapsed = clock.now - start
+  let dittos = result.library.categories.flatMap(\.dittos) + result.deleted
+  json.bytes.reserveCapacity(dittos.reduce(4096) { $0 + $1.text.utf8.count + 40 })
   json.raw("{\"categories\":[")
   for (index, category) in result.library.categories.enumerated() {
     json.raw(index == 0 ? "{\"dittos\":" : ",{\"dittos\":")

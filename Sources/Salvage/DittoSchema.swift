@@ -40,11 +40,47 @@ enum DittoTable: String, CaseIterable, Sendable {
 /// The Ditto tables' column layouts and entity numbers, as recovered or as known.
 struct DittoSchema: Sendable {
   /// Column layout per table.
-  var specs: [DittoTable: TableSpec]
+  let specs: [DittoTable: TableSpec]
   /// Z_ENT per table, when Z_PRIMARYKEY was recovered.
-  var entityNumbers: [DittoTable: Int64] = [:]
+  var entityNumbers: [DittoTable: Int64] = [:] {
+    didSet {
+      for table in DittoTable.allCases { shapes[table.ordinal].entity = entityNumbers[table] }
+    }
+  }
   /// True when the layouts came from sqlite_master.
-  var isFromCatalog: Bool
+  let isFromCatalog: Bool
+  /// What each column accepts, per table (by `DittoTable.ordinal`): matching a record then costs
+  /// no string comparison and no hashing.
+  private var shapes: [Shape]
+
+  /// How one column is matched.
+  enum ColumnKind: Sendable {
+    case rowid, entity, integer, text, blob, number
+  }
+
+  /// The columns of one table as the matcher sees them, and where the fields the reader uses are.
+  struct Shape: Sendable {
+    var kinds: [ColumnKind]
+    var entity: Int64?
+    /// Column positions by name (uppercased), for the few columns rows are built from.
+    var positions: [String: Int]
+
+    init(_ spec: TableSpec) {
+      kinds = spec.columns.map { column in
+        if column.isRowidAlias { return .rowid }
+        if column.name == "Z_ENT" { return .entity }
+        switch column.affinity {
+        case .integer: return .integer
+        case .text: return .text
+        case .blob: return .blob
+        case .real, .numeric: return .number
+        }
+      }
+      positions = Dictionary(
+        spec.columns.enumerated().map { ($0.element.name, $0.offset) },
+        uniquingKeysWith: { a, _ in a })
+    }
+  }
 
   /// The layout Core Data writes for the Ditto 2.x model.
   static let known: [DittoTable: TableSpec] = [
@@ -84,30 +120,28 @@ struct DittoSchema: Sendable {
     }
     self.specs = specs
     self.isFromCatalog = fromCatalog
+    self.shapes = DittoTable.allCases.map { table in
+      Shape(specs[table] ?? TableSpec(name: table.rawValue, columns: [], rootPage: nil))
+    }
   }
 
   /// True when `values` can be a row of `table` (conditions above; `strict` requires condition 1 exactly).
   func matches(_ values: [RecordValue], table: DittoTable, strict: Bool) -> Bool {
-    guard let spec = specs[table] else { return false }
-    let columns = spec.columns
-    guard strict ? values.count == columns.count : values.count <= columns.count,
-      !values.isEmpty
+    let shape = shapes[table.ordinal]
+    let kinds = shape.kinds
+    guard strict ? values.count == kinds.count : values.count <= kinds.count, !values.isEmpty
     else { return false }
-    for (index, value) in values.enumerated() {
-      let column = columns[index]
-      if column.isRowidAlias {
-        guard value.isNull else { return false }
-        continue
-      }
-      if column.name == "Z_ENT" {
-        guard let number = value.integer else { return false }
-        if let expected = entityNumbers[table], expected != number { return false }
-        continue
-      }
-      switch (column.affinity, value) {
+    for index in 0..<values.count {
+      let value = values[index]
+      switch (kinds[index], value) {
+      case (.rowid, .null): continue
+      case (.rowid, _): return false
+      case (.entity, .integer(let number)):
+        if let expected = shape.entity, expected != number { return false }
+      case (.entity, _): return false
       case (_, .null): continue
       case (.integer, .integer), (.text, .text), (.blob, .blob): continue
-      case (.real, .integer), (.real, .real), (.numeric, .integer), (.numeric, .real): continue
+      case (.number, .integer), (.number, .real): continue
       default: return false
       }
     }
@@ -116,13 +150,30 @@ struct DittoSchema: Sendable {
 
   /// The one table `values` strictly matches, nil when none or several do.
   func classify(_ values: [RecordValue]) -> DittoTable? {
-    let found = DittoTable.allCases.filter { matches(values, table: $0, strict: true) }
-    return found.count == 1 ? found[0] : nil
+    var found: DittoTable?
+    for table in DittoTable.allCases where matches(values, table: table, strict: true) {
+      guard found == nil else { return nil }
+      found = table
+    }
+    return found
   }
 
   /// The value of column `name` in `values`, NULL when the table or the record lacks it.
   func value(_ name: String, in values: [RecordValue], table: DittoTable) -> RecordValue {
-    guard let index = specs[table]?.index(of: name), index < values.count else { return .null }
+    guard let index = shapes[table.ordinal].positions[name], index < values.count else {
+      return .null
+    }
     return values[index]
+  }
+}
+
+extension DittoTable {
+  /// 0, 1, 2: the table's place in `allCases`.
+  var ordinal: Int {
+    switch self {
+    case .profile: 0
+    case .category: 1
+    case .ditto: 2
+    }
   }
 }

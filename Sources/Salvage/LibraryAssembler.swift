@@ -20,8 +20,12 @@ enum LibraryAssembler {
   static func assemble(_ rows: DittoRows) -> LegacyLibrary {
     var categories: [LegacyCategory] = []
     var skipped = 0
-    let dittosByCategory = Dictionary(grouping: rows.dittos.values.filter { $0.category != nil }) {
-      $0.category ?? 0
+    // Sorting works on small (order, key, index) triples; the rows themselves are never moved.
+    let dittos = Array(rows.dittos.values)
+    var dittosByCategory: [Int64: [(order: Int64?, key: Int64, index: Int)]] = [:]
+    for (index, row) in dittos.enumerated() {
+      guard let category = row.category else { continue }
+      dittosByCategory[category, default: []].append((row.order, row.key, index))
     }
     let categoriesByProfile = Dictionary(
       grouping: rows.categories.values.filter { $0.profile != nil }
@@ -30,20 +34,22 @@ enum LibraryAssembler {
 
     func emit(_ category: CategoryRow, origin: LegacyCategoryOrigin) {
       guard visited.insert(category.key).inserted else { return }
-      var dittos: [LegacyDitto] = []
-      let members = (dittosByCategory[category.key] ?? []).sorted {
+      var members: [LegacyDitto] = []
+      let order = (dittosByCategory[category.key] ?? []).sorted {
         precedes($0.order, $0.key, $1.order, $1.key)
       }
-      for row in members {
+      members.reserveCapacity(order.count)
+      for entry in order {
+        let row = dittos[entry.index]
         guard let text = row.text, !text.isEmpty else {
           skipped += 1
           continue
         }
-        dittos.append(LegacyDitto(text: text, useCount: row.useCount ?? 0))
+        members.append(LegacyDitto(text: text, useCount: row.useCount ?? 0))
       }
       categories.append(
         LegacyCategory(
-          title: category.title ?? DittoStoreReader.untitledTitle, dittos: dittos, origin: origin))
+          title: category.title ?? DittoStoreReader.untitledTitle, dittos: members, origin: origin))
     }
 
     // 1. Profiles and their categories.
