@@ -20,25 +20,17 @@ struct JSONBytes {
   /// below 0x80, so escaping ASCII bytes is enough).
   mutating func string(_ text: String) {
     bytes.append(0x22)
-    let appended: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
-      appendEscaped(buffer)
-      return true
-    }
-    if appended == nil { appendEscaped(Array(text.utf8)) }
+    var text = text
+    text.withUTF8 { appendEscaped($0) }
     bytes.append(0x22)
   }
 
-  private mutating func appendEscaped<Bytes: Collection<UInt8>>(_ buffer: Bytes)
-  where Bytes.Index == Int {
-    var start = buffer.startIndex
-    var index = start
-    while index < buffer.endIndex {
+  private mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
+    var start = 0
+    for index in 0..<buffer.count {
       let byte = buffer[index]
-      if byte >= 0x20, byte != 0x22, byte != 0x5C {
-        index += 1
-        continue
-      }
-      bytes.append(contentsOf: buffer[start..<index])
+      guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
       switch byte {
       case 0x22, 0x5C: bytes.append(contentsOf: [0x5C, byte])
       case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
@@ -48,10 +40,9 @@ struct JSONBytes {
           0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
         ])
       }
-      index += 1
-      start = index
+      start = index + 1
     }
-    bytes.append(contentsOf: buffer[start..<buffer.endIndex])
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
   }
 
   mutating func dittos(_ dittos: [LegacyDitto]) {
