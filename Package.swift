@@ -37,15 +37,23 @@ let package = Package(
       name: "LegacyMigration",
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
     ),
-    .target(name: "StoreFixtures", dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration"]),
+    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    .target(
+      name: "StoreFixtures",
+      dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
     .target(
       name: "DittoRecoverCLI",
-      dependencies: ["LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures"]
+      dependencies: [
+        "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
+        "SafeFiles",
+      ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
     .target(
       name: "TestSupport",
-      dependencies: ["SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI"]
+      dependencies: [
+        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
+      ]
     ),
 
     .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"]),
@@ -56,6 +64,8 @@ let package = Package(
       name: "LegacyMigrationTests",
       dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport"]
     ),
-    .testTarget(name: "DittoRecoverCLITests", dependencies: ["DittoRecoverCLI", "TestSupport"]),
+    .testTarget(
+      name: "DittoRecoverCLITests",
+      dependencies: ["DittoRecoverCLI", "TestSupport", "ditto-recover"]),
   ]
 )

@@ -146,7 +146,8 @@ public final class DittoStoreReader {
     var profileKeys: [Int64] = []
     if let profileTable = layout.profileTable {
       let profiles = try db.makeStatement(
-        sql: "SELECT DISTINCT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL ORDER BY Z_PK")
+        sql:
+          "SELECT DISTINCT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL ORDER BY Z_PK")
       while try profiles.step() { profileKeys.append(profiles.int64(at: 0)) }
       profiles.reset()
     }

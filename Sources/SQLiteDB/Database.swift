@@ -1,9 +1,10 @@
+import SQLiteShims
+
 #if canImport(SQLite3)
   import SQLite3
 #else
   import CSQLite
 #endif
-import SQLiteShims
 
 /// A connection to one SQLite database file.
 ///

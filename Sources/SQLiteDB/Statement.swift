@@ -1,9 +1,10 @@
+import SQLiteShims
+
 #if canImport(SQLite3)
   import SQLite3
 #else
   import CSQLite
 #endif
-import SQLiteShims
 
 /// A value to bind to a statement parameter.
 public enum SQLValue: Sendable, Equatable {

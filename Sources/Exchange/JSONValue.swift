@@ -1,0 +1,105 @@
+/// A JSON value with object keys kept sorted on output, written by this module (no Foundation encoder:
+/// its output differs between platforms, and we need streaming for large exports).
+public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
+  ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case double(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .int(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(nilLiteral: ()) { self = .null }
+
+  /// A string, or `null` when nil.
+  public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+  /// An integer from any integer type.
+  public static func number<Number: BinaryInteger>(_ value: Number) -> JSONValue {
+    .int(Int64(value))
+  }
+
+  /// The value as indented text (two spaces), keys sorted, ending without a newline.
+  public func rendered(indent: Int = 0) -> String {
+    var output = ""
+    render(into: &output, indent: indent)
+    return output
+  }
+
+  func render(into output: inout String, indent: Int) {
+    switch self {
+    case .null: output += "null"
+    case .bool(let flag): output += flag ? "true" : "false"
+    case .int(let number): output += String(number)
+    case .double(let number):
+      output += number.isFinite ? String(number) : "null"
+    case .string(let text): JSONText.appendQuoted(text, to: &output)
+    case .array(let items):
+      guard !items.isEmpty else {
+        output += "[]"
+        return
+      }
+      output += "[\n"
+      for (index, item) in items.enumerated() {
+        output += JSONText.spaces(indent + 2)
+        item.render(into: &output, indent: indent + 2)
+        output += index == items.count - 1 ? "\n" : ",\n"
+      }
+      output += JSONText.spaces(indent) + "]"
+    case .object(let members):
+      guard !members.isEmpty else {
+        output += "{}"
+        return
+      }
+      output += "{\n"
+      let keys = members.keys.sorted()
+      for (index, key) in keys.enumerated() {
+        output += JSONText.spaces(indent + 2)
+        JSONText.appendQuoted(key, to: &output)
+        output += ": "
+        members[key, default: .null].render(into: &output, indent: indent + 2)
+        output += index == keys.count - 1 ? "\n" : ",\n"
+      }
+      output += JSONText.spaces(indent) + "}"
+    }
+  }
+}
+
+/// JSON text helpers shared by the value renderer and the streaming export writer.
+public enum JSONText {
+  /// Appends `text` as a JSON string literal: quotes, backslashes and control characters escaped,
+  /// everything else as UTF-8.
+  public static func appendQuoted(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case "\u{08}": output += "\\b"
+      case "\u{0C}": output += "\\f"
+      case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
+        let hex = String(scalar.value, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    output += "\""
+  }
+
+  /// `text` as a JSON string literal.
+  public static func quoted(_ text: String) -> String {
+    var output = ""
+    appendQuoted(text, to: &output)
+    return output
+  }
+
+  static func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
+}

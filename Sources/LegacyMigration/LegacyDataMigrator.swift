@@ -1,0 +1,232 @@
+import DittoLibrary
+import LegacyStore
+import Telemetry
+
+/// The 3.0.2 migrator: finds the 2.x store, reads it on a snapshot, merges it into the library.
+///
+/// Legacy files are never deleted, truncated, renamed or written, on any path. Every attempt logs exactly
+/// one `migration_outcome` line, from one place (``run(source:isDryRun:)``), and returns a
+/// ``MigrationReport``.
+///
+/// ```swift
+/// let migrator = LegacyDataMigrator(layout: ContainerLayout(container: groupURL.path), logger: logger)
+/// if case .attempted(let report) = migrator.migrateIfNeeded() { … }
+/// ```
+public final class LegacyDataMigrator {
+  /// Where to look.
+  public let layout: ContainerLayout
+  /// The library to import into.
+  public let libraryPath: String
+  /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
+  public let logger: Logger
+  /// Passed to the library: called after each write of an import (tests stop the process there).
+  public var writeStepHook: (@Sendable (Int) -> Void)?
+  /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
+  public static let maximumUnreadableAttempts = 3
+
+  public init(layout: ContainerLayout, libraryPath: String? = nil, logger: Logger) {
+    self.layout = layout
+    self.libraryPath = libraryPath ?? layout.defaultLibraryPath
+    self.logger = logger
+  }
+
+  /// The App Group defaults holding the completion flag.
+  public var defaults: AppGroupDefaults { AppGroupDefaults(path: layout.defaultsPath) }
+
+  /// The result of ``migrateIfNeeded()``.
+  public enum AutomaticMigration: Sendable {
+    /// The completion flag was set: nothing was probed, read or logged as an outcome.
+    case alreadyComplete
+    /// An attempt ran.
+    case attempted(MigrationReport)
+  }
+
+  // MARK: - The seed's entry points
+
+  /// Probes every place, logs the inventory and the match, and returns the chosen store (largest wins).
+  public func legacyStoreURL() -> LegacyCandidate? {
+    probeAndLog().chosen
+  }
+
+  /// True whenever any store file is present, even a zero-byte or unreadable one.
+  public func hasRecoverableLegacyData() -> Bool {
+    let findings = LegacyStoreProbe.probe(layout)
+    return !findings.candidates.isEmpty
+  }
+
+  /// The automatic path: skipped when `legacyCoreDataMigrationComplete_v302` is set.
+  ///
+  /// The flags of 3.0.0 and 3.0.1 are ignored, so devices that ran them retry here.
+  public func migrateIfNeeded() -> AutomaticMigration {
+    do {
+      if try defaults.isMigrationComplete() {
+        logger.info(
+          "migrateIfNeeded: \(AppGroupDefaults.completionKey, privacy: .public) is set; skipping")
+        return .alreadyComplete
+      }
+    } catch {
+      // An unreadable defaults file must not block recovery: the import is idempotent.
+      logger.warning("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
+    }
+    return .attempted(run(source: .auto, isDryRun: false))
+  }
+
+  /// The manual path ("Recover Old Dittos"): ignores the flag; with `dryRun`, writes nothing.
+  public func recoverNow(dryRun: Bool = false) -> MigrationReport {
+    run(source: .manual, isDryRun: dryRun)
+  }
+
+  // MARK: - One attempt
+
+  /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
+  func run(source: MigrationSource, isDryRun: Bool) -> MigrationReport {
+    var report = attempt(source: source, isDryRun: isDryRun)
+    if !isDryRun, source == .auto {
+      updateFlag(&report)
+    } else {
+      report.flagSet = currentFlag(&report)
+    }
+    if isDryRun {
+      logger.info(
+        "recoverNow(dry-run): would insert \(report.counts.insertedCategories) categories, \(report.counts.inserted) dittos (skipping \(report.counts.skipped) duplicates)"
+      )
+    } else {
+      if let error = report.errorDescription {
+        logger.error(
+          "runMigration(\(source.rawValue, privacy: .public)): \(error, privacy: .public)")
+      }
+      logger.notice("\(report.telemetryLine, privacy: .public)")
+    }
+    return report
+  }
+
+  private func attempt(source: MigrationSource, isDryRun: Bool) -> MigrationReport {
+    let findings = probeAndLog()
+    guard let chosen = findings.chosen else {
+      return MigrationReport(source: source, outcome: .nothingOnDisk)
+    }
+    var report = MigrationReport(source: source, outcome: .foundUnreadable)
+    report.store = chosen
+    report.isDryRun = isDryRun
+    for candidate in findings.preferenceOrder {
+      if candidate != chosen {
+        logger.info(
+          "legacyStoreURL: falling back to \(candidate.path, privacy: .public) (\(candidate.bytes) bytes)"
+        )
+      }
+      do {
+        let store = try CoreDataStore(path: candidate.path)
+        defer { store.snapshot.remove() }
+        let reader = try DittoStoreReader(store: store)
+        report.store = candidate
+        report.readError = nil
+        report.counts = try importStore(reader, source: source, isDryRun: isDryRun)
+        report.outcome = MigrationOutcome.derive(
+          foundStore: true, readSucceeded: true, dittosRead: report.counts.dittosRead,
+          inserted: report.counts.inserted)
+        return report
+      } catch let error as LegacyStoreError {
+        logger.warning("legacyStoreURL: cannot read \(error.description, privacy: .public)")
+        if report.readError == nil { report.readError = error }
+      } catch let error as LibraryError {
+        report.libraryError = error
+        return report
+      } catch {
+        report.libraryError = .writeFailed(file: libraryPath, reason: "\(error)")
+        return report
+      }
+    }
+    return report
+  }
+
+  private func importStore(_ reader: DittoStoreReader, source: MigrationSource, isDryRun: Bool)
+    throws -> ImportCounts
+  {
+    let items: LegacyItemSource = { sink in try reader.walk(sink) }
+    if isDryRun {
+      let library = try LibraryStore.openReadOnly(path: libraryPath)
+      return try library.previewImport(items)
+    }
+    let library = try LibraryStore(path: libraryPath)
+    library.writeStepHook = writeStepHook
+    let counts = try library.importItems(items) { counts in
+      logger.info(
+        "runMigration(\(source.rawValue, privacy: .public)): importing \(counts.categoriesRead) categories / \(counts.dittosRead) dittos"
+      )
+    }
+    if counts.dittosRead == 0 {
+      logger.info("writeMigratedData: nothing to write (the store holds no dittos)")
+    } else {
+      logger.info(
+        "writeMigratedData: inserted \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
+      )
+    }
+    try library.close()
+    return counts
+  }
+
+  // MARK: - Probe and inventory
+
+  private func probeAndLog() -> LegacyStoreProbe.Findings {
+    Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
+    let findings = LegacyStoreProbe.probe(layout)
+    for skipped in findings.skipped {
+      logger.warning(
+        "legacyStoreURL: skipped \(skipped.path, privacy: .public): \(skipped.reason, privacy: .public)"
+      )
+    }
+    for wal in findings.orphanWALs {
+      logger.info(
+        "legacyStoreURL: found a -wal without its store: \(wal.path, privacy: .public) (\(wal.bytes) bytes)"
+      )
+    }
+    if let chosen = findings.chosen {
+      logger.info(
+        "legacyStoreURL: matched \(chosen.path, privacy: .public) (\(chosen.bytes) bytes)")
+    } else {
+      logger.info("legacyStoreURL: no legacy store in any probed place")
+    }
+    return findings
+  }
+
+  // MARK: - Flag
+
+  private func updateFlag(_ report: inout MigrationReport) {
+    do {
+      var changes: [String: Any] = [:]
+      switch report.outcome {
+      case .success, .noNewData, .emptyStore, .nothingOnDisk:
+        changes[AppGroupDefaults.completionKey] = true
+      case .foundUnreadable:
+        guard report.libraryError == nil else {
+          report.flagSet = currentFlag(&report)
+          return
+        }
+        let attempts = try defaults.attempts() + 1
+        report.attempts = attempts
+        changes[AppGroupDefaults.attemptsKey] = attempts
+        if attempts >= Self.maximumUnreadableAttempts {
+          changes[AppGroupDefaults.completionKey] = true
+        }
+      }
+      let values = try defaults.update(changes)
+      report.flagSet = AppGroupDefaults.bool(values[AppGroupDefaults.completionKey])
+    } catch {
+      report.flagError = error
+      report.flagSet = currentFlag(&report)
+      logger.warning("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .public)")
+    }
+  }
+
+  private func currentFlag(_ report: inout MigrationReport) -> Bool {
+    do {
+      return try defaults.isMigrationComplete()
+    } catch {
+      if report.flagError == nil { report.flagError = error }
+      return false
+    }
+  }
+}
+
+@available(*, unavailable)
+extension LegacyDataMigrator: Sendable {}
