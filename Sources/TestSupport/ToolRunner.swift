@@ -7,6 +7,12 @@ public struct ToolRun: Sendable {
   public var standardOutput: String
   public var standardError: String
 
+  public init(exitCode: Int32, standardOutput: String, standardError: String) {
+    self.exitCode = exitCode
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+  }
+
   /// Standard output parsed as one JSON object (nil when it is not one).
   public var json: [String: Any]? {
     do {
@@ -86,19 +92,49 @@ public enum ToolRunner {
 }
 
 /// Reads a pipe to its end on a background thread.
-final class ErrorCollector: @unchecked Sendable {
+public final class ErrorCollector: @unchecked Sendable {
   private var data = Data()
   private let done = DispatchSemaphore(value: 0)
 
-  init(handle: FileHandle) {
+  public init(handle: FileHandle) {
     Thread.detachNewThread { [self] in
       data = handle.readDataToEndOfFile()
       done.signal()
     }
   }
 
-  func wait() -> Data {
+  public func wait() -> Data {
     done.wait()
     return data
+  }
+}
+
+/// A child `ditto-recover` started now and collected later, so several can run at the same moment.
+public final class ProcessLauncher {
+  public let process = Process()
+  private let output = Pipe()
+  private let error = Pipe()
+  private let collector: ErrorCollector
+
+  /// Starts `ditto-recover` with `arguments` (and `environment`, when given).
+  public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    guard let path = ToolRunner.executablePath else { throw CocoaError(.fileNoSuchFile) }
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardOutput = output
+    process.standardError = error
+    collector = ErrorCollector(handle: error.fileHandleForReading)
+    try process.run()
+  }
+
+  /// Waits for the process and returns what it printed.
+  public func finish() -> ToolRun {
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = collector.wait()
+    process.waitUntilExit()
+    return ToolRun(
+      exitCode: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+      standardError: String(decoding: err, as: UTF8.self))
   }
 }
