@@ -62,7 +62,8 @@ let package = Package(
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
-      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport"]
+      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "DittoRecoverCLITests",

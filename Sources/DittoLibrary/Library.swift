@@ -58,6 +58,8 @@ public struct ImportCounts: Sendable, Equatable {
   public var inserted = 0
   /// Dittos not added because their category already held the same text.
   public var skipped = 0
+  /// Categories (new or existing) that receive at least one new ditto.
+  public var categoriesReceivingDittos = 0
 
   public init() {}
 }

@@ -23,6 +23,8 @@ final class LibraryImport {
   private var nextCategoryOrder: Int64 = 0
   /// Preview only: titles of categories the import would create, with their stand-in keys (negative).
   private var plannedCategories: [String: Int64] = [:]
+  /// Library categories (or stand-in keys) that get at least one new ditto.
+  private var categoriesReceivingDittos = Set<Int64>()
 
   private let findCategory: Statement
   private let nextOrderInCategory: Statement
@@ -126,7 +128,7 @@ final class LibraryImport {
         try rememberText.run()
         isDuplicate = database.changesCount == 0
       }
-      if isDuplicate { counts.skipped += 1 } else { counts.inserted += 1 }
+      if isDuplicate { counts.skipped += 1 } else { countInsert(into: category) }
       return
     }
     guard let insertDitto else { return }
@@ -135,11 +137,18 @@ final class LibraryImport {
       .real(now))
     try insertDitto.run()
     if database.changesCount == 1 {
-      counts.inserted += 1
+      countInsert(into: category)
       nextDittoOrder += 1
       didWrite()
     } else {
       counts.skipped += 1
+    }
+  }
+
+  private func countInsert(into category: Int64) {
+    counts.inserted += 1
+    if categoriesReceivingDittos.insert(category).inserted {
+      counts.categoriesReceivingDittos += 1
     }
   }
 

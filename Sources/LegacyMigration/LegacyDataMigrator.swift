@@ -48,10 +48,24 @@ public final class LegacyDataMigrator {
     probeAndLog().chosen
   }
 
-  /// True whenever any store file is present, even a zero-byte or unreadable one.
+  /// True whenever any store file is present, even a zero-byte or unreadable one, or the App Group
+  /// defaults hold 1.x dittos or keyboard additions (or cannot be read at all).
   public func hasRecoverableLegacyData() -> Bool {
     let findings = LegacyStoreProbe.probe(layout)
-    return !findings.candidates.isEmpty
+    if !findings.candidates.isEmpty { return true }
+    do {
+      guard let values = try defaults.load() else { return false }
+      return !DefaultsLegacyContent(values: values).isEmpty
+    } catch {
+      return true
+    }
+  }
+
+  /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without a file.
+  ///
+  /// - Throws: ``DefaultsError`` when the file exists but cannot be read.
+  public func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
+    try defaults.load().map(DefaultsLegacyContent.init(values:))
   }
 
   /// The automatic path: skipped when `legacyCoreDataMigrationComplete_v302` is set.
@@ -102,27 +116,47 @@ public final class LegacyDataMigrator {
 
   private func attempt(source: MigrationSource, isDryRun: Bool) -> MigrationReport {
     let findings = probeAndLog()
-    guard let chosen = findings.chosen else {
-      return MigrationReport(source: source, outcome: .nothingOnDisk)
-    }
     var report = MigrationReport(source: source, outcome: .foundUnreadable)
-    report.store = chosen
     report.isDryRun = isDryRun
-    for candidate in findings.preferenceOrder {
-      if candidate != chosen {
+    report.store = findings.chosen
+    let defaultsContent = readDefaultsContent(&report)
+    let hasDefaultsSource = !(defaultsContent?.isEmpty ?? true) || report.defaultsError != nil
+    guard findings.chosen != nil || hasDefaultsSource else {
+      report.outcome = .nothingOnDisk
+      return report
+    }
+    // Try stores largest first; the first that opens is imported with the defaults sources. A store
+    // that fails halfway is rolled back and the next candidate (or the defaults alone) is tried.
+    var candidates = findings.preferenceOrder.map(Optional.some)
+    candidates.append(nil)
+    for candidate in candidates {
+      if let candidate, candidate != findings.chosen {
         logger.info(
           "legacyStoreURL: falling back to \(candidate.path, privacy: .public) (\(candidate.bytes) bytes)"
         )
       }
       do {
-        let store = try CoreDataStore(path: candidate.path)
-        defer { store.snapshot.remove() }
-        let reader = try DittoStoreReader(store: store)
-        report.store = candidate
-        report.readError = nil
-        report.counts = try importStore(reader, source: source, isDryRun: isDryRun)
+        var store: CoreDataStore?
+        var reader: DittoStoreReader?
+        if let candidate {
+          let opened = try CoreDataStore(path: candidate.path)
+          store = opened
+          reader = try DittoStoreReader(store: opened)
+        }
+        defer { store?.snapshot.remove() }
+        report.sources = sourceReports(candidate: candidate, defaults: defaultsContent)
+        report.counts = try importSources(
+          reader: reader, defaults: defaultsContent, source: source, isDryRun: isDryRun,
+          sources: &report.sources)
+        if let candidate {
+          report.store = candidate
+          report.readError = nil
+        }
+        let unreadable =
+          (findings.chosen != nil && candidate == nil)
+          || (findings.chosen == nil && report.defaultsError != nil)
         report.outcome = MigrationOutcome.derive(
-          foundStore: true, readSucceeded: true, dittosRead: report.counts.dittosRead,
+          foundStore: true, readSucceeded: !unreadable, dittosRead: report.counts.dittosRead,
           inserted: report.counts.inserted)
         return report
       } catch let error as LegacyStoreError {
@@ -130,19 +164,75 @@ public final class LegacyDataMigrator {
         if report.readError == nil { report.readError = error }
       } catch let error as LibraryError {
         report.libraryError = error
+        report.outcome = .foundUnreadable
         return report
       } catch {
         report.libraryError = .writeFailed(file: libraryPath, reason: "\(error)")
+        report.outcome = .foundUnreadable
         return report
       }
     }
     return report
   }
 
-  private func importStore(_ reader: DittoStoreReader, source: MigrationSource, isDryRun: Bool)
-    throws -> ImportCounts
+  /// The App Group defaults' legacy keys; nil when there is no defaults file.
+  private func readDefaultsContent(_ report: inout MigrationReport) -> DefaultsLegacyContent? {
+    do {
+      guard let values = try defaults.load() else { return nil }
+      let content = DefaultsLegacyContent(values: values)
+      for problem in content.problems {
+        logger.warning("defaults: ignored \(problem, privacy: .public): unexpected type")
+      }
+      return content
+    } catch {
+      report.defaultsError = error
+      logger.warning("defaults: \(error.description, privacy: .public)")
+      return nil
+    }
+  }
+
+  private func sourceReports(candidate: LegacyCandidate?, defaults: DefaultsLegacyContent?)
+    -> [LegacySourceReport]
   {
-    let items: LegacyItemSource = { sink in try reader.walk(sink) }
+    var reports: [LegacySourceReport] = []
+    if let candidate { reports.append(LegacySourceReport(kind: .coreData, path: candidate.path)) }
+    if let defaults {
+      if !defaults.pending.isEmpty {
+        reports.append(LegacySourceReport(kind: .pending, path: layout.defaultsPath))
+      }
+      if !defaults.version1.isEmpty {
+        reports.append(LegacySourceReport(kind: .v1, path: layout.defaultsPath))
+      }
+    }
+    return reports
+  }
+
+  /// Imports the store (when readable), then the keyboard's pending additions, then 1.x content,
+  /// in one transaction, counting each source's share.
+  private func importSources(
+    reader: DittoStoreReader?, defaults: DefaultsLegacyContent?, source: MigrationSource,
+    isDryRun: Bool, sources: inout [LegacySourceReport]
+  ) throws -> ImportCounts {
+    var perSource = sources
+    let items: LegacyItemSource = { sink in
+      func forward(_ item: LegacyItem, from kind: LegacySourceReport.Kind) throws {
+        if let index = perSource.firstIndex(where: { $0.kind == kind }) {
+          switch item {
+          case .category: perSource[index].categories += 1
+          case .ditto: perSource[index].dittos += 1
+          }
+        }
+        try sink(item)
+      }
+      for index in perSource.indices {
+        perSource[index].categories = 0
+        perSource[index].dittos = 0
+      }
+      if let reader { try reader.walk { try forward($0, from: .coreData) } }
+      try defaults?.pending.emit { try forward($0, from: .pending) }
+      try defaults?.version1.emit { try forward($0, from: .v1) }
+    }
+    defer { sources = perSource }
     if isDryRun {
       let library = try LibraryStore.openReadOnly(path: libraryPath)
       return try library.previewImport(items)

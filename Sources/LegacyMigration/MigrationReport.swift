@@ -25,6 +25,10 @@ public struct MigrationReport: Sendable {
   public var isDryRun = false
   /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
   public var salvaged: Int?
+  /// Every legacy source found, with its own counts or error.
+  public var sources: [LegacySourceReport] = []
+  /// Why the App Group defaults' legacy keys could not be read, when so.
+  public var defaultsError: DefaultsError?
 
   public init(source: MigrationSource, outcome: MigrationOutcome) {
     self.source = source
@@ -33,7 +37,7 @@ public struct MigrationReport: Sendable {
 
   /// The error that decided a `found_unreadable` outcome, as a usable string (file and cause).
   public var errorDescription: String? {
-    libraryError?.description ?? readError?.description
+    libraryError?.description ?? readError?.description ?? defaultsError?.description
   }
 
   /// What the "Recover Old Dittos" alert says about this attempt.
@@ -46,6 +50,16 @@ public struct MigrationReport: Sendable {
       if let salvaged, salvaged > 0 { return .salvaged(counts.inserted) }
       return .inserted(counts.inserted)
     }
+  }
+
+  /// The confirmation the app shows before importing (meaningful for a dry run):
+  /// "N dittos in M categories will be imported; K are already in your library."
+  public var previewMessage: String {
+    let dittos = counts.inserted == 1 ? "ditto" : "dittos"
+    let categories = counts.categoriesReceivingDittos == 1 ? "category" : "categories"
+    let verb = counts.skipped == 1 ? "is" : "are"
+    return
+      "\(counts.inserted) \(dittos) in \(counts.categoriesReceivingDittos) \(categories) will be imported; \(counts.skipped) \(verb) already in your library."
   }
 
   /// The seed's telemetry tag: one line, no user content, every value public.

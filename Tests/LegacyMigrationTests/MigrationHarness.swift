@@ -12,6 +12,8 @@ final class MigrationHarness {
   let builder: ContainerBuilder
   let log = InMemoryLogHandler()
   private(set) var before: FileHashes?
+  /// The hashes taken by ``recordFiles()``.
+  var recorded: FileHashes? { before }
 
   init(_ label: String = "container") throws {
     folder = try TemporaryDirectory(label)

@@ -1,6 +1,8 @@
 import DittoLibrary
 import Exchange
+import LegacyMigration
 import LegacyStore
+import SafeFiles
 
 /// `ditto-recover export`: the library or a legacy store, as JSON or as Ditto 3.x's CSV.
 struct ExportCommand: Command {
@@ -35,7 +37,9 @@ struct ExportCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     let writer = ExportWriter(format: format) { context.standardOutput.write($0) }
-    if let legacy {
+    if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
+      try exportDefaults(legacy, writer: writer)
+    } else if let legacy {
       do {
         let store = try CoreDataStore(path: legacy)
         defer { store.snapshot.remove() }
@@ -68,5 +72,40 @@ struct ExportCommand: Command {
     }
     writer.finish()
     return .success
+  }
+
+  /// Exports the legacy keys of an App Group defaults file: keyboard additions, then 1.x content.
+  private func exportDefaults(_ path: String, writer: ExportWriter) throws {
+    let values: [String: Any]?
+    do {
+      values = try AppGroupDefaults(path: path).load()
+    } catch {
+      throw CommandFailure(error.description, exitCode: .dataError)
+    }
+    let content = DefaultsLegacyContent(values: values ?? [:])
+    for category in content.pending + content.version1 {
+      writer.beginCategory(title: category.title)
+      for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+    }
+  }
+}
+
+/// What a legacy file looks like from its first bytes.
+enum LegacyFileKind: Equatable {
+  case propertyList, other
+
+  static func of(_ path: String) throws -> LegacyFileKind {
+    let head: [UInt8]
+    do {
+      head = try ReadOnlyFile(path: path).read(count: 64, at: 0)
+    } catch {
+      return .other  // the store reader reports the problem with the right wording
+    }
+    let text = String(decoding: head, as: UTF8.self)
+    if text.hasPrefix("bplist") { return .propertyList }
+    let trimmed = text.drop {
+      $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}"
+    }
+    return trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") ? .propertyList : .other
   }
 }

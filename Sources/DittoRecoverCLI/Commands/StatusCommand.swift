@@ -27,6 +27,26 @@ struct StatusCommand: Command {
       flagError = error.description
     }
     let hasData = migrator.hasRecoverableLegacyData()
+    var defaultsContent: DefaultsLegacyContent?
+    var defaultsError: String?
+    do {
+      defaultsContent = try migrator.defaultsLegacyContent()
+    } catch {
+      defaultsError = error.description
+    }
+    var sources: [LegacySourceReport] = []
+    if let chosen = findings.chosen {
+      sources.append(LegacySourceReport(kind: .coreData, path: chosen.path))
+    }
+    for (kind, categories) in [
+      (LegacySourceReport.Kind.pending, defaultsContent?.pending ?? []),
+      (.v1, defaultsContent?.version1 ?? []),
+    ] where !categories.isEmpty {
+      var report = LegacySourceReport(kind: kind, path: target.layout.defaultsPath)
+      report.categories = categories.count
+      report.dittos = categories.reduce(0) { $0 + $1.dittos.count }
+      sources.append(report)
+    }
     if json {
       var object: [String: JSONValue] = [
         "hasRecoverableLegacyData": .bool(hasData),
@@ -54,8 +74,10 @@ struct StatusCommand: Command {
             ]
           }),
         "library": .string(migrator.libraryPath),
+        "sources": .array(sources.map(ReportRendering.sourceJSON)),
       ]
       if let flagError { object["flagError"] = .string(flagError) }
+      if let defaultsError { object["defaultsError"] = .string(defaultsError) }
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
       return .success
     }
@@ -83,6 +105,12 @@ struct StatusCommand: Command {
       lines.append(
         "-wal without its store: [\(wal.root.rawValue)] \(wal.relativePath) (\(wal.bytes) bytes)")
     }
+    for source in sources where source.kind != .coreData {
+      let name = source.kind == .pending ? "keyboard additions not yet merged" : "1.x dittos"
+      lines.append(
+        "App Group defaults: \(name): \(source.categories) categories, \(source.dittos) dittos")
+    }
+    if let defaultsError { lines.append("App Group defaults unreadable: \(defaultsError)") }
     lines.append("library: \(migrator.libraryPath)")
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success

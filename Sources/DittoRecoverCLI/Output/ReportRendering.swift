@@ -29,18 +29,36 @@ enum ReportRendering {
     if let flagError = report.flagError { object["flagError"] = .string(flagError.description) }
     if let attempts = report.attempts { object["attempts"] = .number(attempts) }
     if let salvaged = report.salvaged { object["salvaged"] = .number(salvaged) }
+    object["sources"] = .array(report.sources.map(sourceJSON))
+    if let defaultsError = report.defaultsError {
+      object["defaultsError"] = .string(defaultsError.description)
+    }
     if report.source == .manual {
       object["result"] = .string(report.recoveryResult.kind)
       object["message"] = .string(report.recoveryResult.message)
     }
-    if report.isDryRun { object["dryRun"] = true }
+    if report.isDryRun {
+      object["dryRun"] = true
+      object["preview"] = .string(report.previewMessage)
+      object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
+    }
     return .object(object)
+  }
+
+  static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
+    .object([
+      "kind": .string(source.kind.rawValue), "path": .string(source.path),
+      "categories": .number(source.categories), "dittos": .number(source.dittos),
+      "error": .optional(source.error),
+    ])
   }
 
   /// A few readable lines for standard output.
   static func text(_ report: MigrationReport, libraryPath: String) -> String {
     var lines: [String] = []
-    if report.source == .manual {
+    if report.isDryRun {
+      lines.append(report.previewMessage)
+    } else if report.source == .manual {
       lines.append(report.recoveryResult.message)
     }
     lines.append(
