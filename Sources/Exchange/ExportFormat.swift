@@ -9,12 +9,14 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// Writes categories and dittos in order, as JSON or CSV, streaming: memory stays flat.
 ///
 /// Call ``beginCategory(title:)`` before each category's dittos, ``ditto(text:useCount:)`` for each
-/// ditto, then ``finish()`` once. Output goes to `write` in pieces.
+/// ditto, then ``finish()`` once. Output goes to `write` in chunks of UTF-8 bytes.
 public final class ExportWriter {
   private let format: ExportFormat
-  private let write: (String) -> Void
-  private var buffer = ""
+  private let write: ([UInt8]) -> Void
+  private var buffer: [UInt8] = []
   private var pendingTitle: String?
+  /// CSV: the current title, already quoted, followed by a comma.
+  private var titleField: [UInt8] = []
   private var categoriesWritten = 0
   private var dittosInCategory = 0
   private var started = false
@@ -22,9 +24,10 @@ public final class ExportWriter {
   /// Flushes to `write` when the buffer passes this many bytes.
   private let flushThreshold = 1 << 16
 
-  public init(format: ExportFormat, write: @escaping (String) -> Void) {
+  public init(format: ExportFormat, write: @escaping ([UInt8]) -> Void) {
     self.format = format
     self.write = write
+    buffer.reserveCapacity(flushThreshold + 8192)
   }
 
   /// Starts a category.
@@ -33,28 +36,44 @@ public final class ExportWriter {
     closeCategory()
     pendingTitle = title
     dittosInCategory = 0
-    if format == .json {
-      buffer +=
-        categoriesWritten == 0 ? "\n    {\n      \"dittos\": [" : ",\n    {\n      \"dittos\": ["
+    switch format {
+    case .json:
+      append(
+        categoriesWritten == 0 ? "\n    {\n      \"dittos\": [" : ",\n    {\n      \"dittos\": [")
       categoriesWritten += 1
+    case .csv:
+      titleField.removeAll(keepingCapacity: true)
+      CSVFormat.appendField(title, to: &titleField)
+      titleField.append(UInt8(ascii: ","))
     }
   }
 
   /// Adds a ditto to the current category (starts a `Recovered` category if none was begun).
   public func ditto(text: String, useCount: Int64) {
+    var text = text
+    text.withUTF8 { ditto(utf8: $0, useCount: useCount) }
+  }
+
+  /// Adds a ditto given as UTF-8 bytes (valid only during the call).
+  public func ditto(utf8 text: UnsafeBufferPointer<UInt8>, useCount: Int64) {
     if pendingTitle == nil { beginCategory(title: "Recovered") }
     switch format {
     case .json:
-      buffer +=
+      append(
         dittosInCategory == 0
-        ? "\n        {\n          \"text\": " : ",\n        {\n          \"text\": "
-      JSONText.appendQuoted(text, to: &buffer)
-      buffer += ",\n          \"useCount\": \(useCount)\n        }"
+          ? "\n        {\n          \"text\": " : ",\n        {\n          \"text\": ")
+      JSONText.appendQuoted(utf8: text, to: &buffer)
+      append(",\n          \"useCount\": ")
+      append(String(useCount))
+      append("\n        }")
     case .csv:
-      CSVFormat.appendRecord([pendingTitle ?? "", text], to: &buffer)
+      buffer.append(contentsOf: titleField)
+      CSVFormat.appendField(utf8: text, to: &buffer)
+      buffer.append(13)
+      buffer.append(10)
     }
     dittosInCategory += 1
-    flushIfNeeded()
+    if buffer.count >= flushThreshold { flush() }
   }
 
   /// Ends the document and flushes everything.
@@ -62,17 +81,26 @@ public final class ExportWriter {
     start()
     closeCategory()
     if format == .json {
-      buffer += categoriesWritten == 0 ? "]\n}\n" : "\n  ]\n}\n"
+      append(categoriesWritten == 0 ? "]\n}\n" : "\n  ]\n}\n")
     }
+    flush()
+  }
+
+  private func append(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+  }
+
+  private func flush() {
+    guard !buffer.isEmpty else { return }
     write(buffer)
-    buffer = ""
+    buffer.removeAll(keepingCapacity: true)
   }
 
   private func start() {
     guard !started else { return }
     started = true
     switch format {
-    case .json: buffer += "{\n  \"categories\": ["
+    case .json: append("{\n  \"categories\": [")
     case .csv: CSVFormat.appendRecord(CSVFormat.header, to: &buffer)
     }
   }
@@ -80,18 +108,10 @@ public final class ExportWriter {
   private func closeCategory() {
     guard let title = pendingTitle else { return }
     if format == .json {
-      buffer += dittosInCategory == 0 ? "],\n      \"title\": " : "\n      ],\n      \"title\": "
+      append(dittosInCategory == 0 ? "],\n      \"title\": " : "\n      ],\n      \"title\": ")
       JSONText.appendQuoted(title, to: &buffer)
-      buffer += "\n    }"
+      append("\n    }")
     }
     pendingTitle = nil
-    flushIfNeeded()
-  }
-
-  private func flushIfNeeded() {
-    if buffer.utf8.count >= flushThreshold {
-      write(buffer)
-      buffer = ""
-    }
   }
 }

@@ -122,13 +122,13 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
 
   /// Writes `library` as `export --format json` would.
   public static func writeExpected(_ library: LegacyLibrary, to path: String) throws {
-    var text = ""
+    var text: [UInt8] = []
     let writer = ExportWriter(format: .json) { text += $0 }
     for category in library.categories {
       writer.beginCategory(title: category.title)
       for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
     }
     writer.finish()
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    try Data(text).write(to: URL(fileURLWithPath: path))
   }
 }

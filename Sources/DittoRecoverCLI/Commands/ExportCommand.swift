@@ -36,7 +36,7 @@ struct ExportCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    let writer = ExportWriter(format: format) { context.standardOutput.write($0) }
+    let writer = ExportWriter(format: format) { context.standardOutput.write(bytes: $0) }
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)
     } else if let legacy {

@@ -7,6 +7,12 @@
 /// Where a command writes text: standard output, standard error, or a buffer in tests.
 public protocol TextOutput: AnyObject {
   func write(_ text: String)
+  /// Writes UTF-8 bytes (export streams use this to avoid building strings).
+  func write(bytes: [UInt8])
+}
+
+extension TextOutput {
+  public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Writes to a file descriptor, unbuffered (each call is one `write` loop).
@@ -21,7 +27,11 @@ public final class FileDescriptorOutput: TextOutput {
   public static var standardError: FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
 
   public func write(_ text: String) {
-    var bytes = Array(text.utf8)
+    write(bytes: Array(text.utf8))
+  }
+
+  public func write(bytes: [UInt8]) {
+    var bytes = bytes
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes { raw in
