@@ -43,6 +43,8 @@ let package = Package(
       dependencies: ["LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures"]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
+    // Reads `log show` captures and reports the distribution of migration_outcome tags.
+    .target(name: "OutcomeReport"),
     .target(
       name: "TestSupport",
       dependencies: ["SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI"]
@@ -57,5 +59,10 @@ let package = Package(
       dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport"]
     ),
     .testTarget(name: "DittoRecoverCLITests", dependencies: ["DittoRecoverCLI", "TestSupport"]),
+    .testTarget(
+      name: "OutcomeReportTests",
+      dependencies: ["OutcomeReport"],
+      exclude: ["Samples"]
+    ),
   ]
 )
