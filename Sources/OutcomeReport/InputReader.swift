@@ -8,8 +8,10 @@
 //
 // A line is an entry start if and only if it begins with `YYYY-MM-DD HH:MM:SS.d` or with a
 // Console type word and a TAB; that moves the input to `text` for good. Outside `text`, a line
-// starting with `[` (or a `{` line that does not end with `}`) switches to byte-level JSON reading
-// (JSONObjectSplitter); a `{…}` line is one ndjson object; a `Timestamp …` header names the style.
+// whose first byte is `[` or `{` switches to byte-level JSON reading (JSONObjectSplitter) right
+// there, before its end is seen: a pretty array and ndjson lines alike are then read object by
+// object, and the first byte at depth 0 that is not JSON goes back to lines. (A `[` or `{` after
+// leading blanks does the same once the line is complete.) A `Timestamp …` header names the style.
 // `grep -H`/`-n` output is recognized by its `file:` / `file:line:` prefix, tried only on lines
 // that mention the tag and only until the input is known to be in a text style (or whenever the
 // prefix was seen once: grep output has no continuation lines). The echoed predicate
@@ -48,6 +50,16 @@ struct InputReader {
       case .json:
         index = objects(in: chunk, from: index, into: &tally)
       case .lines:
+        if phase != .text && carry.isEmpty && !isCarryTruncated,
+          chunk[index] == UInt8(ascii: "[") || chunk[index] == UInt8(ascii: "{")
+        {
+          // A JSON array or ndjson object at the start of a line: read it object by object
+          // from here, so that a whole array on one line is not cut at the line limit.
+          mode = .json
+          phase = .objects
+          note(chunk[index] == UInt8(ascii: "[") ? .json : .ndjson)
+          continue
+        }
         guard let newline = ByteScan.newline(in: chunk, from: index) else {
           appendCarry(Bytes(rebasing: chunk[index...]))
           return
@@ -72,7 +84,7 @@ struct InputReader {
     case .json:
       if splitter.isInsideObject {
         let partial = splitter.buffer
-        partial.withUnsafeBufferPointer { Self.object($0, style: .json, into: &tally) }
+        partial.withUnsafeBufferPointer { Self.object($0, into: &tally) }
       }
       splitter.reset()
     }
@@ -117,7 +129,7 @@ struct InputReader {
         phase = .objects
         note(.ndjson)
         if mentionsTag {
-          Self.object(Bytes(rebasing: line[first...]), style: .ndjson, into: &tally)
+          Self.object(Bytes(rebasing: line[first...]), into: &tally)
         }
         return
       }
@@ -169,7 +181,7 @@ struct InputReader {
       Self.entry(rest, into: &tally)
     } else if rest.first == UInt8(ascii: "{") {
       note(.ndjson)
-      Self.object(rest, style: .ndjson, into: &tally)
+      Self.object(rest, into: &tally)
     } else if !bare(rest, from: ByteScan.firstNonBlank(rest), into: &tally) {
       tally.ignore()
     }
@@ -228,11 +240,11 @@ struct InputReader {
     while true {
       switch splitter.next(in: bytes, from: index) {
       case .object(let objectStart, let end):
-        Self.object(Bytes(rebasing: bytes[objectStart..<end]), style: .json, into: &tally)
+        Self.object(Bytes(rebasing: bytes[objectStart..<end]), into: &tally)
         index = end
       case .bufferedObject(let end):
         let buffered = splitter.buffer
-        buffered.withUnsafeBufferPointer { Self.object($0, style: .json, into: &tally) }
+        buffered.withUnsafeBufferPointer { Self.object($0, into: &tally) }
         splitter.clearBuffer()
         index = end
       case .needMore:
@@ -244,9 +256,9 @@ struct InputReader {
     }
   }
 
-  private static func object(_ bytes: Bytes, style: LogStyle, into tally: inout OutcomeTally) {
+  private static func object(_ bytes: Bytes, into tally: inout OutcomeTally) {
     guard ByteScan.mentionsTag(bytes) else { return }
-    switch JSONEntryDecoder.decode(bytes, style: style) {
+    switch JSONEntryDecoder.decode(bytes) {
     case .entry(let entry): tally.record(entry)
     case .notAnEntry: tally.ignore()
     case .broken: tally.countBroken()

@@ -32,8 +32,8 @@ enum JSONEntryDecoder {
     case broken
   }
 
-  /// Decodes the object in `bytes`; `style` is `.json` or `.ndjson`.
-  static func decode(_ bytes: Bytes, style: LogStyle) -> Decoded {
+  /// Decodes the object in `bytes`.
+  static func decode(_ bytes: Bytes) -> Decoded {
     let data = Data(buffer: bytes)
     guard let parsed = try? JSONSerialization.jsonObject(with: data),
       let object = parsed as? [String: Any]
@@ -53,12 +53,10 @@ enum JSONEntryDecoder {
     }
     guard let timestamp = object["timestamp"] as? String, !timestamp.isEmpty,
       let pid = integer(object["processID"])
-    else { return .entry(LogEntry(style: style, scope: scope, message: message)) }
+    else { return .entry(LogEntry(scope: scope, message: message)) }
     let thread = integer(object["threadID"]).flatMap { UInt64(exactly: $0) }
     return .entry(
-      LogEntry(
-        style: style, timestamp: timestamp, pid: pid, thread: thread, scope: scope,
-        message: message))
+      LogEntry(timestamp: timestamp, pid: pid, thread: thread, scope: scope, message: message))
   }
 
   /// True when a line (from `start`) is a pretty-printed `"eventMessage" : …` member, as
@@ -78,7 +76,7 @@ enum JSONEntryDecoder {
       let text = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         as? String
     else { return nil }
-    return LogEntry(style: .json, scope: .unscoped, message: firstLine(of: text).trimmingBlanks())
+    return LogEntry(scope: .unscoped, message: firstLine(of: text).trimmingBlanks())
   }
 
   private static func firstLine(of text: String) -> String {

@@ -39,8 +39,6 @@ enum EntryScope: Equatable, Sendable {
 
 /// One entry that mentions `migration_outcome`, reduced to what the tally needs.
 struct LogEntry: Equatable, Sendable {
-  /// How the entry was written.
-  var style: LogStyle
   /// Timestamp, pid, thread and message joined, when the format carries at least a full
   /// timestamp and a pid; nil otherwise (such entries are never de-duplicated).
   var identity: String?
@@ -53,19 +51,14 @@ struct LogEntry: Equatable, Sendable {
   ///
   /// The thread is normalized to decimal, so `0x1a2b3c` (default style) and `1715004` (JSON
   /// `threadID`) give the same identity: two styles of one sysdiagnose de-duplicate.
-  init(
-    style: LogStyle, timestamp: String, pid: Int, thread: UInt64?, scope: EntryScope,
-    message: String
-  ) {
-    self.style = style
+  init(timestamp: String, pid: Int, thread: UInt64?, scope: EntryScope, message: String) {
     self.identity = "\(timestamp)|\(pid)|\(thread.map(String.init) ?? "-")|\(message)"
     self.scope = scope
     self.message = message
   }
 
   /// An entry without identity.
-  init(style: LogStyle, scope: EntryScope, message: String) {
-    self.style = style
+  init(scope: EntryScope, message: String) {
     self.identity = nil
     self.scope = scope
     self.message = message

@@ -35,7 +35,7 @@ enum TextEntryParser {
 
   /// A bare tag line: no identity, no scope.
   static func plain(_ line: Bytes) -> LogEntry {
-    LogEntry(style: .plain, scope: .unscoped, message: text(Array(line)[...]).trimmingBlanks())
+    LogEntry(scope: .unscoped, message: text(Array(line)[...]).trimmingBlanks())
   }
 
   /// The style of an entry's first line, told cheaply from its shape; nil if it is not one.
@@ -97,7 +97,7 @@ enum TextEntryParser {
     else { return nil }
     let (scope, message) = decorations(bytes, from: index + 1)
     return LogEntry(
-      style: .default, timestamp: timestamp, pid: pid, thread: thread, scope: scope,
+      timestamp: timestamp, pid: pid, thread: thread, scope: scope,
       message: message)
   }
 
@@ -112,7 +112,7 @@ enum TextEntryParser {
         if inside.count == 2, let pid = decimal(inside[0]), let thread = hex(inside[1]) {
           let (scope, message) = decorations(bytes, from: close + 1)
           return LogEntry(
-            style: .compact, timestamp: timestamp, pid: pid, thread: thread, scope: scope,
+            timestamp: timestamp, pid: pid, thread: thread, scope: scope,
             message: message)
         }
       }
@@ -133,7 +133,7 @@ enum TextEntryParser {
       {
         let (scope, message) = decorations(bytes, from: close + 2)
         return LogEntry(
-          style: .syslog, timestamp: timestamp, pid: pid, thread: nil, scope: scope,
+          timestamp: timestamp, pid: pid, thread: nil, scope: scope,
           message: message)
       }
       open += 1
@@ -187,7 +187,7 @@ enum TextEntryParser {
       scope = [EntryScope.subsystem, EntryScope.category].contains(extra[0]) ? .ditto : .other
     default: scope = .of(subsystem: extra[0], category: extra[1])
     }
-    return LogEntry(style: .console, scope: scope, message: text(last).trimmingBlanks())
+    return LogEntry(scope: scope, message: text(last).trimmingBlanks())
   }
 
   // MARK: - Helpers
