@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Cuts a stream of JSON text into top-level objects, one chunk at a time, without parsing them.
 ///
 /// `log show --style json` writes one array that spans the whole capture; reading it with
@@ -60,18 +66,12 @@ struct JSONObjectSplitter {
     }
     let objectStart = index
     while index < bytes.count {
-      let byte = bytes[index]
-      index += 1
       if isInString {
-        if isEscaped {
-          isEscaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          isEscaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          isInString = false
-        }
+        index = endOfString(in: bytes, from: index)
         continue
       }
+      let byte = bytes[index]
+      index += 1
       switch byte {
       case UInt8(ascii: "\""): isInString = true
       case UInt8(ascii: "{"): depth += 1
@@ -87,6 +87,39 @@ struct JSONObjectSplitter {
     }
     append(bytes, objectStart..<index)
     return .needMore
+  }
+
+  /// Skips string content from `start`: returns the index after the closing quote (and clears
+  /// ``isInString``), or `bytes.count` when the string goes on into the next chunk.
+  ///
+  /// Most of a log object is string content, so this jumps from quote to quote with `memchr`.
+  /// A quote closes the string if and only if the run of backslashes right before it is even;
+  /// a run cut by the chunk boundary carries over as ``isEscaped`` (its parity).
+  private mutating func endOfString(in bytes: Bytes, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return bytes.count }
+    var runStart = start
+    if isEscaped {
+      // The first byte is escaped whatever it is.
+      isEscaped = false
+      runStart += 1
+    }
+    var searchFrom = runStart
+    while searchFrom < bytes.count {
+      guard let found = memchr(base + searchFrom, 0x22, bytes.count - searchFrom) else { break }
+      let quote = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+      var first = quote
+      while first > runStart, bytes[first - 1] == UInt8(ascii: "\\") { first -= 1 }
+      if (quote - first) % 2 == 0 {
+        isInString = false
+        return quote + 1
+      }
+      searchFrom = quote + 1
+      runStart = searchFrom
+    }
+    var first = bytes.count
+    while first > runStart, bytes[first - 1] == UInt8(ascii: "\\") { first -= 1 }
+    isEscaped = (bytes.count - first) % 2 == 1
+    return bytes.count
   }
 
   /// Forgets the buffered object.

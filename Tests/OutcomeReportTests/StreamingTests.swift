@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OutcomeReport
@@ -47,6 +48,24 @@ struct StreamingTests {
       #expect(summary.sums == OutcomeSums(categories: 1, dittos: 2, inserted: 3))
       #expect(summary.malformed == 0)
       #expect(summary.ignored == 0)
+    }
+  }
+
+  @Test func backslashRunsBeforeQuotesAtEveryChunkBoundary() throws {
+    // Runs of 0–5 backslashes before quotes and braces; each object is followed by a tag.
+    var objects: [String] = []
+    for run in 0...5 {
+      let tricky =
+        String(repeating: "\\", count: run) + "\"}{\"" + String(repeating: "\\", count: run)
+      let noise = try JSONSerialization.data(withJSONObject: ["eventMessage": tricky, "n": run])
+      objects.append(String(decoding: noise, as: UTF8.self))
+      objects.append(#"{"eventMessage":"\#(tag(.auto, .success))"}"#)
+    }
+    let text = "[" + objects.joined(separator: ",\n") + "]"
+    for chunkSize in 1...17 {
+      let summary = scan([Array(text.utf8)], chunkSize: chunkSize)
+      #expect(summary.byOutcome == counts([.success: 6]), "chunk size \(chunkSize)")
+      #expect(summary.malformed == 0)
     }
   }
 
