@@ -25,6 +25,7 @@ public enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConverti
     }
   }
 
+  /// One line naming the file and the reason: `cannot open x.log: No such file or directory`.
   public var description: String {
     switch self {
     case .cannotOpen(let file, _): "cannot open \(file): \(reason ?? "")"

@@ -56,42 +56,48 @@ extension OutcomeTag {
   static let word = "migration_outcome"
 
   private static let requiredKeys = ["source", "outcome", "categories", "dittos", "inserted"]
+  private static let requiredKeyBytes = requiredKeys.map { Array($0.utf8) }
 
   /// Reads the first line of `message` as a tag.
   static func parse(_ message: some StringProtocol) -> TagParse {
     let firstLine = Substring(message).utf8.prefix(while: { $0 != 0x0A && $0 != 0x0D })
     let words = firstLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
     guard let head = words.first, head.elementsEqual(word.utf8) else { return .notATag }
-    var values: [String: Substring.UTF8View] = [:]
-    var repeated: String?
+    // One slot per required key, in `requiredKeys` order.
+    var values: [Substring.UTF8View?] = Array(repeating: nil, count: requiredKeys.count)
+    var repeated: Int?
     for word in words.dropFirst() {
       guard let equals = word.firstIndex(of: UInt8(ascii: "=")) else { continue }
-      let key = String(decoding: word[word.startIndex..<equals], as: UTF8.self)
-      guard requiredKeys.contains(key) else { continue }
-      if values[key] != nil, repeated == nil { repeated = key }
-      values[key] = word[word.index(after: equals)...]
+      let key = word[word.startIndex..<equals]
+      guard let slot = requiredKeyBytes.firstIndex(where: { key.elementsEqual($0) }) else {
+        continue
+      }
+      if values[slot] != nil, repeated == nil { repeated = slot }
+      values[slot] = word[word.index(after: equals)...]
     }
-    if let repeated { return .malformed(.repeatedField(repeated)) }
-    var text: [String: String] = [:]
-    for key in requiredKeys {
-      guard let value = values[key], !value.isEmpty else { return .malformed(.missingField(key)) }
+    if let repeated { return .malformed(.repeatedField(requiredKeys[repeated])) }
+    var text: [String] = []
+    for (slot, key) in requiredKeys.enumerated() {
+      guard let value = values[slot], !value.isEmpty else { return .malformed(.missingField(key)) }
       if value.first == UInt8(ascii: "<") { return .malformed(.redactedValue(key)) }
-      text[key] = String(decoding: value, as: UTF8.self)
+      text.append(String(Substring(value)))
     }
     return make(from: text)
   }
 
-  /// Builds the tag from the five present, unredacted values.
-  private static func make(from text: [String: String]) -> TagParse {
-    guard let source = text["source"].flatMap(OutcomeSource.init(rawValue:)) else {
+  /// Builds the tag from the five present, unredacted values, in `requiredKeys` order.
+  private static func make(from text: [String]) -> TagParse {
+    guard let source = OutcomeSource(rawValue: text[0]) else {
       return .malformed(.unknownValue("source"))
     }
-    guard let outcome = text["outcome"].flatMap(OutcomeCode.init(rawValue:)) else {
+    guard let outcome = OutcomeCode(rawValue: text[1]) else {
       return .malformed(.unknownValue("outcome"))
     }
     var counts: [Int] = []
-    for key in ["categories", "dittos", "inserted"] {
-      guard let value = text[key].flatMap(count(from:)) else { return .malformed(.notACount(key)) }
+    for slot in 2..<5 {
+      guard let value = count(from: text[slot]) else {
+        return .malformed(.notACount(requiredKeys[slot]))
+      }
       counts.append(value)
     }
     return .tag(
