@@ -28,6 +28,8 @@ struct InputReader {
   private var phase = Phase.start
   private var mode = Mode.lines
   private var isGrepPrefixed = false
+  /// How many bytes of a leading UTF-8 byte order mark were seen; nil once past the start.
+  private var byteOrderMarkMatched: Int? = 0
   /// The first style recognized in this input.
   private(set) var style: LogStyle?
   /// The start of a line that continues in the next chunk (at most `lineLimit` bytes).
@@ -45,6 +47,16 @@ struct InputReader {
   /// Reads the next chunk of the input.
   mutating func feed(_ chunk: Bytes, into tally: inout OutcomeTally) {
     var index = 0
+    // Text editors may save a Console copy with a byte order mark: drop it, even when it is
+    // split across chunks, so that the first line is seen as it is.
+    while let matched = byteOrderMarkMatched, index < chunk.count {
+      if chunk[index] == Self.byteOrderMark[matched] {
+        index += 1
+        byteOrderMarkMatched = matched + 1 == Self.byteOrderMark.count ? nil : matched + 1
+      } else {
+        byteOrderMarkMatched = nil
+      }
+    }
     while index < chunk.count {
       switch mode {
       case .json:
@@ -75,6 +87,8 @@ struct InputReader {
       }
     }
   }
+
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   /// Reads what is left at the end of the input: a last line without `\n`, an unfinished object.
   mutating func finish(into tally: inout OutcomeTally) {

@@ -119,6 +119,18 @@ struct StreamingTests {
     #expect(summary.byOutcome == counts([.nothingOnDisk: 1]))
   }
 
+  @Test func leadingByteOrderMarkIsDropped() throws {
+    let array = Array(#"[{"eventMessage":"\#(tag(.auto, .success))"}]"#.utf8)
+    let row = Array(("default\t09:12:03.512345-0700\tDitto\t" + tag(.auto, .success)).utf8)
+    for bytes in [array, row, try Samples.bytes("console-default.txt")] {
+      for chunkSize in [1, 2, 4096] {
+        let summary = scan([[0xEF, 0xBB, 0xBF] + bytes], chunkSize: chunkSize)
+        #expect(summary == scan([bytes]))
+        #expect(summary.total > 0)
+      }
+    }
+  }
+
   @Test func lastLineWithoutNewlineIsRead() {
     #expect(scan(tag(.auto, .success)).total == 1)
   }
