@@ -45,10 +45,12 @@ let package = Package(
       name: "DittoRecoverCLI",
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
-        "SafeFiles",
+        "SafeFiles", "OutcomeReport",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
+    // Reads `log show` captures and reports the distribution of migration_outcome tags.
+    .target(name: "OutcomeReport"),
     .target(
       name: "TestSupport",
       dependencies: [
@@ -68,5 +70,10 @@ let package = Package(
     .testTarget(
       name: "DittoRecoverCLITests",
       dependencies: ["DittoRecoverCLI", "TestSupport", "ditto-recover"]),
+    .testTarget(
+      name: "OutcomeReportTests",
+      dependencies: ["OutcomeReport"],
+      exclude: ["Samples"]
+    ),
   ]
 )

@@ -18,6 +18,7 @@ public enum Tool {
     [
       MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
       InspectCommand.self, ExportCommand.self, ImportCommand.self, FixtureCommand.self,
+      OutcomesCommand.self,
     ]
   }
 
