@@ -19,6 +19,8 @@ final class LibraryImport {
 
   private(set) var counts = ImportCounts()
   private var currentCategory: Int64?
+  /// True while the current category was created by this import and nothing was added yet.
+  private var currentCategoryIsEmpty = false
   private var nextDittoOrder: Int64 = 0
   private var nextCategoryOrder: Int64 = 0
   /// Preview only: titles of categories the import would create, with their stand-in keys (negative).
@@ -32,6 +34,7 @@ final class LibraryImport {
   private let insertDitto: Statement?
   private let dittoExists: Statement?
   private let rememberText: Statement?
+  private let rowCounter: RowCounter
 
   init(database: Database, isPreview: Bool, writeStepHook: (@Sendable (Int) -> Void)?)
     throws(SQLiteError)
@@ -39,6 +42,7 @@ final class LibraryImport {
     self.database = database
     self.isPreview = isPreview
     self.writeStepHook = writeStepHook
+    rowCounter = try database.makeRowCounter(named: "ditto_rows_read")
     findCategory = try database.makeStatement(
       sql:
         "SELECT id FROM category WHERE profile_id = 1 AND title = ? ORDER BY sort_order, id LIMIT 1"
@@ -82,6 +86,7 @@ final class LibraryImport {
     counts.categoriesRead += 1
     try findCategory.bind(.text(title))
     let existing = try findCategory.scalarInt64()
+    currentCategoryIsEmpty = existing == nil
     if let existing {
       currentCategory = existing
       try nextOrderInCategory.bind(.integer(existing))
@@ -137,12 +142,68 @@ final class LibraryImport {
       .real(now))
     try insertDitto.run()
     if database.changesCount == 1 {
+      currentCategoryIsEmpty = false
       countInsert(into: category)
       nextDittoOrder += 1
       didWrite()
     } else {
       counts.skipped += 1
     }
+  }
+
+  /// Copies one category's dittos from an attached legacy store with `INSERT … SELECT`, in user order,
+  /// applying the same rules as ``add(_:)`` row by row (empty texts skipped, duplicates skipped).
+  func bulkCopy(_ source: DittoBulkSource.Category) throws(SQLiteError) {
+    try beginCategory(title: source.title)
+    guard let category = currentCategory, !isPreview else { return }
+    let rows = "FROM \(source.table) AS d WHERE (\(source.filter)) AND \(source.nonEmptyText)"
+    let text = "CAST(d.\(source.text) AS TEXT)"
+    let read: Int
+    if !currentCategoryIsEmpty {
+      // Merging into a category that holds dittos: when every text is already there, skip the
+      // sorted copy entirely (a duplicate must cost less than an insert).
+      let fresh = try database.makeStatement(
+        sql:
+          "SELECT count(*), sum(NOT EXISTS (SELECT 1 FROM main.ditto AS x WHERE x.category_id = ?2 AND x.text = \(text))) \(rows)"
+      )
+      if let parameter = source.parameter { try fresh.bind(.integer(parameter), at: 1) }
+      try fresh.bind(.integer(category), at: 2)
+      guard try fresh.step() else { return }
+      let total = Int(fresh.int64(at: 0))
+      let new = fresh.int64(at: 1)
+      fresh.reset()
+      if new == 0 {
+        counts.dittosRead += total
+        counts.skipped += total
+        return
+      }
+    }
+    // ditto_rows_read() counts the rows the SELECT reads (inserted or ignored) in the same pass.
+    rowCounter.reset()
+    let insert = try database.makeStatement(
+      sql: """
+        INSERT OR IGNORE INTO main.ditto (category_id, text, use_count, sort_order, modified_at)
+        SELECT ?2, \(text), CAST(coalesce(d.\(source.useCount), 0) AS INTEGER) + ditto_rows_read(),
+               ?3 + row_number() OVER (ORDER BY \(source.order)) - 1, ?4
+        \(rows) ORDER BY \(source.order)
+        """)
+    if let parameter = source.parameter { try insert.bind(.integer(parameter), at: 1) }
+    try insert.bind(.integer(category), at: 2)
+    try insert.bind(.integer(nextDittoOrder), at: 3)
+    try insert.bind(.real(now), at: 4)
+    try insert.run()
+    let inserted = database.changesCount
+    read = rowCounter.count
+    counts.dittosRead += read
+    counts.inserted += inserted
+    counts.skipped += read - inserted
+    if inserted > 0, categoriesReceivingDittos.insert(category).inserted {
+      counts.categoriesReceivingDittos += 1
+    }
+    // Positions of skipped duplicates stay unused: gaps are allowed, order is kept.
+    nextDittoOrder += Int64(read)
+    currentCategoryIsEmpty = false
+    didWrite()
   }
 
   private func countInsert(into category: Int64) {

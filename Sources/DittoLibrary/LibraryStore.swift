@@ -34,13 +34,14 @@ public final class LibraryStore {
     do {
       database = try Database(
         path: path, mode: .readWriteCreate, displayName: path,
-        options: Database.Options(busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds))
+        options: Database.Options(
+          busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds, allowsURIFilenames: true))
     } catch {
       throw .cannotOpen(file: path, reason: "SQLite error \(error.extendedCode): \(error.message)")
     }
     try LibrarySchema.migrate(database, file: path)
     do {
-      try database.execute(sql: "PRAGMA foreign_keys = ON")
+      try database.execute(sql: "PRAGMA foreign_keys = OFF")
       try database.execute(sql: "PRAGMA synchronous = FULL")
       if verdict != .ours {
         // Created in rollback mode so the header (application_id) reached the main file; from now on

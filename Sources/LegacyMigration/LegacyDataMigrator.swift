@@ -214,35 +214,52 @@ public final class LegacyDataMigrator {
     isDryRun: Bool, sources: inout [LegacySourceReport]
   ) throws -> ImportCounts {
     var perSource = sources
-    let items: LegacyItemSource = { sink in
-      func forward(_ item: LegacyItem, from kind: LegacySourceReport.Kind) throws {
-        if let index = perSource.firstIndex(where: { $0.kind == kind }) {
-          switch item {
-          case .category: perSource[index].categories += 1
-          case .ditto: perSource[index].dittos += 1
-          }
+    for index in perSource.indices {
+      perSource[index].categories = 0
+      perSource[index].dittos = 0
+    }
+    func forward(
+      _ item: LegacyItem, from kind: LegacySourceReport.Kind, to sink: (LegacyItem) throws -> Void
+    ) throws {
+      if let index = perSource.firstIndex(where: { $0.kind == kind }) {
+        switch item {
+        case .category: perSource[index].categories += 1
+        case .ditto: perSource[index].dittos += 1
         }
-        try sink(item)
       }
-      for index in perSource.indices {
-        perSource[index].categories = 0
-        perSource[index].dittos = 0
-      }
-      if let reader { try reader.walk { try forward($0, from: .coreData) } }
-      try defaults?.pending.emit { try forward($0, from: .pending) }
-      try defaults?.version1.emit { try forward($0, from: .v1) }
+      try sink(item)
+    }
+    let defaultsItems: LegacyItemSource = { sink in
+      try defaults?.pending.emit { try forward($0, from: .pending, to: sink) }
+      try defaults?.version1.emit { try forward($0, from: .v1, to: sink) }
     }
     defer { sources = perSource }
     if isDryRun {
       let library = try LibraryStore.openReadOnly(path: libraryPath)
-      return try library.previewImport(items)
+      return try library.previewImport { sink in
+        if let reader { try reader.walk { try forward($0, from: .coreData, to: sink) } }
+        try defaultsItems(sink)
+      }
     }
     let library = try LibraryStore(path: libraryPath)
     library.writeStepHook = writeStepHook
-    let counts = try library.importItems(items) { counts in
-      logger.info(
+    let announce: (ImportCounts) -> Void = { counts in
+      self.logger.info(
         "runMigration(\(source.rawValue, privacy: .public)): importing \(counts.categoriesRead) categories / \(counts.dittosRead) dittos"
       )
+    }
+    let counts: ImportCounts
+    if let reader {
+      // The store is copied by SQL (no row passes through Swift); the defaults' items follow.
+      let bulk = try reader.makeBulkSource()
+      counts = try library.importItems(bulk: bulk, then: defaultsItems, willFinish: announce)
+      if let index = perSource.firstIndex(where: { $0.kind == .coreData }) {
+        let others = perSource.filter { $0.kind != .coreData }
+        perSource[index].categories = bulk.categories.count
+        perSource[index].dittos = counts.dittosRead - others.reduce(0) { $0 + $1.dittos }
+      }
+    } else {
+      counts = try library.importItems(defaultsItems, willFinish: announce)
     }
     if counts.dittosRead == 0 {
       logger.info("writeMigratedData: nothing to write (the store holds no dittos)")

@@ -34,11 +34,17 @@ public final class Database {
     /// Hardens the connection for files we did not write: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
     /// views and extension loading off, `trusted_schema` off, `query_only` on.
     public var isDefensive: Bool = false
+    /// Lets `ATTACH` take `file:` URIs (`?mode=ro`): `SQLITE_OPEN_URI`.
+    public var allowsURIFilenames: Bool = false
 
     /// Creates options; the defaults suit files this project writes.
-    public init(busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false) {
+    public init(
+      busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false,
+      allowsURIFilenames: Bool = false
+    ) {
       self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
       self.isDefensive = isDefensive
+      self.allowsURIFilenames = allowsURIFilenames
     }
 
     /// Options for reading a file made by someone else (a legacy store, a backup manifest).
@@ -64,6 +70,7 @@ public final class Database {
   ) throws(SQLiteError) {
     let name = displayName ?? path
     var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    if options.allowsURIFilenames { flags |= SQLITE_OPEN_URI }
     switch mode {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
@@ -133,6 +140,26 @@ public final class Database {
 
   /// The rowid of the last row inserted on this connection.
   public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// A read-only `file:` URI for `path`, for `ATTACH` on a connection opened with
+  /// ``Options/allowsURIFilenames``. Characters outside the URI's unreserved set are percent-encoded.
+  ///
+  /// Related SQLite documentation: <https://www.sqlite.org/uri.html>
+  public static func readOnlyURI(path: String) -> String {
+    var encoded = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF")
+        encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+      }
+    }
+    return "file:" + encoded + "?mode=ro"
+  }
 
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
   public var changesCount: Int { Int(sqlite3_changes(handle)) }
