@@ -71,6 +71,13 @@ let package = Package(
       name: "DittoRecoverCLITests",
       dependencies: ["DittoRecoverCLI", "TestSupport", "ditto-recover"]),
     .testTarget(
+      name: "HarnessTests",
+      dependencies: [
+        "TestSupport", "StoreFixtures", "DittoLibrary", "LegacyMigration", "LegacyStore",
+        "SQLiteDB",
+        "ditto-recover",
+      ]),
+    .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport"],
       exclude: ["Samples"]

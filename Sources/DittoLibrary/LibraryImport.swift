@@ -157,7 +157,8 @@ final class LibraryImport {
     try beginCategory(title: source.title)
     guard let category = currentCategory, !isPreview else { return }
     let rows = "FROM \(source.table) AS d WHERE (\(source.filter)) AND \(source.nonEmptyText)"
-    let text = "CAST(d.\(source.text) AS TEXT)"
+    // Store columns are not qualified: the library's tables have none of their names.
+    let text = "CAST(\(source.text) AS TEXT)"
     let read: Int
     if !currentCategoryIsEmpty {
       // Merging into a category that holds dittos: when every text is already there, skip the
@@ -183,7 +184,7 @@ final class LibraryImport {
     let insert = try database.makeStatement(
       sql: """
         INSERT OR IGNORE INTO main.ditto (category_id, text, use_count, sort_order, modified_at)
-        SELECT ?2, \(text), CAST(coalesce(d.\(source.useCount), 0) AS INTEGER) + ditto_rows_read(),
+        SELECT ?2, \(text), CAST(coalesce(\(source.useCount), 0) AS INTEGER) + ditto_rows_read(),
                ?3 + row_number() OVER (ORDER BY \(source.order)) - 1, ?4
         \(rows) ORDER BY \(source.order)
         """)

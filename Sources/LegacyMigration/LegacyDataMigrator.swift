@@ -19,8 +19,19 @@ public final class LegacyDataMigrator {
   public let libraryPath: String
   /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
   public let logger: Logger
-  /// Passed to the library: called after each write of an import (tests stop the process there).
-  public var writeStepHook: (@Sendable (Int) -> Void)?
+  /// Called at each point where a crash must leave everything consistent (tests stop the process
+  /// there): after each write of an import, after the commit, after the flag is written.
+  public var faultHook: (@Sendable (FaultPoint) -> Void)?
+
+  /// The points ``faultHook`` is called at.
+  public enum FaultPoint: Sendable, Equatable {
+    /// The import wrote its Nth step (a row, or one category's rows), inside its transaction.
+    case wrote(Int)
+    /// The import committed; the flag is not written yet.
+    case committed
+    /// The App Group defaults were replaced (flag or attempt counter).
+    case flagWritten
+  }
   /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
   public static let maximumUnreadableAttempts = 3
 
@@ -242,16 +253,15 @@ public final class LegacyDataMigrator {
       }
     }
     let library = try LibraryStore(path: libraryPath)
-    library.writeStepHook = writeStepHook
+    if let faultHook { library.writeStepHook = { faultHook(.wrote($0)) } }
     let announce: (ImportCounts) -> Void = { counts in
       self.logger.info(
         "runMigration(\(source.rawValue, privacy: .public)): importing \(counts.categoriesRead) categories / \(counts.dittosRead) dittos"
       )
     }
     let counts: ImportCounts
-    if let reader {
+    if let reader, let bulk = try reader.makeBulkSource() {
       // The store is copied by SQL (no row passes through Swift); the defaults' items follow.
-      let bulk = try reader.makeBulkSource()
       counts = try library.importItems(bulk: bulk, then: defaultsItems, willFinish: announce)
       if let index = perSource.firstIndex(where: { $0.kind == .coreData }) {
         let others = perSource.filter { $0.kind != .coreData }
@@ -259,7 +269,11 @@ public final class LegacyDataMigrator {
         perSource[index].dittos = counts.dittosRead - others.reduce(0) { $0 + $1.dittos }
       }
     } else {
-      counts = try library.importItems(defaultsItems, willFinish: announce)
+      counts = try library.importItems(
+        { sink in
+          if let reader { try reader.walk { try forward($0, from: .coreData, to: sink) } }
+          try defaultsItems(sink)
+        }, willFinish: announce)
     }
     if counts.dittosRead == 0 {
       logger.info("writeMigratedData: nothing to write (the store holds no dittos)")
@@ -269,6 +283,7 @@ public final class LegacyDataMigrator {
       )
     }
     try library.close()
+    if counts.dittosRead > 0 { faultHook?(.committed) }
     return counts
   }
 
@@ -317,6 +332,7 @@ public final class LegacyDataMigrator {
         }
       }
       let values = try defaults.update(changes)
+      faultHook?(.flagWritten)
       report.flagSet = AppGroupDefaults.bool(values[AppGroupDefaults.completionKey])
     } catch {
       report.flagError = error

@@ -37,11 +37,15 @@ public struct DittoBulkSource: Sendable {
 }
 
 extension DittoStoreReader {
-  /// Describes the store as SQL over the snapshot attached as `schema`.
+  /// Describes the store as SQL over the snapshot attached as `schema`; nil when the store cannot be
+  /// attached to a UTF-8 database (SQLite attaches only databases of the same text encoding), in which
+  /// case callers import its ``walk(_:)`` row by row.
   ///
   /// - Throws: ``LegacyStoreError``.
-  public func makeBulkSource(schema: String = "legacy") throws(LegacyStoreError) -> DittoBulkSource
+  public func makeBulkSource(schema: String = "legacy") throws(LegacyStoreError)
+    -> DittoBulkSource?
   {
+    guard storeTextEncoding == "UTF-8" else { return nil }
     do {
       var summary = LegacyReadSummary()
       let plan = try planCategories(summary: &summary)

@@ -72,6 +72,9 @@ public final class DittoStoreReader {
   /// The store file as the user named it (every error names it).
   public var file: String { store.file }
 
+  /// The store's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
+  public var storeTextEncoding: String { store.textEncoding }
+
   /// The snapshot copy SQLite reads.
   public var snapshotPath: String { store.snapshot.mainCopy }
 

@@ -36,15 +36,19 @@ public final class Database {
     public var isDefensive: Bool = false
     /// Lets `ATTACH` take `file:` URIs (`?mode=ro`): `SQLITE_OPEN_URI`.
     public var allowsURIFilenames: Bool = false
+    /// The largest string or blob the connection will build (`SQLITE_LIMIT_LENGTH`); a ditto is
+    /// never near it, and a hostile expression fails instead of allocating gigabytes.
+    public var maximumValueBytes: Int32 = 64 << 20
 
     /// Creates options; the defaults suit files this project writes.
     public init(
       busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false,
-      allowsURIFilenames: Bool = false
+      allowsURIFilenames: Bool = false, maximumValueBytes: Int32 = 64 << 20
     ) {
       self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
       self.isDefensive = isDefensive
       self.allowsURIFilenames = allowsURIFilenames
+      self.maximumValueBytes = maximumValueBytes
     }
 
     /// Options for reading a file made by someone else (a legacy store, a backup manifest).
@@ -92,6 +96,8 @@ public final class Database {
     self.path = path
     sqlite3_extended_result_codes(db, 1)
     sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+    // Bound what one value may cost: a hostile file (or an attached one) can claim anything.
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, options.maximumValueBytes)
     if options.isDefensive {
       try applyDefensiveSettings()
     }
@@ -199,9 +205,9 @@ public final class Database {
       let rc = ditto_sqlite3_db_config_flag(handle, option, value)
       guard rc == SQLITE_OK else { throw error(code: rc) }
     }
-    // Bound what one value may cost us: a hostile file can claim anything in its header.
-    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024)
     sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 1_000_000)
+    // A small page cache: readers stream, and the keyboard extension has tens of MB in all.
+    try execute(sql: "PRAGMA cache_size = -8192")
     try execute(sql: "PRAGMA query_only = 1")
   }
 }

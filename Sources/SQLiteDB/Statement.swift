@@ -135,6 +135,13 @@ public final class Statement {
     return optionalInt64(at: 0)
   }
 
+  /// The first column of the first row as text, or nil when there is no row or it is NULL.
+  public func scalarText() throws(SQLiteError) -> String? {
+    defer { reset() }
+    guard try step() else { return nil }
+    return text(at: 0)
+  }
+
   // MARK: - Reading columns of the current row
 
   /// Number of columns in the result.

@@ -116,11 +116,19 @@ public final class ProcessLauncher {
   private let error = Pipe()
   private let collector: ErrorCollector
 
-  /// Starts `ditto-recover` with `arguments` (and `environment`, when given).
-  public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+  /// Starts `ditto-recover` with `arguments` (and `environment`, when given), optionally through a
+  /// wrapper command such as `setpriv --reuid=…`.
+  public init(_ arguments: [String], environment: [String: String]? = nil, wrapper: [String] = [])
+    throws
+  {
     guard let path = ToolRunner.executablePath else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
+    if let launcher = wrapper.first {
+      process.executableURL = URL(fileURLWithPath: launcher)
+      process.arguments = Array(wrapper.dropFirst()) + [path] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+    }
     if let environment { process.environment = environment }
     process.standardOutput = output
     process.standardError = error

@@ -61,7 +61,7 @@ import Testing
     { try reader.walk($0) }
     let rowCounts = try rowLibrary.importItems { try reader.walk($0) }
     let bulkLibrary = try seededLibrary(folder.appending("bulk.sqlite"))
-    let bulkCounts = try bulkLibrary.importItems(bulk: try reader.makeBulkSource())
+    let bulkCounts = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
 
     #expect(bulkCounts.dittosRead == rowCounts.dittosRead)
     #expect(bulkCounts.inserted == rowCounts.inserted)
@@ -85,7 +85,7 @@ import Testing
     #expect(rows.categories[2].dittos.map(\.useCount) == [1, 3, 0, 0])
 
     // Again: everything is a duplicate now, on both paths.
-    let again = try bulkLibrary.importItems(bulk: try reader.makeBulkSource())
+    let again = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
     #expect(again.inserted == 0)
     #expect(again.skipped == again.dittosRead)
   }

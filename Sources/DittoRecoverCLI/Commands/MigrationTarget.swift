@@ -44,16 +44,21 @@ struct MigrationTarget {
 
   /// The migrator for this target, logging through the context.
   ///
-  /// When `DITTO_RECOVER_CRASH_AFTER_WRITES=N` is set (crash tests only), the process stops dead with
-  /// SIGKILL right after the Nth row an import writes.
+  /// Crash tests only: `DITTO_RECOVER_CRASH_AFTER_WRITES=N` stops the process dead (SIGKILL) right
+  /// after the Nth write step of an import; `DITTO_RECOVER_CRASH_AT=committed` (or `flag-written`)
+  /// right after the commit (or after the flag is written).
   func makeMigrator(_ context: ToolContext) -> LegacyDataMigrator {
     let migrator = LegacyDataMigrator(
       layout: layout, libraryPath: libraryPath, logger: context.logger)
-    if let text = context.environment["DITTO_RECOVER_CRASH_AFTER_WRITES"], let limit = Int(text),
-      limit > 0
-    {
-      migrator.writeStepHook = { count in
-        if count >= limit { kill(getpid(), SIGKILL) }
+    let limit = context.environment["DITTO_RECOVER_CRASH_AFTER_WRITES"].flatMap { Int($0) }
+    let stage = context.environment["DITTO_RECOVER_CRASH_AT"]
+    if limit != nil || stage != nil {
+      migrator.faultHook = { point in
+        switch point {
+        case .wrote(let count): if let limit, count >= limit { kill(getpid(), SIGKILL) }
+        case .committed: if stage == "committed" { kill(getpid(), SIGKILL) }
+        case .flagWritten: if stage == "flag-written" { kill(getpid(), SIGKILL) }
+        }
       }
     }
     return migrator
