@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point downward only:
-// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover.
+// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
+// SQLiteDB, SafeFiles, LegacyStore ← BackupReader ← DittoRecoverCLI.
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
   name: "DittoRecovery",
@@ -38,6 +39,7 @@ let package = Package(
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    .target(name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore"]),
     .target(
       name: "StoreFixtures",
       dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
@@ -45,7 +47,7 @@ let package = Package(
       name: "DittoRecoverCLI",
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
-        "SafeFiles",
+        "SafeFiles", "BackupReader",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
@@ -63,6 +65,11 @@ let package = Package(
     .testTarget(
       name: "LegacyMigrationTests",
       dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "BackupReaderTests",
+      dependencies: ["BackupReader", "TestSupport", "StoreFixtures"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
