@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point downward only:
 // SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
-// SQLiteDB, SafeFiles, LegacyStore ← BackupReader ← DittoRecoverCLI.
+// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI.
+// BackupCrypto is the only other module touching C pointers (the system's crypto library).
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
   name: "DittoRecovery",
@@ -39,7 +40,17 @@ let package = Package(
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
-    .target(name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore"]),
+    // On Linux the crypto comes from OpenSSL's libcrypto (libssl-dev); on Apple platforms from CommonCrypto.
+    .systemLibrary(
+      name: "COpenSSL",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .target(
+      name: "BackupCrypto",
+      dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]
+    ),
+    .target(
+      name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
       dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
@@ -55,6 +66,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
+        "BackupCrypto",
       ]
     ),
 
@@ -67,6 +79,7 @@ let package = Package(
       dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
       exclude: ["Fixtures"]
     ),
+    .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
     .testTarget(
       name: "BackupReaderTests",
       dependencies: ["BackupReader", "TestSupport", "StoreFixtures"],
