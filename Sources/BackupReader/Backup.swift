@@ -41,15 +41,24 @@ public struct Backup: Sendable, Equatable {
 
   /// Reads the Ditto rows of the manifest, deciding "encrypted" as the format comment says.
   ///
-  /// - Parameter decryptedManifest: a plaintext copy of `Manifest.db` (encrypted backups, once
-  ///   unlocked); the file in the backup is read otherwise.
+  /// - Parameter keys: the unlocked keys of an encrypted backup: its `Manifest.db` is then decrypted
+  ///   into a private folder (removed before returning) and read there. Backups from before iOS 10.2
+  ///   have no `ManifestKey` and a plaintext `Manifest.db`, which is read as is.
   /// - Throws: ``BackupError``.
-  public func readListing(decryptedManifest: String? = nil) throws(BackupError) -> ManifestListing {
-    if let decryptedManifest {
-      return try ManifestDatabase(path: decryptedManifest, displayName: manifestPath)
-        .dittoListing()
+  public func readListing(keys: BackupKeys? = nil) throws(BackupError) -> ManifestListing {
+    if let keys, metadata.manifestKey != nil {
+      let folder = try PrivateFolder(purpose: manifestPath)
+      defer { folder.remove() }
+      try keys.decryptManifest(of: self, to: folder.path + "/Manifest.db")
+      do {
+        return try ManifestDatabase(path: folder.path + "/Manifest.db", displayName: manifestPath)
+          .dittoListing()
+      } catch .notADatabase {
+        throw .decryptionFailed(
+          file: manifestPath, reason: "the decrypted manifest is not an SQLite database")
+      }
     }
-    if metadata.isEncrypted == true {
+    if metadata.isEncrypted == true, keys == nil {
       throw .encrypted(backup: path, reason: "Manifest.plist says IsEncrypted = true")
     }
     let manifest: ManifestDatabase
@@ -63,6 +72,11 @@ public struct Backup: Sendable, Equatable {
       }
       throw .notABackup(path: path, reason: "no Manifest.db")
     } catch .notADatabase(let file, let reason) {
+      if keys != nil {
+        throw .decryptionFailed(
+          file: file,
+          reason: "no ManifestKey in Manifest.plist, and the file is not an SQLite database")
+      }
       guard metadata.isEncrypted == false else {
         throw .encrypted(
           backup: path,

@@ -5,20 +5,41 @@ public struct BackupSummary: Sendable {
   public let backup: Backup
   /// The manifest's Ditto rows, or why the manifest could not be read (never an empty listing).
   public let listing: Result<ManifestListing, BackupError>
+  /// The unlocked keys, when the backup is encrypted and the password opened it.
+  public let keys: BackupKeys?
 
-  public init(backup: Backup, listing: Result<ManifestListing, BackupError>) {
+  public init(
+    backup: Backup, listing: Result<ManifestListing, BackupError>, keys: BackupKeys? = nil
+  ) {
     self.backup = backup
     self.listing = listing
+    self.keys = keys
   }
 
-  /// Reads the backup at `path` (metadata and manifest).
-  public init(path: String, decryptedManifest: String? = nil) {
-    backup = Backup(path: path)
+  /// Reads the backup at `path` (metadata and manifest), unlocking it with `password` when it is
+  /// encrypted (the password is not used for an unencrypted backup).
+  public init(path: String, password: [UInt8]? = nil) {
+    self.init(backup: Backup(path: path), password: password)
+  }
+
+  /// Reads `backup`'s manifest, unlocking it with `password` when it is encrypted.
+  public init(backup: Backup, password: [UInt8]?) {
+    self.backup = backup
+    var unlocked: BackupKeys?
     do {
-      listing = .success(try backup.readListing(decryptedManifest: decryptedManifest))
+      if let password, backup.metadata.isEncrypted == true {
+        unlocked = try BackupKeys.unlock(backup, password: password)
+      }
+      listing = .success(try backup.readListing(keys: unlocked))
     } catch {
       listing = .failure(error)
     }
+    keys = unlocked
+  }
+
+  /// How the stored files are turned into the originals: decrypted when the backup was unlocked.
+  public var contentReader: any BackupContentReader {
+    keys.map { EncryptedContentReader(keys: $0) } ?? PlainContentReader()
   }
 
   /// True when the manifest was read and lists a non-empty Ditto store.

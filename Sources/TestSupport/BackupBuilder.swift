@@ -1,3 +1,4 @@
+import BackupCrypto
 import Foundation
 import SQLiteDB
 
@@ -29,10 +30,14 @@ public final class BackupBuilder {
   /// The backup folder (`…/Backup/<udid>`).
   public let root: String
   public private(set) var rows: [Row] = []
+  /// When set, the backup is encrypted: stored files and `Manifest.db` are AES-256-CBC, and
+  /// `Manifest.plist` holds the keybag and the manifest key.
+  public private(set) var encryption: BackupEncryption?
 
   /// Creates `root` (and its parents).
-  public init(root: String) throws {
+  public init(root: String, encryption: BackupEncryption? = nil) throws {
     self.root = root
+    self.encryption = encryption
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
   }
 
@@ -70,13 +75,19 @@ public final class BackupBuilder {
       "Unique Identifier": (root as NSString).lastPathComponent.uppercased(),
       "Installed Applications": ["io.kern.ditto"],
     ])
-    try writeManifestPlist([
-      "IsEncrypted": isEncrypted, "WasPasscodeSet": true, "Version": "10.0", "Date": date,
+    var manifest: [String: Any] = [
+      "IsEncrypted": isEncrypted || encryption != nil, "WasPasscodeSet": true, "Version": "10.0",
+      "Date": date,
       "Lockdown": [
         "DeviceName": deviceName, "ProductVersion": iosVersion, "ProductType": "iPhone14,2",
       ],
       "Applications": ["io.kern.ditto": ["CFBundleVersion": "2.0.1"], "group.io.kern.ditto": [:]],
-    ])
+    ]
+    if let encryption {
+      manifest["BackupKeyBag"] = Data(try encryption.keyBag())
+      manifest["ManifestKey"] = Data(try encryption.wrappedManifestKey())
+    }
+    try writeManifestPlist(manifest)
     try writeStatus([
       "SnapshotState": "finished", "IsFullBackup": false, "BackupState": "new", "Date": date,
       "Version": "3.3",
@@ -112,16 +123,22 @@ public final class BackupBuilder {
     storesContents: Bool = true
   ) throws -> String {
     let fileID = Self.fileID(domain: domain, relativePath: relativePath)
-    let record =
-      try blob
-      ?? Self.archive(
-        MBFileFields(
-          size: Int64(contents.count), mode: 0o100644, lastModified: 1_600_000_000,
-          relativePath: relativePath))
+    var fields = MBFileFields(
+      size: Int64(contents.count), mode: 0o100644, lastModified: 1_600_000_000,
+      relativePath: relativePath)
+    var stored = contents
+    if var encryption, !contents.isEmpty {
+      let key = encryption.makeFileKey()
+      self.encryption = encryption
+      fields.protectionClass = Int64(encryption.fileClass)
+      fields.encryptionKey = try encryption.wrapped(key, protectionClass: encryption.fileClass)
+      stored = try AESCBC.encrypt(contents, key: key, addsPKCS7Padding: true)
+    }
+    let record = try blob ?? Self.archive(fields)
     rows.append(
       Row(fileID: fileID, domain: domain, relativePath: relativePath, flags: 1, blob: record))
     if storesContents {
-      try writeBytes(contents, at: String(fileID.prefix(2)) + "/" + fileID)
+      try writeBytes(stored, at: String(fileID.prefix(2)) + "/" + fileID)
     }
     return fileID
   }
@@ -159,9 +176,22 @@ public final class BackupBuilder {
     }
   }
 
-  /// Writes `Manifest.db` with the schema of a Finder backup and every row added so far.
+  /// Writes `Manifest.db` with the schema of a Finder backup and every row added so far (encrypted
+  /// with the manifest key when the backup is).
   public func writeManifest(to name: String = "Manifest.db") throws {
-    let path = root + "/" + name
+    guard let encryption else {
+      try writePlainManifest(to: root + "/" + name)
+      return
+    }
+    let scratch = try TemporaryDirectory("manifest-plain")
+    try writePlainManifest(to: scratch.appending("Manifest.db"))
+    let plain = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Manifest.db")))
+    try writeBytes(
+      try AESCBC.encrypt(Array(plain), key: encryption.manifestKey, addsPKCS7Padding: true),
+      at: name)
+  }
+
+  private func writePlainManifest(to path: String) throws {
     let database = try Database(path: path, mode: .readWriteCreate)
     try database.execute(sql: Self.manifestSchema)
     try database.inTransaction(.immediate) {

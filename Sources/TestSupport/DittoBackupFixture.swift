@@ -28,13 +28,15 @@ public enum DittoBackupFixture {
 
   /// Builds the backup at `root` (a `<udid>` folder) dated `date`.
   ///
-  /// - Parameter includesDitto: false leaves Ditto's domains out (a backup of a device without Ditto).
+  /// - Parameters:
+  ///   - includesDitto: false leaves Ditto's domains out (a backup of a device without Ditto).
+  ///   - encryption: encrypts the backup (files, manifest, keybag in Manifest.plist).
   @discardableResult
   public static func build(
     at root: String, date: Date, deviceName: String = "Test iPhone", includesDitto: Bool = true,
-    storeSpec: LegacyStoreSpec = store
+    storeSpec: LegacyStoreSpec = store, encryption: BackupEncryption? = nil
   ) throws -> BackupBuilder {
-    let builder = try BackupBuilder(root: root)
+    let builder = try BackupBuilder(root: root, encryption: encryption)
     try builder.writeStandardPlists(deviceName: deviceName, date: date)
     if includesDitto {
       let group = "AppDomainGroup-group.io.kern.ditto"

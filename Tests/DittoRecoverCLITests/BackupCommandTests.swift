@@ -305,12 +305,14 @@ import Testing
     #expect(
       list.standardOutput.contains(
         """
-        USAGE: ditto-recover backup list <backup> [--json] [--verbose]
+        USAGE: ditto-recover backup list <backup> [--password-file <file>] [--json] [--verbose]
 
         ARGUMENTS:
           <backup>              A backup folder (…/MobileSync/Backup/<id>) or the folder holding several.
 
         OPTIONS:
+          --password-file <file>
+                                A file holding the password of an encrypted backup (its first line).
           --json                Print one JSON object on standard output.
           --verbose             Show info-level log lines and error causes.
           -h, --help            Show help information.
@@ -320,7 +322,7 @@ import Testing
     let recover = ToolRunner.run(["backup", "recover", "-h"])
     #expect(
       recover.standardOutput.contains(
-        "USAGE: ditto-recover backup recover <backup> [--library <file>] [--out <dir>] [--json] [--verbose]"
+        "USAGE: ditto-recover backup recover <backup> [--library <file>] [--out <dir>] [--password-file <file>] [--json] [--verbose]"
       ))
 
     let unknown = ToolRunner.run(["backup", "frobnicate"])
@@ -337,12 +339,74 @@ import Testing
     #expect(
       missing.standardError == """
         Error: Missing expected argument '<backup>'
-        Usage: ditto-recover backup list <backup> [--json] [--verbose]
+        Usage: ditto-recover backup list <backup> [--password-file <file>] [--json] [--verbose]
           See 'ditto-recover backup list --help' for more information.
 
         """)
     #expect(ToolRunner.run(["backup", "recover", "x", "--password", "p"]).exitCode == 64)
     #expect(ToolRunner.run(["help", "backup", "nope"]).exitCode == 64)
+  }
+
+  @Test func anEncryptedBackupOpensWithThePasswordFromAFile() throws {
+    let folder = try TemporaryDirectory("backup-password")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "s3cret pass"))
+    let before = try FileHashes(of: backup)
+    let passwordFile = folder.appending("password.txt")
+    try Data("s3cret pass\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+
+    let list = ToolRunner.run(["backup", "list", backup, "--password-file", passwordFile, "--json"])
+    #expect(list.exitCode == 0, "\(list.standardError)")
+    let listed = try #require((list.json?["backups"] as? [[String: Any]])?.first)
+    #expect(listed["encrypted"] as? Bool == true)
+    #expect(listed["decrypted"] as? Bool == true)
+    #expect((listed["dittoFiles"] as? [Any])?.count == 5)
+    #expect(list.standardError.contains("unlocking \(backup) with the password"))
+
+    let out = folder.appending("out")
+    let run = ToolRunner.run([
+      "backup", "recover", backup, "--password-file", passwordFile, "--out", out, "--json",
+    ])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    #expect(run.json?["inserted"] as? Int == DittoBackupFixture.expectedDittos)
+    #expect((run.json?["backup"] as? [String: Any])?["decrypted"] as? Bool == true)
+    let csv = ToolRunner.run([
+      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+    ])
+    #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
+    #expect(try FileHashes(of: backup) == before)
+    #expect(!run.standardError.contains("s3cret"))
+    #expect(!run.standardOutput.contains("s3cret"))
+  }
+
+  @Test func aWrongPasswordIsSaidToBeWrong() throws {
+    let folder = try TemporaryDirectory("backup-wrong")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "right"))
+    let passwordFile = folder.appending("password.txt")
+    try Data("wrong".utf8).write(to: URL(fileURLWithPath: passwordFile))
+    let out = folder.appending("out")
+    let run = ToolRunner.run([
+      "backup", "recover", backup, "--password-file", passwordFile, "--out", out, "--json",
+    ])
+    #expect(run.exitCode == 65)
+    #expect(
+      run.json?["error"] as? String
+        == "\(backup): wrong password: it does not unlock this backup's keys")
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    let missing = ToolRunner.run([
+      "backup", "list", backup, "--password-file", folder.appending("nope"),
+    ])
+    #expect(missing.exitCode == 66)
+    try Data("\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+    let empty = ToolRunner.run(["backup", "list", backup, "--password-file", passwordFile])
+    #expect(empty.exitCode == 64)
+    #expect(
+      empty.standardError.hasPrefix(
+        "Error: '--password-file <file>' \(passwordFile) holds no password\n"))
   }
 
   @Test(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))

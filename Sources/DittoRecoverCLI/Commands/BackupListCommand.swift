@@ -10,19 +10,24 @@ struct BackupListCommand: Command {
     With several backups, also names the newest one that holds a Ditto store. Exits 65 when a backup's
     manifest cannot be read (for example an encrypted backup); the others are still listed.
     """
-  static let options: [OptionSpec] = [BackupCommand.backupArgument, .json, .verbose]
+  static let options: [OptionSpec] = [
+    BackupCommand.backupArgument, BackupCommand.passwordFileOption, .json, .verbose,
+  ]
 
   let backup: String
+  let passwordFile: String?
   let json: Bool
 
   init(arguments: ParsedArguments) {
     backup = arguments.value("backup") ?? "."
+    passwordFile = arguments.value("password-file")
     json = arguments.flag("json")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
+    let password = try passwordFile.map(BackupCommand.readPassword)
     let paths = try BackupCommand.locate(backup)
-    let summaries = paths.map { BackupSummary(path: $0) }
+    let summaries = BackupCommand.summarize(paths, password: password, context: context)
     let newest = BackupSummary.newestWithDittoStore(summaries)
     for summary in summaries {
       if let error = summary.error { context.printError(error.description) }

@@ -11,6 +11,7 @@ struct BackupRecoverCommand: Command {
     Reads Manifest.db on a private copy, copies every file of AppDomainGroup-group.io.kern.ditto and
     AppDomain-io.kern.ditto into OUT/<domain>/ (sizes checked against the manifest), then runs the
     same recovery as 'recover' on them. Given several backups, uses the newest that holds a Ditto store.
+    An encrypted backup needs its password in a file (--password-file), never on the command line.
     Then: ditto-recover export --library OUT/DittoLibrary.sqlite --format csv > dittos.csv
     """
   static let outOption = OptionSpec.option(
@@ -20,24 +21,28 @@ struct BackupRecoverCommand: Command {
     "library", value: "file",
     help: "The library to import into (default: <out>/DittoLibrary.sqlite).")
   static let options: [OptionSpec] = [
-    BackupCommand.backupArgument, libraryOption, outOption, .json, .verbose,
+    BackupCommand.backupArgument, libraryOption, outOption, BackupCommand.passwordFileOption,
+    .json, .verbose,
   ]
 
   let backupRoot: String
   let library: String?
   let out: String?
+  let passwordFile: String?
   let json: Bool
 
   init(arguments: ParsedArguments) {
     backupRoot = arguments.value("backup") ?? "."
     library = arguments.value("library")
     out = arguments.value("out")
+    passwordFile = arguments.value("password-file")
     json = arguments.flag("json")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
+    let password = try passwordFile.map(BackupCommand.readPassword)
     let paths = try BackupCommand.locate(backupRoot)
-    let summaries = paths.map { BackupSummary(path: $0) }
+    let summaries = BackupCommand.summarize(paths, password: password, context: context)
     let chosen = try choose(from: summaries, context: context)
     let listing: ManifestListing
     switch chosen.listing {
@@ -58,7 +63,8 @@ struct BackupRecoverCommand: Command {
         "'\(Self.libraryOption.synopsis)' must not be inside the backup folder \(root)")
     }
 
-    let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(listing)
+    let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(
+      listing, contents: chosen.contentReader)
     for file in rebuild.files where file.status != .copied {
       context.standardError.write(
         "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")\n"

@@ -29,6 +29,7 @@ enum BackupRendering {
   static func listJSON(_ summary: BackupSummary) -> JSONValue {
     var object = identityJSON(summary.backup)
     if case .failure(.encrypted) = summary.listing { object["encrypted"] = true }
+    object["decrypted"] = .bool(summary.keys != nil && summary.error == nil)
     var problems = summary.backup.metadata.problems
     switch summary.listing {
     case .success(let listing):
@@ -88,6 +89,7 @@ enum BackupRendering {
       var encrypted =
         metadata.isEncrypted.map { $0 ? "encrypted" : "not encrypted" } ?? "encryption unknown"
       if case .failure(.encrypted) = summary.listing { encrypted = "encrypted" }
+      if summary.keys != nil, summary.error == nil { encrypted = "encrypted, unlocked" }
       lines.append(
         "  device: \(metadata.deviceName ?? "unknown"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"), \(encrypted)"
       )
@@ -132,6 +134,7 @@ extension BackupRendering {
     backupsFound: Int
   ) -> JSONValue {
     var object = identityJSON(summary.backup)
+    object["decrypted"] = .bool(summary.keys != nil)
     object["backupsFound"] = .number(backupsFound)
     object["out"] = .string(output)
     object["container"] = .string(rebuild.container)
