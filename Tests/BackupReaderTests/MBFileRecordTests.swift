@@ -91,6 +91,25 @@ import Testing
     }
   }
 
+  /// A binary plist of 100,000 nested arrays: Foundation's parser refuses it (it limits nesting),
+  /// so a hostile manifest cannot exhaust the stack.
+  @Test func deeplyNestedBlobsAreRefusedNotFatal() {
+    let depth = 100_000
+    var bytes = Array("bplist00".utf8)
+    var offsets: [Int] = []
+    func bigEndian(_ value: Int, _ width: Int) -> [UInt8] {
+      (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+    for index in 0..<depth {
+      offsets.append(bytes.count)
+      bytes += index == depth - 1 ? [0xA0] : [0xA1] + bigEndian(index + 1, 4)
+    }
+    let table = bytes.count
+    for offset in offsets { bytes += bigEndian(offset, 4) }
+    bytes += [0, 0, 0, 0, 0, 0, 4, 4] + bigEndian(depth, 8) + bigEndian(0, 8) + bigEndian(table, 8)
+    #expect(throws: MBFileError.self) { try MBFileRecord.decode(bytes) }
+  }
+
   @Test func foundationWrittenArchive() throws {
     let blob = try BackupBuilder.archive(
       .init(

@@ -233,6 +233,22 @@ import Testing
         == true)
   }
 
+  @Test func anUnreadableSiblingBackupIsNotNothingOnDisk() throws {
+    let folder = try TemporaryDirectory("backup-sibling")
+    let root = folder.appending("Backup")
+    try DittoBackupFixture.build(at: root + "/plain", date: Self.newer, includesDitto: false)
+    let locked = try BackupBuilder(root: root + "/locked")
+    try locked.writeStandardPlists(date: Self.older, isEncrypted: true)
+    try locked.writeBytes(Array(repeating: 9, count: 4096), at: "Manifest.db")
+    let run = ToolRunner.run([
+      "backup", "recover", root, "--out", folder.appending("out"), "--json",
+    ])
+    #expect(run.exitCode == 65)
+    #expect(run.json?["outcome"] as? String == "nothing_on_disk")
+    #expect(run.standardError.contains("warning: \(root)/locked is an encrypted backup"))
+    #expect(run.standardError.contains("1 other backups could not be read and may hold Ditto data"))
+  }
+
   @Test func aMissingStoreFileIsNotNothingOnDisk() throws {
     let folder = try TemporaryDirectory("backup-missing")
     let builder = try BackupBuilder(root: folder.appending("udid"))

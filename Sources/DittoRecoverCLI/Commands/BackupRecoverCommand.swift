@@ -79,6 +79,14 @@ struct BackupRecoverCommand: Command {
       libraryPath: libraryPath, logger: context.logger)
     let report = migrator.recoverNow()
     var exitCode = ExitCode.of(report)
+    let unreadable = summaries.filter { $0.error != nil }
+    if report.outcome == .nothingOnDisk, !unreadable.isEmpty {
+      // Another backup may hold the store: "nothing here" is not proven.
+      context.printError(
+        "nothing to recover in \(chosen.backup.path), but \(unreadable.count) other backups could not be read and may hold Ditto data"
+      )
+      if exitCode == .success { exitCode = .dataError }
+    }
     let failedInputs = rebuild.failedEngineInputs
     if !failedInputs.isEmpty {
       context.printError(
@@ -112,6 +120,11 @@ struct BackupRecoverCommand: Command {
         throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
       }
       return only
+    }
+    for summary in summaries {
+      if let error = summary.error {
+        context.standardError.write("warning: \(error.description)\n")
+      }
     }
     let readable = summaries.filter { $0.error == nil }
     let withDittoFiles = readable.filter {
