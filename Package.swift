@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Dependencies point downward only:
-// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover.
+// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
+// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI.
+// BackupCrypto is the only other module touching C pointers (the system's crypto library).
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
   name: "DittoRecovery",
@@ -38,6 +40,17 @@ let package = Package(
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    // On Linux the crypto comes from OpenSSL's libcrypto (libssl-dev); on Apple platforms from CommonCrypto.
+    .systemLibrary(
+      name: "COpenSSL",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .target(
+      name: "BackupCrypto",
+      dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]
+    ),
+    .target(
+      name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
       dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
@@ -45,7 +58,7 @@ let package = Package(
       name: "DittoRecoverCLI",
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
-        "SafeFiles", "OutcomeReport",
+        "SafeFiles", "OutcomeReport", "BackupReader",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
@@ -55,6 +68,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
+        "BackupCrypto",
       ]
     ),
 
@@ -65,6 +79,12 @@ let package = Package(
     .testTarget(
       name: "LegacyMigrationTests",
       dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
+    .testTarget(
+      name: "BackupReaderTests",
+      dependencies: ["BackupReader", "TestSupport", "StoreFixtures"],
       exclude: ["Fixtures"]
     ),
     .testTarget(

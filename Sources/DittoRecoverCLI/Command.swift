@@ -75,6 +75,10 @@ public protocol Command {
   static var discussion: String? { get }
   /// Options and positionals, in help order.
   static var options: [OptionSpec] { get }
+  /// Nested subcommands (`backup list`); a command with any is a group and is never run itself.
+  static var subcommands: [any Command.Type] { get }
+  /// The group this command belongs to (`backup` for `backup list`), nil at the top level.
+  static var parentName: String? { get }
 
   /// Checks the parsed arguments.
   init(arguments: ParsedArguments) throws(UsageError)
@@ -85,9 +89,23 @@ public protocol Command {
 
 extension Command {
   public static var discussion: String? { nil }
+  public static var subcommands: [any Command.Type] { [] }
+  public static var parentName: String? { nil }
 
-  /// `ditto-recover migrate --container <dir> [--home <dir>] …`
+  /// The words after `ditto-recover` that name this command (`migrate`, `backup list`).
+  public static var qualifiedName: String {
+    parentName.map { "\($0) \(name)" } ?? name
+  }
+
+  /// `ditto-recover migrate --container <dir> [--home <dir>] …`; `ditto-recover backup <subcommand>`
+  /// for a group.
   public static var usage: String {
-    (["ditto-recover", name] + options.map(\.usageFragment)).joined(separator: " ")
+    if !subcommands.isEmpty { return "ditto-recover \(qualifiedName) <subcommand>" }
+    return (["ditto-recover", qualifiedName] + options.map(\.usageFragment)).joined(separator: " ")
+  }
+
+  /// The subcommand of this group called `name`.
+  static func subcommand(named name: String) -> (any Command.Type)? {
+    subcommands.first { $0.name == name }
   }
 }

@@ -17,8 +17,8 @@ public enum Tool {
   public static var commands: [any Command.Type] {
     [
       MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
-      InspectCommand.self, ExportCommand.self, ImportCommand.self, FixtureCommand.self,
-      OutcomesCommand.self,
+      InspectCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
+      FixtureCommand.self, OutcomesCommand.self,
     ]
   }
 
@@ -40,9 +40,16 @@ public enum Tool {
         context.standardOutput.write(HelpFormatter.rootHelp(commands: commands))
         return ExitCode.success.rawValue
       }
-      guard let command = command(named: arguments[1]) else {
+      guard var command = command(named: arguments[1]) else {
         return usageFailure(
           UsageError("Unknown subcommand '\(arguments[1])'"), command: nil, context)
+      }
+      for name in arguments.dropFirst(2) {
+        guard let nested = command.subcommand(named: name) else {
+          return usageFailure(
+            UsageError("Unknown subcommand '\(name)'"), command: command, context)
+        }
+        command = nested
       }
       context.standardOutput.write(HelpFormatter.help(for: command))
       return ExitCode.success.rawValue
@@ -54,12 +61,31 @@ public enum Tool {
         first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
       return usageFailure(UsageError(message), command: nil, context)
     }
-    let rest = Array(arguments.dropFirst())
-    if rest.contains(where: { $0 == "-h" || $0 == "--help" }) {
+    return dispatch(command, arguments: Array(arguments.dropFirst()), context: context)
+  }
+
+  /// Runs `command` with the arguments after its name; a group hands them to one of its subcommands.
+  private static func dispatch(
+    _ command: any Command.Type, arguments: [String], context: ToolContext
+  ) -> Int32 {
+    if !command.subcommands.isEmpty {
+      // Like swift-argument-parser: a group run bare, or with -h/--help, prints its help.
+      guard let first = arguments.first, first != "-h", first != "--help" else {
+        context.standardOutput.write(HelpFormatter.help(for: command))
+        return ExitCode.success.rawValue
+      }
+      guard let subcommand = command.subcommand(named: first) else {
+        let message =
+          first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+        return usageFailure(UsageError(message), command: command, context)
+      }
+      return dispatch(subcommand, arguments: Array(arguments.dropFirst()), context: context)
+    }
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
       context.standardOutput.write(HelpFormatter.help(for: command))
       return ExitCode.success.rawValue
     }
-    return run(command, arguments: rest, context: context)
+    return run(command, arguments: arguments, context: context)
   }
 
   private static func run(_ command: any Command.Type, arguments: [String], context: ToolContext)
@@ -109,7 +135,7 @@ public enum Tool {
     if let command {
       context.standardError.write("Usage: \(command.usage)\n")
       context.standardError.write(
-        "  See 'ditto-recover \(command.name) --help' for more information.\n")
+        "  See 'ditto-recover \(command.qualifiedName) --help' for more information.\n")
     } else {
       context.standardError.write("Usage: ditto-recover <subcommand>\n")
       context.standardError.write("  See 'ditto-recover --help' for more information.\n")

@@ -71,6 +71,20 @@ public struct FileStatus: Sendable, Equatable {
     }
     return FileStatus(info)
   }
+
+  /// `stat(path)`: like ``of(path:)`` but a symbolic link is followed (for folders a user names on the
+  /// command line, which may be links to another disk). Nil when nothing exists at `path`.
+  ///
+  /// - Throws: ``FileAccessError`` for any failure other than "not found".
+  public static func following(path: String) throws(FileAccessError) -> FileStatus? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { return nil }
+      throw FileAccessError(path: path, operation: "stat", code: code)
+    }
+    return FileStatus(info)
+  }
 }
 
 /// A file's device and inode numbers.

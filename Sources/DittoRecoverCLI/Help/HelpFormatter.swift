@@ -9,6 +9,15 @@ enum HelpFormatter {
       text += "\n\(discussion)\n"
     }
     text += "\nUSAGE: \(command.usage)\n"
+    if !command.subcommands.isEmpty {
+      text += "\nOPTIONS:\n"
+      text += row("-h, --help", "Show help information.")
+      text += "\nSUBCOMMANDS:\n"
+      for subcommand in command.subcommands { text += row(subcommand.name, subcommand.abstract) }
+      text +=
+        "\n  See 'ditto-recover help \(command.qualifiedName) <subcommand>' for detailed help.\n"
+      return text
+    }
     let positionals = command.options.filter {
       if case .positional = $0.kind { true } else { false }
     }
