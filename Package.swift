@@ -89,7 +89,11 @@ let package = Package(
     ),
     .testTarget(
       name: "DittoRecoverCLITests",
-      dependencies: ["DittoRecoverCLI", "TestSupport", "ditto-recover"]),
+      dependencies: [
+        "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoLibrary", "Exchange",
+        "LegacyStore",
+        "StoreFixtures",
+      ]),
     .testTarget(
       name: "HarnessTests",
       dependencies: [
