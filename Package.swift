@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Dependencies point downward only:
-// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover.
+// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
+// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI.
+// BackupCrypto is the only other module touching C pointers (the system's crypto library).
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
   name: "DittoRecovery",
@@ -39,18 +41,40 @@ let package = Package(
       name: "LegacyMigration",
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
     ),
-    .target(name: "StoreFixtures", dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration"]),
+    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    // On Linux the crypto comes from OpenSSL's libcrypto (libssl-dev); on Apple platforms from CommonCrypto.
+    .systemLibrary(
+      name: "COpenSSL",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .target(
+      name: "BackupCrypto",
+      dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]
+    ),
+    .target(
+      name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
+    .target(
+      name: "StoreFixtures",
+      dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
     .target(
       name: "DittoRecoverCLI",
-      dependencies: ["LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures"]
+      dependencies: [
+        "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
+        "SafeFiles", "OutcomeReport", "BackupReader",
+      ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
     .executableTarget(
       name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
       path: "Benchmarks/SalvageBench"),
+    // Reads `log show` captures and reports the distribution of migration_outcome tags.
+    .target(name: "OutcomeReport"),
     .target(
       name: "TestSupport",
-      dependencies: ["SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI"]
+      dependencies: [
+        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
+        "BackupCrypto",
+      ]
     ),
 
     .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"]),
@@ -61,8 +85,33 @@ let package = Package(
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
-      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport"]
+      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
+      exclude: ["Fixtures"]
     ),
-    .testTarget(name: "DittoRecoverCLITests", dependencies: ["DittoRecoverCLI", "TestSupport"]),
+    .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
+    .testTarget(
+      name: "BackupReaderTests",
+      dependencies: ["BackupReader", "TestSupport", "StoreFixtures"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "DittoRecoverCLITests",
+      dependencies: [
+        "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoLibrary", "Exchange",
+        "LegacyStore",
+        "StoreFixtures",
+      ]),
+    .testTarget(
+      name: "HarnessTests",
+      dependencies: [
+        "TestSupport", "StoreFixtures", "DittoLibrary", "LegacyMigration", "LegacyStore",
+        "SQLiteDB",
+        "ditto-recover",
+      ]),
+    .testTarget(
+      name: "OutcomeReportTests",
+      dependencies: ["OutcomeReport"],
+      exclude: ["Samples"]
+    ),
   ]
 )

@@ -53,6 +53,15 @@ public final class CoreDataStore {
   public let entities: [CoreDataEntity]
   /// `Z_METADATA.Z_UUID`, when present.
   public let storeUUID: String?
+  /// The database's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
+  public var textEncoding: String {
+    do {
+      return try database.makeStatement(sql: "PRAGMA encoding").scalarText() ?? "UTF-8"
+    } catch {
+      return "UTF-8"
+    }
+  }
+
   /// `NSPersistenceFrameworkVersion` from the metadata plist, when present and readable.
   public let frameworkVersion: Int?
   /// `NSStoreType` from the metadata plist, when present and readable.
@@ -192,12 +201,15 @@ public final class CoreDataStore {
     statement.reset()
     let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
     return rows.map { row in
-      // Follow Z_SUPER to the root; a hostile cycle stops after as many steps as there are entities.
+      // Follow Z_SUPER to the root. An entity on a cycle (only a hostile file has one) is its own root.
       var root = row
-      var steps = 0
-      while root.superNumber != 0, let parent = byNumber[root.superNumber], steps < rows.count {
+      var seen: Set<Int64> = [row.number]
+      while root.superNumber != 0, let parent = byNumber[root.superNumber] {
+        guard seen.insert(parent.number).inserted else {
+          root = row
+          break
+        }
         root = parent
-        steps += 1
       }
       let prefix = root.number >= 16000 ? "A" : "Z"
       let table = prefix + root.name.uppercased()

@@ -69,6 +69,15 @@ public final class DittoStoreReader {
     return try DittoStoreReader(store: store).read()
   }
 
+  /// The store file as the user named it (every error names it).
+  public var file: String { store.file }
+
+  /// The store's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
+  public var storeTextEncoding: String { store.textEncoding }
+
+  /// The snapshot copy SQLite reads.
+  public var snapshotPath: String { store.snapshot.mainCopy }
+
   /// Reads every category and ditto into memory.
   ///
   /// - Throws: ``LegacyStoreError``.
@@ -97,56 +106,70 @@ public final class DittoStoreReader {
     }
   }
 
-  // MARK: - Walking
+  // MARK: - Planning
 
-  private func walkUnmapped(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
-    var summary = LegacyReadSummary()
+  /// Which dittos belong to a planned category.
+  enum Selection {
+    /// The rows whose `ZCATEGORY` is this `Z_PK`.
+    case category(Int64)
+    /// The rows whose category is NULL or missing.
+    case withoutCategory
+  }
+
+  /// One category in walk order, and how to select its dittos.
+  struct PlannedCategory {
+    var title: String
+    var origin: LegacyCategoryOrigin
+    var selection: Selection
+  }
+
+  /// The SQL pieces that select one category's dittos in user order, for tables in `schema`.
+  struct DittoQuery {
+    /// `"schema"."ZDITTO"`.
+    var table: String
+    /// The row filter; contains one `?` for `.category`.
+    var filter: String
+    var parameter: Int64?
+    /// `ZTEXT`.
+    var text = "ZTEXT"
+    /// `ZUSE_COUNT`, or `NULL` when the column is missing.
+    var useCount: String
+    /// `Z_FOK_CATEGORY NULLS LAST, Z_PK` (or `Z_PK`).
+    var order: String
+  }
+
+  /// The categories in walk order (steps 1, 2 and 4 of the format comment).
+  func planCategories(summary: inout LegacyReadSummary) throws -> [PlannedCategory] {
     let db = store.database
     let category = quoted(layout.categoryTable)
-    let ditto = quoted(layout.dittoTable)
     let title = layout.categoryColumns.contains("ZTITLE") ? "ZTITLE" : "NULL"
     let hasProfileLink = layout.categoryColumns.contains("ZPROFILE")
-    let hasCategoryLink = layout.dittoColumns.contains("ZCATEGORY")
-    let useCount = layout.dittoColumns.contains("ZUSE_COUNT") ? "ZUSE_COUNT" : "NULL"
-    let dittoOrder =
-      layout.dittoColumns.contains("Z_FOK_CATEGORY")
-      ? "(Z_FOK_CATEGORY IS NULL), Z_FOK_CATEGORY, Z_PK" : "Z_PK"
     let categoryOrder =
       layout.categoryColumns.contains("Z_FOK_PROFILE")
-      ? "(Z_FOK_PROFILE IS NULL), Z_FOK_PROFILE, Z_PK" : "Z_PK"
-
-    let dittosOfCategory = try db.makeStatement(
-      sql: "SELECT ZTEXT, \(useCount) FROM \(ditto) WHERE ZCATEGORY = ? ORDER BY \(dittoOrder)")
-    var visitedCategories = Set<Int64>()
-
-    func emitCategory(pk: Int64, rawTitle: String?, origin: LegacyCategoryOrigin) throws {
-      // A schema without a primary key can repeat a Z_PK: its dittos are emitted once.
-      guard visitedCategories.insert(pk).inserted else { return }
-      summary.categories += 1
-      try sink(.category(title: rawTitle ?? Self.untitledTitle, origin: origin))
-      guard hasCategoryLink else { return }
-      try dittosOfCategory.bind(.integer(pk))
-      try emitDittos(from: dittosOfCategory)
-    }
-
-    func emitDittos(from statement: Statement) throws {
-      defer { statement.reset() }
-      while try statement.step() {
-        let text = statement.text(at: 0)
-        guard let text, !text.isEmpty else {
-          summary.skippedEmptyTexts += 1
-          continue
-        }
-        summary.dittos += 1
-        try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 1) ?? 0)))
+      ? "Z_FOK_PROFILE NULLS LAST, Z_PK" : "Z_PK"
+    var plan: [PlannedCategory] = []
+    var visited = Set<Int64>()
+    func add(_ rows: [(Int64, String?)], origin: LegacyCategoryOrigin) {
+      // A schema without a primary key can repeat a Z_PK: that category is planned once.
+      for (pk, rawTitle) in rows where visited.insert(pk).inserted {
+        plan.append(
+          PlannedCategory(
+            title: rawTitle ?? Self.untitledTitle, origin: origin, selection: .category(pk)))
       }
     }
+    func rows(_ statement: Statement) throws -> [(Int64, String?)] {
+      var rows: [(Int64, String?)] = []
+      while try statement.step() { rows.append((statement.int64(at: 0), statement.text(at: 1))) }
+      statement.reset()
+      return rows
+    }
 
-    // 1. Profiles and their categories.
+    // 1. Profiles by Z_PK, and each profile's categories in order.
     var profileKeys: [Int64] = []
     if let profileTable = layout.profileTable {
       let profiles = try db.makeStatement(
-        sql: "SELECT DISTINCT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL ORDER BY Z_PK")
+        sql:
+          "SELECT DISTINCT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL ORDER BY Z_PK")
       while try profiles.step() { profileKeys.append(profiles.int64(at: 0)) }
       profiles.reset()
     }
@@ -156,60 +179,91 @@ public final class DittoStoreReader {
         sql: "SELECT Z_PK, \(title) FROM \(category) WHERE ZPROFILE = ? ORDER BY \(categoryOrder)")
       for profile in profileKeys {
         try categoriesOfProfile.bind(.integer(profile))
-        var rows: [(Int64, String?)] = []
-        while try categoriesOfProfile.step() {
-          rows.append((categoriesOfProfile.int64(at: 0), categoriesOfProfile.text(at: 1)))
-        }
-        categoriesOfProfile.reset()
-        for (pk, rawTitle) in rows {
-          try emitCategory(pk: pk, rawTitle: rawTitle, origin: .profile(profile))
-        }
+        add(try rows(categoriesOfProfile), origin: .profile(profile))
       }
     }
 
-    // 2. Categories without a (known) profile.
-    let profileFilter: String
-    if !hasProfileLink {
-      profileFilter = "1"
-    } else if let profileTable = layout.profileTable {
+    // 2. Categories without a (known) profile, by Z_PK.
+    var profileFilter = "1"
+    if hasProfileLink, let profileTable = layout.profileTable {
       profileFilter =
         "ZPROFILE IS NULL OR ZPROFILE NOT IN (SELECT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL)"
-    } else {
-      profileFilter = "1"
     }
     let loose = try db.makeStatement(
       sql: "SELECT Z_PK, \(title) FROM \(category) WHERE \(profileFilter) ORDER BY Z_PK")
-    var looseRows: [(Int64, String?)] = []
-    while try loose.step() { looseRows.append((loose.int64(at: 0), loose.text(at: 1))) }
-    loose.reset()
-    for (pk, rawTitle) in looseRows where !visitedCategories.contains(pk) {
-      summary.categoriesWithoutProfile += 1
-      try emitCategory(pk: pk, rawTitle: rawTitle, origin: .withoutProfile)
-    }
+    let before = plan.count
+    add(try rows(loose), origin: .withoutProfile)
+    summary.categoriesWithoutProfile = plan.count - before
 
-    // 3. Dittos without a (known) category.
-    let categoryFilter =
-      hasCategoryLink
-      ? "ZCATEGORY IS NULL OR ZCATEGORY NOT IN (SELECT Z_PK FROM \(category) WHERE Z_PK IS NOT NULL)"
-      : "1"
-    let orphans = try db.makeStatement(
-      sql: "SELECT ZTEXT, \(useCount) FROM \(ditto) WHERE \(categoryFilter) ORDER BY Z_PK")
-    var announced = false
-    defer { orphans.reset() }
-    while try orphans.step() {
-      let text = orphans.text(at: 0)
-      guard let text, !text.isEmpty else {
-        summary.skippedEmptyTexts += 1
-        continue
+    // 4. "Recovered", when a ditto with a text has no (known) category.
+    let orphans = dittoQuery(for: .withoutCategory, schema: "main")
+    let probe = try db.makeStatement(
+      sql:
+        "SELECT 1 FROM \(orphans.table) WHERE (\(orphans.filter)) AND ZTEXT IS NOT NULL AND ZTEXT <> '' LIMIT 1"
+    )
+    if try probe.step() {
+      plan.append(
+        PlannedCategory(title: Self.recoveredTitle, origin: .recovered, selection: .withoutCategory)
+      )
+    }
+    probe.reset()
+    return plan
+  }
+
+  /// How to select the dittos of `selection` from the store's tables in `schema`.
+  func dittoQuery(for selection: Selection, schema: String) -> DittoQuery {
+    let table = quoted(schema) + "." + quoted(layout.dittoTable)
+    let useCount = layout.dittoColumns.contains("ZUSE_COUNT") ? "ZUSE_COUNT" : "NULL"
+    let hasCategoryLink = layout.dittoColumns.contains("ZCATEGORY")
+    switch selection {
+    case .category(let pk):
+      return DittoQuery(
+        table: table, filter: hasCategoryLink ? "ZCATEGORY = ?1" : "0", parameter: pk,
+        useCount: useCount,
+        order: layout.dittoColumns.contains("Z_FOK_CATEGORY")
+          ? "Z_FOK_CATEGORY NULLS LAST, Z_PK" : "Z_PK")
+    case .withoutCategory:
+      let categories = quoted(schema) + "." + quoted(layout.categoryTable)
+      return DittoQuery(
+        table: table,
+        filter: hasCategoryLink
+          ? "ZCATEGORY IS NULL OR ZCATEGORY NOT IN (SELECT Z_PK FROM \(categories) WHERE Z_PK IS NOT NULL)"
+          : "1",
+        parameter: nil, useCount: useCount, order: "Z_PK")
+    }
+  }
+
+  // MARK: - Walking
+
+  private func walkUnmapped(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
+    var summary = LegacyReadSummary()
+    let plan = try planCategories(summary: &summary)
+    var statements: [String: Statement] = [:]
+    for category in plan {
+      summary.categories += 1
+      try sink(.category(title: category.title, origin: category.origin))
+      let query = dittoQuery(for: category.selection, schema: "main")
+      let sql =
+        "SELECT \(query.text), \(query.useCount) FROM \(query.table) WHERE \(query.filter) ORDER BY \(query.order)"
+      let statement: Statement
+      if let cached = statements[sql] {
+        statement = cached
+      } else {
+        statement = try store.database.makeStatement(sql: sql)
+        statements[sql] = statement
       }
-      if !announced {
-        announced = true
-        summary.categories += 1
-        try sink(.category(title: Self.recoveredTitle, origin: .recovered))
+      if let parameter = query.parameter { try statement.bind(.integer(parameter), at: 1) }
+      defer { statement.reset() }
+      while try statement.step() {
+        let text = statement.text(at: 0)
+        guard let text, !text.isEmpty else {
+          summary.skippedEmptyTexts += 1
+          continue
+        }
+        summary.dittos += 1
+        if case .withoutCategory = category.selection { summary.dittosWithoutCategory += 1 }
+        try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 1) ?? 0)))
       }
-      summary.dittos += 1
-      summary.dittosWithoutCategory += 1
-      try sink(.ditto(LegacyDitto(text: text, useCount: orphans.optionalInt64(at: 1) ?? 0)))
     }
     return summary
   }

@@ -27,7 +27,8 @@ public struct LegacyCategory: Sendable, Equatable {
   public var dittos: [LegacyDitto]
   public var origin: LegacyCategoryOrigin
 
-  public init(title: String, dittos: [LegacyDitto] = [], origin: LegacyCategoryOrigin = .other("")) {
+  public init(title: String, dittos: [LegacyDitto] = [], origin: LegacyCategoryOrigin = .other(""))
+  {
     self.title = title
     self.dittos = dittos
     self.origin = origin
@@ -85,7 +86,9 @@ extension LegacyLibrary {
       case .category(let title, let origin):
         categories.append(LegacyCategory(title: title, origin: origin))
       case .ditto(let ditto):
-        if categories.isEmpty { categories.append(LegacyCategory(title: "Recovered", origin: .recovered)) }
+        if categories.isEmpty {
+          categories.append(LegacyCategory(title: "Recovered", origin: .recovered))
+        }
         categories[categories.count - 1].dittos.append(ditto)
       }
     }

@@ -113,7 +113,8 @@ public final class StoreSnapshot {
       throw .notADatabase(file: file, reason: "the file is empty (0 bytes)")
     }
     guard header.count >= 100, Array(header.prefix(16)) == sqliteMagic else {
-      let shown = header.count < 16 ? "only \(size) bytes" : "no SQLite header in the first 16 bytes"
+      let shown =
+        header.count < 16 ? "only \(size) bytes" : "no SQLite header in the first 16 bytes"
       throw .notADatabase(file: file, reason: shown)
     }
   }
@@ -124,9 +125,12 @@ public final class StoreSnapshot {
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard made != nil else {
       throw .ioError(
-        file: file, reason: "could not create a snapshot folder in \(base): \(String(cString: strerror(errno)))")
+        file: file,
+        reason: "could not create a snapshot folder in \(base): \(String(cString: strerror(errno)))"
+      )
     }
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Deletes our own `mkdtemp` folder (never a legacy file: `directory` is always one we created).

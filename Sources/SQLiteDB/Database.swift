@@ -1,9 +1,10 @@
+import SQLiteShims
+
 #if canImport(SQLite3)
   import SQLite3
 #else
   import CSQLite
 #endif
-import SQLiteShims
 
 /// A connection to one SQLite database file.
 ///
@@ -33,11 +34,21 @@ public final class Database {
     /// Hardens the connection for files we did not write: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
     /// views and extension loading off, `trusted_schema` off, `query_only` on.
     public var isDefensive: Bool = false
+    /// Lets `ATTACH` take `file:` URIs (`?mode=ro`): `SQLITE_OPEN_URI`.
+    public var allowsURIFilenames: Bool = false
+    /// The largest string or blob the connection will build (`SQLITE_LIMIT_LENGTH`); a ditto is
+    /// never near it, and a hostile expression fails instead of allocating gigabytes.
+    public var maximumValueBytes: Int32 = 64 << 20
 
     /// Creates options; the defaults suit files this project writes.
-    public init(busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false) {
+    public init(
+      busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false,
+      allowsURIFilenames: Bool = false, maximumValueBytes: Int32 = 64 << 20
+    ) {
       self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
       self.isDefensive = isDefensive
+      self.allowsURIFilenames = allowsURIFilenames
+      self.maximumValueBytes = maximumValueBytes
     }
 
     /// Options for reading a file made by someone else (a legacy store, a backup manifest).
@@ -63,6 +74,7 @@ public final class Database {
   ) throws(SQLiteError) {
     let name = displayName ?? path
     var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    if options.allowsURIFilenames { flags |= SQLITE_OPEN_URI }
     switch mode {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
@@ -84,6 +96,8 @@ public final class Database {
     self.path = path
     sqlite3_extended_result_codes(db, 1)
     sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
+    // Bound what one value may cost: a hostile file (or an attached one) can claim anything.
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, options.maximumValueBytes)
     if options.isDefensive {
       try applyDefensiveSettings()
     }
@@ -133,6 +147,26 @@ public final class Database {
   /// The rowid of the last row inserted on this connection.
   public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+  /// A read-only `file:` URI for `path`, for `ATTACH` on a connection opened with
+  /// ``Options/allowsURIFilenames``. Characters outside the URI's unreserved set are percent-encoded.
+  ///
+  /// Related SQLite documentation: <https://www.sqlite.org/uri.html>
+  public static func readOnlyURI(path: String) -> String {
+    var encoded = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF")
+        encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+      }
+    }
+    return "file:" + encoded + "?mode=ro"
+  }
+
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
   public var changesCount: Int { Int(sqlite3_changes(handle)) }
 
@@ -171,9 +205,9 @@ public final class Database {
       let rc = ditto_sqlite3_db_config_flag(handle, option, value)
       guard rc == SQLITE_OK else { throw error(code: rc) }
     }
-    // Bound what one value may cost us: a hostile file can claim anything in its header.
-    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024)
     sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 1_000_000)
+    // A small page cache: readers stream, and the keyboard extension has tens of MB in all.
+    try execute(sql: "PRAGMA cache_size = -8192")
     try execute(sql: "PRAGMA query_only = 1")
   }
 }

@@ -1,9 +1,10 @@
+import SQLiteShims
+
 #if canImport(SQLite3)
   import SQLite3
 #else
   import CSQLite
 #endif
-import SQLiteShims
 
 /// A value to bind to a statement parameter.
 public enum SQLValue: Sendable, Equatable {
@@ -132,6 +133,13 @@ public final class Statement {
     defer { reset() }
     guard try step() else { return nil }
     return optionalInt64(at: 0)
+  }
+
+  /// The first column of the first row as text, or nil when there is no row or it is NULL.
+  public func scalarText() throws(SQLiteError) -> String? {
+    defer { reset() }
+    guard try step() else { return nil }
+    return text(at: 0)
   }
 
   // MARK: - Reading columns of the current row

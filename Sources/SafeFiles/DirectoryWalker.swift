@@ -92,8 +92,10 @@ public struct DirectoryWalker: Sendable {
       }
       examined += 1
       let path = prefix.isEmpty ? name : prefix + [UInt8(ascii: "/")] + name
+      // System calls need the name NUL-terminated.
+      let cName = name + [0]
       var info = stat()
-      let statResult = name.withUnsafeBufferPointer { buffer in
+      let statResult = cName.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { chars in
           fstatat(fd, chars.baseAddress!, &info, AT_SYMLINK_NOFOLLOW)
         }
@@ -116,7 +118,7 @@ public struct DirectoryWalker: Sendable {
                 path: PrintablePath.escape(path), operation: "descend into", code: ELOOP)))
           continue
         }
-        let child = name.withUnsafeBufferPointer { buffer in
+        let child = cName.withUnsafeBufferPointer { buffer in
           buffer.withMemoryRebound(to: CChar.self) { chars in
             openat(fd, chars.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
           }

@@ -44,10 +44,13 @@ public struct FileStatus: Sendable, Equatable {
   public let size: Int64
   /// Last modification time, seconds since 1970.
   public let modificationTime: Double
+  /// Device and inode: two paths with the same identity are the same file (case-insensitive volumes).
+  public let identity: FileIdentity
 
   init(_ info: stat) {
     kind = FileKind(mode: UInt32(info.st_mode))
     size = Int64(info.st_size)
+    identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     #if canImport(Darwin)
       modificationTime =
         Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
@@ -68,4 +71,24 @@ public struct FileStatus: Sendable, Equatable {
     }
     return FileStatus(info)
   }
+
+  /// `stat(path)`: like ``of(path:)`` but a symbolic link is followed (for folders a user names on the
+  /// command line, which may be links to another disk). Nil when nothing exists at `path`.
+  ///
+  /// - Throws: ``FileAccessError`` for any failure other than "not found".
+  public static func following(path: String) throws(FileAccessError) -> FileStatus? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { return nil }
+      throw FileAccessError(path: path, operation: "stat", code: code)
+    }
+    return FileStatus(info)
+  }
+}
+
+/// A file's device and inode numbers.
+public struct FileIdentity: Sendable, Hashable {
+  public let device: UInt64
+  public let inode: UInt64
 }

@@ -1,19 +1,32 @@
-import Foundation
 import LegacyStore
+import TestSupport
 import Testing
 
-@Test(arguments: ["intact", "reordered-ios8", "wal-only"])
-func sharedFixtureReadsExactly(name: String) throws {
-  let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../shared/fixtures/ditto-2x/\(name)").standardized
-  let library = try DittoStoreReader.read(path: folder.appendingPathComponent("Ditto.sqlite").path)
-  let expected = try JSONSerialization.jsonObject(
-    with: Data(contentsOf: folder.appendingPathComponent("expected.json"))) as! [String: Any]
-  let categories = expected["categories"] as! [[String: Any]]
-  #expect(library.categories.map(\.title) == categories.map { $0["title"] as! String })
-  for (read, want) in zip(library.categories, categories) {
-    let dittos = want["dittos"] as! [[String: Any]]
-    #expect(read.dittos.map(\.text) == dittos.map { $0["text"] as! String })
-    #expect(read.dittos.map(\.useCount) == dittos.map { Int64($0["useCount"] as! Int) })
+/// The 2.x stores made outside this repository must read exactly as their expected.json says.
+@Suite(.enabled(if: SharedFixtures.isAvailable, "needs ../shared/fixtures"))
+struct SharedFixtureTests {
+  @Test(arguments: SharedFixtures.dittoStores)
+  func readsExactlyTheExpectedContent(name: String) throws {
+    let folder = SharedFixtures.root + "/ditto-2x/" + name
+    let before = try FileHashes(of: folder)
+    let library = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
+    let expected = try SharedFixtures.expected(name)
+    #expect(library.categories.map(\.title) == expected.map(\.title))
+    for (read, want) in zip(library.categories, expected) {
+      #expect(read.dittos.map(\.text) == want.dittos.map(\.text), "\(want.title)")
+      #expect(read.dittos.map(\.useCount) == want.dittos.map(\.useCount), "\(want.title)")
+    }
+    let after = try FileHashes(of: folder)
+    #expect(after == before, "\(after.changes(since: before)) \(after) vs \(before)")
+  }
+
+  @Test func walOnlyRowsNeedTheWAL() throws {
+    // The main file alone holds no Ditto tables: every row is in the -wal.
+    let scratch = try TemporaryDirectory()
+    let source = SharedFixtures.root + "/ditto-2x/wal-only/Ditto.sqlite"
+    try FileManagerCopy.copy(source, to: scratch.appending("Ditto.sqlite"))
+    #expect(throws: LegacyStoreError.self) {
+      try DittoStoreReader.read(path: scratch.appending("Ditto.sqlite"))
+    }
   }
 }

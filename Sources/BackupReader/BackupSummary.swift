@@ -1,0 +1,72 @@
+import Foundation
+
+/// One backup as `backup list` shows it: its metadata and its Ditto files, or why they are unknown.
+public struct BackupSummary: Sendable {
+  public let backup: Backup
+  /// The manifest's Ditto rows, or why the manifest could not be read (never an empty listing).
+  public let listing: Result<ManifestListing, BackupError>
+  /// The unlocked keys, when the backup is encrypted and the password opened it.
+  public let keys: BackupKeys?
+
+  public init(
+    backup: Backup, listing: Result<ManifestListing, BackupError>, keys: BackupKeys? = nil
+  ) {
+    self.backup = backup
+    self.listing = listing
+    self.keys = keys
+  }
+
+  /// Reads the backup at `path` (metadata and manifest), unlocking it with `password` when it is
+  /// encrypted (the password is not used for an unencrypted backup).
+  public init(path: String, password: [UInt8]? = nil) {
+    self.init(backup: Backup(path: path), password: password)
+  }
+
+  /// Reads `backup`'s manifest, unlocking it with `password` when it is encrypted.
+  public init(backup: Backup, password: [UInt8]?) {
+    self.backup = backup
+    var unlocked: BackupKeys?
+    do {
+      if let password, backup.metadata.isEncrypted == true {
+        unlocked = try BackupKeys.unlock(backup, password: password)
+      }
+      listing = .success(try backup.readListing(keys: unlocked))
+    } catch {
+      listing = .failure(error)
+    }
+    keys = unlocked
+  }
+
+  /// How the stored files are turned into the originals: decrypted when the backup was unlocked.
+  public var contentReader: any BackupContentReader {
+    keys.map { EncryptedContentReader(keys: $0) } ?? PlainContentReader()
+  }
+
+  /// True when the manifest was read and lists a non-empty Ditto store.
+  public var hasDittoStore: Bool {
+    if case .success(let listing) = listing { return listing.hasDittoStore }
+    return false
+  }
+
+  /// The error, when the manifest could not be read.
+  public var error: BackupError? {
+    if case .failure(let error) = listing { return error }
+    return nil
+  }
+
+  /// The newest of `summaries` whose manifest lists a non-empty Ditto store: latest date first, a backup
+  /// without a date counts as oldest; on a tie, the later one in the list. Nil when none does.
+  public static func newestWithDittoStore(_ summaries: [BackupSummary]) -> BackupSummary? {
+    newest(summaries.filter(\.hasDittoStore))
+  }
+
+  /// The newest of `summaries` (same ordering as ``newestWithDittoStore(_:)``).
+  public static func newest(_ summaries: [BackupSummary]) -> BackupSummary? {
+    var best: BackupSummary?
+    for summary in summaries {
+      let date = summary.backup.metadata.date ?? .distantPast
+      if best == nil || date >= (best?.backup.metadata.date ?? .distantPast) { best = summary }
+    }
+    return best
+  }
+}

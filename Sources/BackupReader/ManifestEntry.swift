@@ -1,0 +1,107 @@
+/// One row of `Manifest.db` that belongs to Ditto.
+public struct ManifestEntry: Sendable, Equatable {
+  /// `fileID`: the stored file's name (checked to be hexadecimal before it is ever used in a path).
+  public var fileID: String
+  /// `domain`, exactly as in the manifest.
+  public var domain: String
+  /// Which Ditto container the domain is.
+  public var dittoDomain: DittoDomain
+  /// `relativePath` inside the domain (`''` is the domain's root folder).
+  public var relativePath: String
+  /// `flags` (1 file, 2 folder, 4 link); nil when NULL.
+  public var flags: Int64?
+  /// The decoded `file` blob; nil when the column is NULL or could not be decoded.
+  public var record: MBFileRecord?
+  /// Why the `file` blob could not be decoded, when it could not.
+  public var recordProblem: String?
+
+  public init(
+    fileID: String, domain: String, dittoDomain: DittoDomain, relativePath: String,
+    flags: Int64?, record: MBFileRecord? = nil, recordProblem: String? = nil
+  ) {
+    self.fileID = fileID
+    self.domain = domain
+    self.dittoDomain = dittoDomain
+    self.relativePath = relativePath
+    self.flags = flags
+    self.record = record
+    self.recordProblem = recordProblem
+  }
+
+  /// File, folder or link: from the blob's `Mode` when present, else from `flags`.
+  public var kind: EntryKind { EntryKind(mode: record?.mode, flags: flags) }
+
+  /// The size the manifest records (`Size`), when it does.
+  public var expectedBytes: Int64? { record?.size }
+
+  /// The stored file's path relative to the backup folder, in the iOS 10+ layout (`ab/abcdef…`).
+  public var storedPath: String { String(fileID.prefix(2)) + "/" + fileID }
+
+  /// Why `fileID` cannot name a stored file, or nil when it can (hexadecimal, 2 to 128 digits).
+  public var fileIDProblem: String? {
+    guard fileID.utf8.count >= 2, fileID.utf8.count <= 128 else {
+      return "fileID has \(fileID.utf8.count) characters"
+    }
+    let isHex = fileID.utf8.allSatisfy {
+      ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+        || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F"))
+    }
+    return isHex ? nil : "fileID is not hexadecimal"
+  }
+
+  /// Why `relativePath` must not be recreated, or nil when it is safe below a folder.
+  ///
+  /// Refused: absolute paths, `..` and `.` components, empty components (`a//b`), NUL bytes, and
+  /// components longer than 255 bytes. The empty path (the domain root) is safe.
+  public var relativePathProblem: String? {
+    Self.pathProblem(relativePath)
+  }
+
+  static func pathProblem(_ path: String) -> String? {
+    if path.isEmpty { return nil }
+    if path.hasPrefix("/") { return "the path is absolute" }
+    if path.utf8.contains(0) { return "the path contains a NUL byte" }
+    for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+      if component.isEmpty { return "the path has an empty component" }
+      if component == ".." || component == "." { return "the path has a '\(component)' component" }
+      if component.utf8.count > 255 { return "a path component is longer than 255 bytes" }
+    }
+    return nil
+  }
+}
+
+/// The Ditto rows of one manifest, and what the manifest holds besides.
+public struct ManifestListing: Sendable, Equatable {
+  /// Rows of Ditto's domains, by domain then path.
+  public var entries: [ManifestEntry] = []
+  /// Rows in the whole `Files` table.
+  public var totalRows: Int64 = 0
+  /// Rows of Ditto's domains that could not be used at all (NULL or non-text `fileID`/`relativePath`).
+  public var problems: [String] = []
+
+  public init() {}
+
+  /// Regular files (by `Mode`, else `flags`).
+  public var files: [ManifestEntry] { entries.filter { $0.kind == .file } }
+
+  /// True when a file with a store's name and a non-zero recorded size is listed in a Ditto domain.
+  public var hasDittoStore: Bool { largestStore != nil }
+
+  /// The largest listed store file (`Ditto.sqlite` and its case variants), by recorded size.
+  public var largestStore: ManifestEntry? {
+    var best: ManifestEntry?
+    for entry in files where Self.isStoreName(entry.relativePath) {
+      let size = entry.expectedBytes ?? 0
+      if size > 0, size > (best?.expectedBytes ?? 0) { best = entry }
+    }
+    return best
+  }
+
+  static let storeNames: Set<String> = ["ditto.sqlite"]
+
+  static func isStoreName(_ relativePath: String) -> Bool {
+    let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+    return storeNames.contains(name.lowercased())
+  }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import LegacyStore
+import SQLiteDB
+
+/// Applies the merge rules to a stream of legacy items, on one connection, inside the caller's transaction.
+///
+/// Rules: a category whose title equals an existing category's merges into it (the existing one keeps its
+/// place); new categories are appended in source order; within a category a ditto whose text is already
+/// there is skipped and counted; new dittos are appended in source order with their use counts.
+///
+/// In preview mode nothing is written to the library: duplicates are found with read-only queries plus a
+/// `TEMP` table of the texts the import would have added, so memory stays flat however large the source.
+final class LibraryImport {
+  private let database: Database
+  private let isPreview: Bool
+  private let now = Date().timeIntervalSince1970
+  private let writeStepHook: (@Sendable (Int) -> Void)?
+  private var writes = 0
+
+  private(set) var counts = ImportCounts()
+  private var currentCategory: Int64?
+  /// True while the current category was created by this import and nothing was added yet.
+  private var currentCategoryIsEmpty = false
+  private var nextDittoOrder: Int64 = 0
+  private var nextCategoryOrder: Int64 = 0
+  /// Preview only: titles of categories the import would create, with their stand-in keys (negative).
+  private var plannedCategories: [String: Int64] = [:]
+  /// Library categories (or stand-in keys) that get at least one new ditto.
+  private var categoriesReceivingDittos = Set<Int64>()
+
+  private let findCategory: Statement
+  private let nextOrderInCategory: Statement
+  private let insertCategory: Statement?
+  private let insertDitto: Statement?
+  private let dittoExists: Statement?
+  private let rememberText: Statement?
+  private let rowCounter: RowCounter
+
+  init(database: Database, isPreview: Bool, writeStepHook: (@Sendable (Int) -> Void)?)
+    throws(SQLiteError)
+  {
+    self.database = database
+    self.isPreview = isPreview
+    self.writeStepHook = writeStepHook
+    rowCounter = try database.makeRowCounter(named: "ditto_rows_read")
+    findCategory = try database.makeStatement(
+      sql:
+        "SELECT id FROM category WHERE profile_id = 1 AND title = ? ORDER BY sort_order, id LIMIT 1"
+    )
+    nextOrderInCategory = try database.makeStatement(
+      sql: "SELECT coalesce(max(sort_order), -1) + 1 FROM ditto WHERE category_id = ?")
+    nextCategoryOrder =
+      try database.makeStatement(
+        sql: "SELECT coalesce(max(sort_order), -1) + 1 FROM category WHERE profile_id = 1"
+      ).scalarInt64() ?? 0
+    if isPreview {
+      try database.execute(
+        sql: """
+          CREATE TEMP TABLE IF NOT EXISTS import_preview (
+            category_key INTEGER NOT NULL, text TEXT NOT NULL, UNIQUE (category_key, text));
+          DELETE FROM temp.import_preview;
+          """)
+      insertCategory = nil
+      insertDitto = nil
+      dittoExists = try database.makeStatement(
+        sql: "SELECT 1 FROM main.ditto WHERE category_id = ? AND text = ?")
+      rememberText = try database.makeStatement(
+        sql: "INSERT OR IGNORE INTO temp.import_preview (category_key, text) VALUES (?, ?)")
+    } else {
+      insertCategory = try database.makeStatement(
+        sql: """
+          INSERT INTO category (profile_id, title, sort_order, modified_at) VALUES (1, ?, ?, ?)
+          """)
+      insertDitto = try database.makeStatement(
+        sql: """
+          INSERT OR IGNORE INTO ditto (category_id, text, use_count, sort_order, modified_at)
+          VALUES (?, ?, ?, ?, ?)
+          """)
+      dittoExists = nil
+      rememberText = nil
+    }
+  }
+
+  /// Starts (or merges into) the category titled `title`.
+  func beginCategory(title: String) throws(SQLiteError) {
+    counts.categoriesRead += 1
+    try findCategory.bind(.text(title))
+    let existing = try findCategory.scalarInt64()
+    currentCategoryIsEmpty = existing == nil
+    if let existing {
+      currentCategory = existing
+      try nextOrderInCategory.bind(.integer(existing))
+      nextDittoOrder = try nextOrderInCategory.scalarInt64() ?? 0
+      return
+    }
+    if isPreview {
+      if let planned = plannedCategories[title] {
+        currentCategory = planned
+        return
+      }
+      let key = -Int64(plannedCategories.count + 1)
+      plannedCategories[title] = key
+      currentCategory = key
+      counts.insertedCategories += 1
+      return
+    }
+    guard let insertCategory else { return }
+    try insertCategory.bind(.text(title), .integer(nextCategoryOrder), .real(now))
+    try insertCategory.run()
+    nextCategoryOrder += 1
+    currentCategory = database.lastInsertedRowID
+    nextDittoOrder = 0
+    counts.insertedCategories += 1
+    didWrite()
+  }
+
+  /// Adds `ditto` to the current category unless its text is already there.
+  func add(_ ditto: LegacyDitto) throws(SQLiteError) {
+    if currentCategory == nil {
+      // A source that starts with dittos and no category: they go to "Recovered", as the reader does.
+      try beginCategory(title: DittoStoreReader.recoveredTitle)
+    }
+    guard let category = currentCategory else { return }
+    counts.dittosRead += 1
+    if isPreview {
+      var isDuplicate = false
+      if category > 0, let dittoExists {
+        try dittoExists.bind(.integer(category), .text(ditto.text))
+        isDuplicate = try dittoExists.scalarInt64() != nil
+      }
+      if !isDuplicate, let rememberText {
+        try rememberText.bind(.integer(category), .text(ditto.text))
+        try rememberText.run()
+        isDuplicate = database.changesCount == 0
+      }
+      if isDuplicate { counts.skipped += 1 } else { countInsert(into: category) }
+      return
+    }
+    guard let insertDitto else { return }
+    try insertDitto.bind(
+      .integer(category), .text(ditto.text), .integer(ditto.useCount), .integer(nextDittoOrder),
+      .real(now))
+    try insertDitto.run()
+    if database.changesCount == 1 {
+      currentCategoryIsEmpty = false
+      countInsert(into: category)
+      nextDittoOrder += 1
+      didWrite()
+    } else {
+      counts.skipped += 1
+    }
+  }
+
+  /// Copies one category's dittos from an attached legacy store with `INSERT … SELECT`, in user order,
+  /// applying the same rules as ``add(_:)`` row by row (empty texts skipped, duplicates skipped).
+  func bulkCopy(_ source: DittoBulkSource.Category) throws(SQLiteError) {
+    try beginCategory(title: source.title)
+    guard let category = currentCategory, !isPreview else { return }
+    let rows = "FROM \(source.table) AS d WHERE (\(source.filter)) AND \(source.nonEmptyText)"
+    // Store columns are not qualified: the library's tables have none of their names.
+    let text = "CAST(\(source.text) AS TEXT)"
+    let read: Int
+    if !currentCategoryIsEmpty {
+      // Merging into a category that holds dittos: when every text is already there, skip the
+      // sorted copy entirely (a duplicate must cost less than an insert).
+      let fresh = try database.makeStatement(
+        sql:
+          "SELECT count(*), sum(NOT EXISTS (SELECT 1 FROM main.ditto AS x WHERE x.category_id = ?2 AND x.text = \(text))) \(rows)"
+      )
+      if let parameter = source.parameter { try fresh.bind(.integer(parameter), at: 1) }
+      try fresh.bind(.integer(category), at: 2)
+      guard try fresh.step() else { return }
+      let total = Int(fresh.int64(at: 0))
+      let new = fresh.int64(at: 1)
+      fresh.reset()
+      if new == 0 {
+        counts.dittosRead += total
+        counts.skipped += total
+        return
+      }
+    }
+    // ditto_rows_read() counts the rows the SELECT reads (inserted or ignored) in the same pass.
+    rowCounter.reset()
+    let insert = try database.makeStatement(
+      sql: """
+        INSERT OR IGNORE INTO main.ditto (category_id, text, use_count, sort_order, modified_at)
+        SELECT ?2, \(text), CAST(coalesce(\(source.useCount), 0) AS INTEGER) + ditto_rows_read(),
+               ?3 + row_number() OVER (ORDER BY \(source.order)) - 1, ?4
+        \(rows) ORDER BY \(source.order)
+        """)
+    if let parameter = source.parameter { try insert.bind(.integer(parameter), at: 1) }
+    try insert.bind(.integer(category), at: 2)
+    try insert.bind(.integer(nextDittoOrder), at: 3)
+    try insert.bind(.real(now), at: 4)
+    try insert.run()
+    let inserted = database.changesCount
+    read = rowCounter.count
+    counts.dittosRead += read
+    counts.inserted += inserted
+    counts.skipped += read - inserted
+    if inserted > 0, categoriesReceivingDittos.insert(category).inserted {
+      counts.categoriesReceivingDittos += 1
+    }
+    // Positions of skipped duplicates stay unused: gaps are allowed, order is kept.
+    nextDittoOrder += Int64(read)
+    currentCategoryIsEmpty = false
+    didWrite()
+  }
+
+  private func countInsert(into category: Int64) {
+    counts.inserted += 1
+    if categoriesReceivingDittos.insert(category).inserted {
+      counts.categoriesReceivingDittos += 1
+    }
+  }
+
+  private func didWrite() {
+    writes += 1
+    writeStepHook?(writes)
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import SQLiteDB
+
+/// The current library: a SQLite file this project owns, opened for reading and writing.
+///
+/// Opening refuses any file that is not a library (checked on its raw header first, so a foreign
+/// database is never touched) and brings an older schema up to date.
+///
+/// ```swift
+/// let library = try LibraryStore(path: container + "/DittoLibrary.sqlite")
+/// let counts = try library.importItems { sink in try reader.walk(sink) }
+/// ```
+public final class LibraryStore {
+  /// The library file.
+  public let path: String
+  let database: Database
+  /// Called after each row written during an import with the running count of writes.
+  /// Tests use it to stop the process dead at a chosen point.
+  public var writeStepHook: (@Sendable (Int) -> Void)?
+
+  /// How long a writer waits for another process's import to finish.
+  public static let busyTimeoutMilliseconds: Int32 = 60_000
+
+  /// Opens (and when allowed, creates) the library at `path`.
+  ///
+  /// - Parameter createIfMissing: when false, a missing file is an error instead of a new library.
+  /// - Throws: ``LibraryError``.
+  public init(path: String, createIfMissing: Bool = true) throws(LibraryError) {
+    self.path = path
+    let verdict = try LibraryFileCheck.inspect(path: path)
+    if verdict == .absent, !createIfMissing {
+      throw .cannotOpen(file: path, reason: "no such file")
+    }
+    do {
+      database = try Database(
+        path: path, mode: .readWriteCreate, displayName: path,
+        options: Database.Options(
+          busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds, allowsURIFilenames: true))
+    } catch {
+      throw .cannotOpen(file: path, reason: "SQLite error \(error.extendedCode): \(error.message)")
+    }
+    try LibrarySchema.migrate(database, file: path)
+    do {
+      try database.execute(sql: "PRAGMA foreign_keys = OFF")
+      try database.execute(sql: "PRAGMA synchronous = FULL")
+      if verdict != .ours {
+        // Created in rollback mode so the header (application_id) reached the main file; from now on
+        // WAL lets the app and the keyboard extension read while the other writes.
+        try database.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+    } catch {
+      throw .writeFailed(error, file: path)
+    }
+  }
+
+  /// Opens the library at `path` for reading only: nothing is created, migrated or written.
+  ///
+  /// When no library exists yet, an empty one is made in memory, so a preview of an import into a
+  /// library that does not exist yet still works.
+  ///
+  /// - Throws: ``LibraryError``.
+  public static func openReadOnly(path: String) throws(LibraryError) -> LibraryStore {
+    switch try LibraryFileCheck.inspect(path: path) {
+    case .absent, .adoptable:
+      return try LibraryStore(path: path, database: nil)
+    case .ours:
+      do {
+        let database = try Database(path: path, mode: .readOnly, displayName: path)
+        let store = try LibraryStore(path: path, database: database)
+        if try store.schemaVersion() > LibrarySchema.currentVersion {
+          throw LibraryError.newerSchema(
+            file: path, found: try store.schemaVersion(), supported: LibrarySchema.currentVersion)
+        }
+        return store
+      } catch let error as LibraryError {
+        throw error
+      } catch {
+        throw .cannotOpen(file: path, reason: "\(error)")
+      }
+    }
+  }
+
+  /// Wraps an open read-only connection, or (when nil) a new empty library in memory.
+  private init(path: String, database: Database?) throws(LibraryError) {
+    self.path = path
+    if let database {
+      self.database = database
+      return
+    }
+    do {
+      self.database = try Database(
+        path: ":memory:", mode: .readWriteCreate, displayName: "\(path) (not created yet)")
+    } catch {
+      throw .cannotOpen(file: path, reason: "\(error)")
+    }
+    try LibrarySchema.migrate(self.database, file: path)
+  }
+
+  /// Closes the connection.
+  ///
+  /// - Throws: ``LibraryError/writeFailed(file:reason:)`` when SQLite refuses to close.
+  public func close() throws(LibraryError) {
+    do { try database.close() } catch { throw .writeFailed(error, file: path) }
+  }
+
+  /// The schema version recorded in the file.
+  public func schemaVersion() throws(LibraryError) -> Int {
+    do {
+      return Int(try database.makeStatement(sql: "PRAGMA user_version").scalarInt64() ?? 0)
+    } catch {
+      throw .writeFailed(error, file: path)
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Streams the library in order: each category, then its dittos.
+  ///
+  /// - Throws: ``LibraryError`` for SQLite errors; errors from `body` propagate unchanged.
+  public func walk(_ body: (LibraryItem) throws -> Void) throws {
+    do {
+      let categories = try database.makeStatement(
+        sql: "SELECT id, title, sort_order, modified_at FROM category ORDER BY sort_order, id")
+      let dittos = try database.makeStatement(
+        sql: """
+          SELECT text, use_count, sort_order, modified_at FROM ditto
+          WHERE category_id = ? ORDER BY sort_order, id
+          """)
+      var rows: [(Int64, LibraryCategory)] = []
+      while try categories.step() {
+        rows.append(
+          (
+            categories.int64(at: 0),
+            LibraryCategory(
+              title: categories.text(at: 1) ?? "", sortOrder: categories.int64(at: 2),
+              modifiedAt: categories.optionalDouble(at: 3) ?? 0)
+          ))
+      }
+      categories.reset()
+      for (id, category) in rows {
+        try body(.category(category))
+        try dittos.bind(.integer(id))
+        while try dittos.step() {
+          try body(
+            .ditto(
+              LibraryDitto(
+                text: dittos.text(at: 0) ?? "", useCount: dittos.int64(at: 1),
+                sortOrder: dittos.int64(at: 2), modifiedAt: dittos.optionalDouble(at: 3) ?? 0)))
+        }
+        dittos.reset()
+      }
+    } catch let error as SQLiteError {
+      throw LibraryError.writeFailed(error, file: path)
+    }
+  }
+
+  /// Loads the whole library into memory.
+  public func load() throws -> Library {
+    var library = Library()
+    try walk { item in
+      switch item {
+      case .category(let category): library.categories.append(category)
+      case .ditto(let ditto): library.categories[library.categories.count - 1].dittos.append(ditto)
+      }
+    }
+    return library
+  }
+}
+
+/// One step of a streamed library read.
+public enum LibraryItem: Sendable, Equatable {
+  /// A category starts (its `dittos` array is empty here).
+  case category(LibraryCategory)
+  /// A ditto of the current category.
+  case ditto(LibraryDitto)
+}
+
+@available(*, unavailable)
+extension LibraryStore: Sendable {}

@@ -1,0 +1,171 @@
+import BackupReader
+import Exchange
+import LegacyMigration
+
+/// `ditto-recover backup recover`: rebuild Ditto's containers from a backup, then recover from them.
+struct BackupRecoverCommand: Command {
+  static let name = "recover"
+  static let parentName: String? = "backup"
+  static let abstract = "Rebuild Ditto's files from a backup and recover the old dittos from them."
+  static let discussion: String? = """
+    Reads Manifest.db on a private copy, copies every file of AppDomainGroup-group.io.kern.ditto and
+    AppDomain-io.kern.ditto into OUT/<domain>/ (sizes checked against the manifest), then runs the
+    same recovery as 'recover' on them. Given several backups, uses the newest that holds a Ditto store.
+    An encrypted backup needs its password in a file (--password-file), never on the command line.
+    Then: ditto-recover export --library OUT/DittoLibrary.sqlite --format csv > dittos.csv
+    """
+  static let outOption = OptionSpec.option(
+    "out", value: "dir",
+    help: "The folder to rebuild into (new or empty; default: a new temporary folder).")
+  static let libraryOption = OptionSpec.option(
+    "library", value: "file",
+    help: "The library to import into (default: <out>/DittoLibrary.sqlite).")
+  static let options: [OptionSpec] = [
+    BackupCommand.backupArgument, libraryOption, outOption, BackupCommand.passwordFileOption,
+    .json, .verbose,
+  ]
+
+  let backupRoot: String
+  let library: String?
+  let out: String?
+  let passwordFile: String?
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    backupRoot = arguments.value("backup") ?? "."
+    library = arguments.value("library")
+    out = arguments.value("out")
+    passwordFile = arguments.value("password-file")
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    let password = try passwordFile.map(BackupCommand.readPassword)
+    let paths = try BackupCommand.locate(backupRoot)
+    let summaries = BackupCommand.summarize(paths, password: password, context: context)
+    let chosen = try choose(from: summaries, context: context)
+    let listing: ManifestListing
+    switch chosen.listing {
+    case .success(let value): listing = value
+    case .failure(let error):
+      throw CommandFailure(error.description, exitCode: BackupCommand.exitCode(for: error))
+    }
+    if chosen.backup.metadata.isSnapshotUnfinished {
+      context.standardError.write(
+        "warning: Status.plist says \(chosen.backup.metadata.snapshotState ?? ""): the backup may be incomplete\n"
+      )
+    }
+
+    let output = try prepareOutput(chosen, context: context)
+    let libraryPath = library ?? output + "/DittoLibrary.sqlite"
+    for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(libraryPath, root) {
+      throw UsageError(
+        "'\(Self.libraryOption.synopsis)' must not be inside the backup folder \(root)")
+    }
+
+    let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(
+      listing, contents: chosen.contentReader)
+    for file in rebuild.files where file.status != .copied {
+      context.standardError.write(
+        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")\n"
+      )
+    }
+    for problem in rebuild.folderProblems + listing.problems {
+      context.standardError.write("warning: \(problem)\n")
+    }
+
+    let migrator = LegacyDataMigrator(
+      layout: ContainerLayout(container: rebuild.container, home: rebuild.home),
+      libraryPath: libraryPath, logger: context.logger)
+    let report = migrator.recoverNow()
+    var exitCode = ExitCode.of(report)
+    let unreadable = summaries.filter { $0.error != nil }
+    if report.outcome == .nothingOnDisk, !unreadable.isEmpty {
+      // Another backup may hold the store: "nothing here" is not proven.
+      context.printError(
+        "nothing to recover in \(chosen.backup.path), but \(unreadable.count) other backups could not be read and may hold Ditto data"
+      )
+      if exitCode == .success { exitCode = .dataError }
+    }
+    let failedInputs = rebuild.failedEngineInputs
+    if !failedInputs.isEmpty {
+      context.printError(
+        "\(failedInputs.count) Ditto data files listed in the backup could not be rebuilt; the recovery may be incomplete"
+      )
+      if exitCode == .success { exitCode = .dataError }
+    }
+
+    if json {
+      guard case .object(var object) = ReportRendering.json(report, libraryPath: libraryPath)
+      else { return exitCode }
+      object["backup"] = BackupRendering.recoverJSON(
+        chosen, listing: listing, rebuild: rebuild, output: output, backupsFound: summaries.count)
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+    } else {
+      context.standardOutput.write(
+        BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
+          + ReportRendering.text(report, libraryPath: libraryPath)
+          + "next: ditto-recover export --library \(libraryPath) --format csv > dittos.csv\n")
+    }
+    return exitCode
+  }
+
+  /// The only backup, or among several the newest holding a Ditto store (else the newest readable one
+  /// with Ditto files, else the newest readable one); says which on standard error.
+  private func choose(from summaries: [BackupSummary], context: ToolContext) throws
+    -> BackupSummary
+  {
+    guard summaries.count > 1 else {
+      guard let only = summaries.first else {
+        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+      }
+      return only
+    }
+    for summary in summaries {
+      if let error = summary.error {
+        context.standardError.write("warning: \(error.description)\n")
+      }
+    }
+    let readable = summaries.filter { $0.error == nil }
+    let withDittoFiles = readable.filter {
+      if case .success(let listing) = $0.listing { return !listing.entries.isEmpty }
+      return false
+    }
+    let why: String
+    let chosen: BackupSummary
+    if let newest = BackupSummary.newestWithDittoStore(summaries) {
+      (chosen, why) = (newest, "the newest that holds a Ditto store")
+    } else if let newest = BackupSummary.newest(withDittoFiles) {
+      (chosen, why) = (newest, "none holds a Ditto store; the newest with Ditto files")
+    } else if let newest = BackupSummary.newest(readable) {
+      (chosen, why) = (newest, "none holds Ditto files; the newest readable one")
+    } else {
+      guard let newest = BackupSummary.newest(summaries) else {
+        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+      }
+      (chosen, why) = (newest, "none can be read; the newest")
+    }
+    let metadata = chosen.backup.metadata
+    context.standardError.write(
+      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)\n"
+    )
+    return chosen
+  }
+
+  /// Creates (or accepts an empty) `--out`, or a temporary folder; never inside a backup.
+  private func prepareOutput(_ chosen: BackupSummary, context: ToolContext) throws -> String {
+    guard let out else {
+      let folder = try OutputFolder.makeTemporary()
+      context.standardError.write(
+        "rebuilding into \(folder) (a new folder, kept after the run)\n")
+      return folder
+    }
+    for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {
+      throw UsageError("'\(Self.outOption.synopsis)' must not be inside the backup folder \(root)")
+    }
+    try OutputFolder.prepare(out, option: Self.outOption)
+    var trimmed = out
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    return trimmed
+  }
+}

@@ -1,0 +1,111 @@
+import DittoLibrary
+import Exchange
+import LegacyMigration
+import LegacyStore
+import SafeFiles
+
+/// `ditto-recover export`: the library or a legacy store, as JSON or as Ditto 3.x's CSV.
+struct ExportCommand: Command {
+  static let name = "export"
+  static let abstract = "Print the library or a legacy store as JSON or as CSV the app imports."
+  static let discussion: String? = """
+    Exactly one of --library or --legacy. JSON: {"categories": [{"title", "dittos": [{"text", "useCount"}]}]}
+    in order. CSV: header Category,Ditto, one row per ditto, RFC 4180 quoting, CRLF line ends.
+    """
+  static let options: [OptionSpec] = [
+    .option("library", value: "file", help: "A library file to export."),
+    .option(
+      "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
+    .option(
+      "format", value: "format", help: "Output format (default: json).",
+      allowed: ExportFormat.allCases.map(\.rawValue)),
+    .verbose,
+  ]
+
+  let library: String?
+  let legacy: String?
+  let format: ExportFormat
+
+  init(arguments: ParsedArguments) throws(UsageError) {
+    library = arguments.value("library")
+    legacy = arguments.value("legacy")
+    format = ExportFormat(rawValue: arguments.value("format") ?? "json") ?? .json
+    if (library == nil) == (legacy == nil) {
+      throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
+    }
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    let writer = ExportWriter(format: format) { context.standardOutput.write(bytes: $0) }
+    if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
+      try exportDefaults(legacy, writer: writer)
+    } else if let legacy {
+      do {
+        let store = try CoreDataStore(path: legacy)
+        defer { store.snapshot.remove() }
+        let reader = try DittoStoreReader(store: store)
+        try reader.walk { item in
+          switch item {
+          case .category(let title, _): writer.beginCategory(title: title)
+          case .ditto(let ditto): writer.ditto(text: ditto.text, useCount: ditto.useCount)
+          }
+        }
+      } catch let error as LegacyStoreError {
+        throw CommandFailure(
+          error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
+      }
+    } else if let library {
+      do {
+        guard try FileStatusProbe.exists(library) else {
+          throw CommandFailure("\(library): no such file", exitCode: .noInput)
+        }
+        let store = try LibraryStore.openReadOnly(path: library)
+        try store.walk { item in
+          switch item {
+          case .category(let category): writer.beginCategory(title: category.title)
+          case .ditto(let ditto): writer.ditto(text: ditto.text, useCount: ditto.useCount)
+          }
+        }
+      } catch let error as LibraryError {
+        throw CommandFailure(error.description, exitCode: .ioError)
+      }
+    }
+    writer.finish()
+    return .success
+  }
+
+  /// Exports the legacy keys of an App Group defaults file: keyboard additions, then 1.x content.
+  private func exportDefaults(_ path: String, writer: ExportWriter) throws {
+    let values: [String: Any]?
+    do {
+      values = try AppGroupDefaults(path: path).load()
+    } catch {
+      throw CommandFailure(error.description, exitCode: .dataError)
+    }
+    let content = DefaultsLegacyContent(values: values ?? [:])
+    for category in content.pending + content.version1 {
+      writer.beginCategory(title: category.title)
+      for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+    }
+  }
+}
+
+/// What a legacy file looks like from its first bytes.
+enum LegacyFileKind: Equatable {
+  case propertyList, other
+
+  static func of(_ path: String) throws -> LegacyFileKind {
+    let head: [UInt8]
+    do {
+      head = try ReadOnlyFile(path: path).read(count: 64, at: 0)
+    } catch {
+      return .other  // the store reader reports the problem with the right wording
+    }
+    let text = String(decoding: head, as: UTF8.self)
+    if text.hasPrefix("bplist") { return .propertyList }
+    let trimmed = text.drop {
+      $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}"
+    }
+    return trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") ? .propertyList : .other
+  }
+}

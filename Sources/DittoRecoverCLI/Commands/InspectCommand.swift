@@ -1,0 +1,85 @@
+import Exchange
+import LegacyStore
+
+/// `ditto-recover inspect FILE`: any Core Data SQLite store, described through the snapshot.
+struct InspectCommand: Command {
+  static let name = "inspect"
+  static let abstract =
+    "Describe any Core Data SQLite store: entities, tables, row counts, journal."
+  static let discussion: String? = """
+    Reads a private copy of FILE with its -wal and -shm, so rows not yet checkpointed are counted.
+    Sub-entities share their root's table; rows counts the rows whose Z_ENT is the entity's number.
+    """
+  static let options: [OptionSpec] = [
+    .positional("file", value: "file", help: "The store file (its -wal/-shm beside it are used)."),
+    .json, .verbose,
+  ]
+
+  let file: String
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    file = arguments.value("file") ?? ""
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    let store: CoreDataStore
+    do {
+      store = try CoreDataStore(path: file)
+    } catch {
+      throw CommandFailure(
+        error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
+    }
+    defer { store.snapshot.remove() }
+    guard store.hasPrimaryKeyTable else {
+      throw CommandFailure(
+        LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"]).description,
+        exitCode: .dataError)
+    }
+    var entities: [(entity: CoreDataEntity, rows: Int?)] = []
+    do {
+      for entity in store.entities { entities.append((entity, try store.rowCount(of: entity))) }
+    } catch {
+      throw CommandFailure(error.description, exitCode: .dataError)
+    }
+    if json {
+      let object: JSONValue = .object([
+        "entities": .array(
+          entities.map { item in
+            .object([
+              "name": .string(item.entity.name), "ent": .int(item.entity.number),
+              "table": .optional(item.entity.table), "rows": item.rows.map { .number($0) } ?? .null,
+              "super": .int(item.entity.superNumber),
+            ])
+          }),
+        "storeUUID": .optional(store.storeUUID),
+        "journal": .string(store.journalMode.rawValue),
+        "frameworkVersion": store.frameworkVersion.map { .number($0) } ?? .null,
+        "storeType": .optional(store.storeType),
+        "hasWAL": .bool(store.snapshot.hasWAL),
+      ])
+      context.standardOutput.write(object.rendered() + "\n")
+      return .success
+    }
+    var lines = [
+      "store: \(file)",
+      "uuid: \(store.storeUUID ?? "(none)")",
+      "journal: \(store.journalMode.rawValue)\(store.snapshot.hasWAL ? " (with a -wal, applied)" : "")",
+      "framework version: \(store.frameworkVersion.map(String.init) ?? "(unknown)")",
+      "",
+      pad("ENT", 6) + pad("ENTITY", 32) + pad("TABLE", 32) + "ROWS",
+    ]
+    for (entity, rows) in entities {
+      lines.append(
+        pad(String(entity.number), 6) + pad(entity.name, 32) + pad(entity.table ?? "-", 32)
+          + (rows.map(String.init) ?? "-"))
+    }
+    context.standardOutput.write(lines.joined(separator: "\n") + "\n")
+    return .success
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}

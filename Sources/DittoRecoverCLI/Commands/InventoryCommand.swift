@@ -1,0 +1,34 @@
+import LegacyMigration
+
+/// `ditto-recover inventory`: the seed's inventory lines, on standard output.
+struct InventoryCommand: Command {
+  static let name = "inventory"
+  static let abstract = "List every file in the container (and the app's Library and Documents)."
+  static let discussion: String? = """
+    Prints the lines the migrator logs at info level, one per file: inventory[appgroup] <size>B /<path>
+    (inventory[app] for the app's home). Links are listed, not followed. At most 10000 files per root.
+    """
+  static let options: [OptionSpec] = [.container, .home, .verbose]
+
+  let layout: ContainerLayout
+
+  init(arguments: ParsedArguments) {
+    layout = ContainerLayout(
+      container: arguments.value("container") ?? ".", home: arguments.value("home"))
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    try MigrationTarget.requireDirectory(layout.container, option: "--container")
+    if let home = layout.home { try MigrationTarget.requireDirectory(home, option: "--home") }
+    var buffer = ""
+    Inventory.produce(for: layout) { line in
+      buffer += line + "\n"
+      if buffer.utf8.count > 1 << 16 {
+        context.standardOutput.write(buffer)
+        buffer = ""
+      }
+    }
+    context.standardOutput.write(buffer)
+    return .success
+  }
+}

@@ -1,0 +1,54 @@
+import Exchange
+import LegacyMigration
+
+/// `ditto-recover migrate`: the automatic path (`migrateIfNeeded`).
+struct MigrateCommand: Command {
+  static let name = "migrate"
+  static let abstract = "Run the automatic migration, as the app does at launch."
+  static let discussion: String? = """
+    Skipped when the App Group defaults hold legacyCoreDataMigrationComplete_v302 = true (the 3.0.0 and
+    3.0.1 flags are ignored). Otherwise probes the container, imports the largest store and sets the flag
+    (after found_unreadable, only once three attempts have failed).
+    """
+  static let options: [OptionSpec] = MigrationTarget.options + [.json, .verbose]
+
+  let target: MigrationTarget
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    target = MigrationTarget(arguments: arguments)
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    try target.validate()
+    let migrator = target.makeMigrator(context)
+    switch migrator.migrateIfNeeded() {
+    case .alreadyComplete:
+      if json {
+        let object: JSONValue = [
+          "attempted": false, "source": "auto", "reason": "already_complete", "flagSet": true,
+        ]
+        context.standardOutput.write(object.rendered() + "\n")
+      } else {
+        context.standardOutput.write(
+          "Nothing to do: the 3.0.2 migration already completed (\(AppGroupDefaults.completionKey) is set).\nUse 'ditto-recover recover' to recover again.\n"
+        )
+      }
+      return .success
+    case .attempted(let report):
+      let library = migrator.libraryPath
+      context.standardOutput.write(
+        json
+          ? ReportRendering.json(report, libraryPath: library).rendered() + "\n"
+          : ReportRendering.text(report, libraryPath: library))
+      return ExitCode.of(report)
+    }
+  }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SafeFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The folder `backup recover` rebuilds into, and the checks that keep every write out of the backup.
+enum OutputFolder {
+  /// Creates `path` (mode 0700), or accepts an existing empty folder.
+  ///
+  /// - Throws: ``UsageError`` when it exists and is not an empty folder; ``CommandFailure`` (74) when
+  ///   it cannot be created.
+  static func prepare(_ path: String, option: OptionSpec) throws {
+    if mkdir(path, 0o700) == 0 { return }
+    let code = errno
+    guard code == EEXIST else {
+      throw CommandFailure(
+        "\(option.synopsis) \(path): cannot create the folder: \(String(cString: strerror(code)))",
+        exitCode: .ioError)
+    }
+    let isEmptyFolder: Bool
+    do {
+      isEmptyFolder =
+        try FileStatus.following(path: path)?.kind == .directory
+        && FileManager.default.contentsOfDirectory(atPath: path).isEmpty
+    } catch {
+      throw CommandFailure("\(option.synopsis) \(path): \(error)", exitCode: .ioError)
+    }
+    guard isEmptyFolder else {
+      throw UsageError(
+        "'\(option.synopsis)' \(path) already exists and is not an empty folder")
+    }
+  }
+
+  /// A new private folder under the system's temporary directory.
+  static func makeTemporary() throws -> String {
+    let base = FileManager.default.temporaryDirectory.path
+    var template = Array((base + "/ditto-backup-XXXXXX").utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+      throw CommandFailure(
+        "cannot create a folder in \(base): \(String(cString: strerror(errno)))",
+        exitCode: .ioError)
+    }
+    return String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// True when `path` is `folder` or inside it, after resolving links in the parts that exist.
+  static func isInside(_ path: String, _ folder: String) -> Bool {
+    let resolvedPath = resolved(path)
+    let resolvedFolder = resolved(folder)
+    return resolvedPath == resolvedFolder || resolvedPath.hasPrefix(resolvedFolder + "/")
+      || resolvedFolder == "/"
+  }
+
+  /// `path` made absolute, with links resolved in its longest existing prefix and `.`/`..` applied.
+  static func resolved(_ path: String) -> String {
+    let absolute =
+      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var existing = absolute
+    var rest: [String] = []
+    while true {
+      if let real = realpath(existing, nil) {
+        defer { free(real) }
+        var components = String(cString: real).split(separator: "/").map(String.init)
+        for component in rest {
+          switch component {
+          case "", ".": continue
+          case "..": if !components.isEmpty { components.removeLast() }
+          default: components.append(component)
+          }
+        }
+        return "/" + components.joined(separator: "/")
+      }
+      guard existing != "/", !existing.isEmpty else { return absolute }
+      let parent = (existing as NSString).deletingLastPathComponent
+      rest.insert((existing as NSString).lastPathComponent, at: 0)
+      existing = parent.isEmpty ? "/" : parent
+    }
+  }
+}

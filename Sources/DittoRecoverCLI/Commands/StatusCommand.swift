@@ -1,0 +1,118 @@
+import Exchange
+import LegacyMigration
+
+/// `ditto-recover status`: what the probe sees, without reading or writing anything.
+struct StatusCommand: Command {
+  static let name = "status"
+  static let abstract = "Show the legacy store candidates, the chosen one and the completion flag."
+  static let options: [OptionSpec] = MigrationTarget.options + [.json, .verbose]
+
+  let target: MigrationTarget
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    target = MigrationTarget(arguments: arguments)
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    try target.validate()
+    let migrator = target.makeMigrator(context)
+    let findings = LegacyStoreProbe.probe(target.layout)
+    var flagSet = false
+    var flagError: String?
+    do {
+      flagSet = try migrator.defaults.isMigrationComplete()
+    } catch {
+      flagError = error.description
+    }
+    let hasData = migrator.hasRecoverableLegacyData()
+    var defaultsContent: DefaultsLegacyContent?
+    var defaultsError: String?
+    do {
+      defaultsContent = try migrator.defaultsLegacyContent()
+    } catch {
+      defaultsError = error.description
+    }
+    var sources: [LegacySourceReport] = []
+    if let chosen = findings.chosen {
+      sources.append(LegacySourceReport(kind: .coreData, path: chosen.path))
+    }
+    for (kind, categories) in [
+      (LegacySourceReport.Kind.pending, defaultsContent?.pending ?? []),
+      (.v1, defaultsContent?.version1 ?? []),
+    ] where !categories.isEmpty {
+      var report = LegacySourceReport(kind: kind, path: target.layout.defaultsPath)
+      report.categories = categories.count
+      report.dittos = categories.reduce(0) { $0 + $1.dittos.count }
+      sources.append(report)
+    }
+    if json {
+      var object: [String: JSONValue] = [
+        "hasRecoverableLegacyData": .bool(hasData),
+        "flagSet": .bool(flagSet),
+        "candidates": .array(
+          findings.candidates.map {
+            [
+              "path": .string($0.relativePath), "bytes": .number($0.bytes),
+              "root": .string($0.root.rawValue),
+            ]
+          }),
+        "chosen": .optional(findings.chosen?.relativePath),
+        "skipped": .array(
+          findings.skipped.map {
+            [
+              "path": .string($0.relativePath), "root": .string($0.root.rawValue),
+              "reason": .string($0.reason),
+            ]
+          }),
+        "orphanWALs": .array(
+          findings.orphanWALs.map {
+            [
+              "path": .string($0.relativePath), "bytes": .number($0.bytes),
+              "root": .string($0.root.rawValue),
+            ]
+          }),
+        "library": .string(migrator.libraryPath),
+        "sources": .array(sources.map(ReportRendering.sourceJSON)),
+      ]
+      if let flagError { object["flagError"] = .string(flagError) }
+      if let defaultsError { object["defaultsError"] = .string(defaultsError) }
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      return .success
+    }
+    var lines: [String] = []
+    lines.append("recoverable legacy data: \(hasData ? "yes" : "no")")
+    lines.append(
+      "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")
+    if let flagError { lines.append("flag error: \(flagError)") }
+    if findings.candidates.isEmpty {
+      lines.append("candidates: none")
+    } else {
+      lines.append("candidates:")
+      for candidate in findings.candidates {
+        let mark = candidate == findings.chosen ? "*" : " "
+        lines.append(
+          "  \(mark) [\(candidate.root.rawValue)] \(candidate.relativePath) (\(candidate.bytes) bytes)"
+        )
+      }
+      lines.append("  (* = chosen: the largest)")
+    }
+    for skipped in findings.skipped {
+      lines.append("skipped [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.reason)")
+    }
+    for wal in findings.orphanWALs {
+      lines.append(
+        "-wal without its store: [\(wal.root.rawValue)] \(wal.relativePath) (\(wal.bytes) bytes)")
+    }
+    for source in sources where source.kind != .coreData {
+      let name = source.kind == .pending ? "keyboard additions not yet merged" : "1.x dittos"
+      lines.append(
+        "App Group defaults: \(name): \(source.categories) categories, \(source.dittos) dittos")
+    }
+    if let defaultsError { lines.append("App Group defaults unreadable: \(defaultsError)") }
+    lines.append("library: \(migrator.libraryPath)")
+    context.standardOutput.write(lines.joined(separator: "\n") + "\n")
+    return .success
+  }
+}

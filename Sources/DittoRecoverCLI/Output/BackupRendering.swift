@@ -1,0 +1,173 @@
+import BackupReader
+import Exchange
+import Foundation
+
+/// The JSON and text forms of `backup list` and of the `backup` key of `backup recover --json`.
+enum BackupRendering {
+  /// `2015-10-01T12:30:00Z`.
+  static func isoDate(_ date: Date?) -> String? {
+    date.map { ISO8601DateFormatter().string(from: $0) }
+  }
+
+  /// The keys every backup object has: path, deviceName, date, iosVersion, encrypted.
+  static func identityJSON(_ backup: Backup) -> [String: JSONValue] {
+    let metadata = backup.metadata
+    return [
+      "path": .string(backup.path),
+      "deviceName": .optional(metadata.deviceName),
+      "date": .optional(isoDate(metadata.date)),
+      "iosVersion": .optional(metadata.iosVersion),
+      "encrypted": .bool(metadata.isEncrypted == true),
+      "snapshotState": .optional(metadata.snapshotState),
+    ]
+  }
+
+  /// One backup of `backup list --json`:
+  /// `{"path", "deviceName", "date", "iosVersion", "encrypted", "dittoFiles": [{"domain",
+  /// "relativePath", "bytes"}], "hasDittoStore", "snapshotState", "error", "problems"}`.
+  /// `dittoFiles` is null (and `error` says why) when the manifest could not be read.
+  static func listJSON(_ summary: BackupSummary) -> JSONValue {
+    var object = identityJSON(summary.backup)
+    if case .failure(.encrypted) = summary.listing { object["encrypted"] = true }
+    object["decrypted"] = .bool(summary.keys != nil && summary.error == nil)
+    var problems = summary.backup.metadata.problems
+    switch summary.listing {
+    case .success(let listing):
+      var files: [JSONValue] = []
+      for entry in listing.files {
+        let stored = storedBytes(summary.backup, entry, problems: &problems)
+        files.append([
+          "domain": .string(entry.domain), "relativePath": .string(entry.relativePath),
+          "bytes": (entry.expectedBytes ?? stored).map(JSONValue.number) ?? .null,
+        ])
+      }
+      problems += listing.problems
+      object["dittoFiles"] = .array(files)
+      object["hasDittoStore"] = .bool(listing.hasDittoStore)
+      object["error"] = .null
+    case .failure(let error):
+      object["dittoFiles"] = .null
+      object["hasDittoStore"] = false
+      object["error"] = .string(error.description)
+      object["errorCode"] = .string(error.code)
+    }
+    object["problems"] = .array(problems.map(JSONValue.string))
+    return .object(object)
+  }
+
+  /// The stored file's size; notes a missing stored file or a size that differs from the manifest.
+  static func storedBytes(_ backup: Backup, _ entry: ManifestEntry, problems: inout [String])
+    -> Int64?
+  {
+    let name = "\(entry.domain)/\(entry.relativePath)"
+    if let problem = entry.fileIDProblem {
+      problems.append("\(name): \(problem)")
+      return nil
+    }
+    do {
+      guard let stored = try backup.storedFile(for: entry) else {
+        problems.append("\(name): no stored file \(entry.storedPath) in the backup")
+        return nil
+      }
+      if let expected = entry.expectedBytes, expected != stored.status.size {
+        problems.append(
+          "\(name): the stored file has \(stored.status.size) bytes, the manifest says \(expected)")
+      }
+      return stored.status.size
+    } catch {
+      problems.append("\(name): \(error.description)")
+      return nil
+    }
+  }
+
+  /// `backup list` for people.
+  static func listText(_ summaries: [BackupSummary], newest: BackupSummary?) -> String {
+    var lines: [String] = []
+    for summary in summaries {
+      let metadata = summary.backup.metadata
+      lines.append("backup: \(summary.backup.path)")
+      var encrypted =
+        metadata.isEncrypted.map { $0 ? "encrypted" : "not encrypted" } ?? "encryption unknown"
+      if case .failure(.encrypted) = summary.listing { encrypted = "encrypted" }
+      if summary.keys != nil, summary.error == nil { encrypted = "encrypted, unlocked" }
+      lines.append(
+        "  device: \(metadata.deviceName ?? "unknown"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"), \(encrypted)"
+      )
+      if metadata.isSnapshotUnfinished {
+        lines.append(
+          "  note: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete")
+      }
+      var problems = metadata.problems
+      switch summary.listing {
+      case .success(let listing):
+        let files = listing.files
+        if files.isEmpty {
+          lines.append("  Ditto files: none (\(listing.totalRows) files in the manifest)")
+        } else {
+          lines.append("  Ditto files (\(files.count)):")
+          for entry in files {
+            let stored = storedBytes(summary.backup, entry, problems: &problems)
+            let bytes = (entry.expectedBytes ?? stored).map { "\($0) bytes" } ?? "size unknown"
+            lines.append("    \(entry.domain)  \(entry.relativePath)  \(bytes)")
+          }
+        }
+        problems += listing.problems
+      case .failure(let error):
+        lines.append("  cannot read its files: \(error.description)")
+      }
+      for problem in problems { lines.append("  problem: \(problem)") }
+    }
+    if summaries.count > 1 {
+      lines.append(
+        "newest backup holding a Ditto store: \(newest.map(\.backup.path) ?? "none")")
+    } else if newest == nil, summaries.first?.error == nil {
+      lines.append("no Ditto store in this backup")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension BackupRendering {
+  /// The `backup` key `backup recover --json` adds to the `recover --json` object.
+  static func recoverJSON(
+    _ summary: BackupSummary, listing: ManifestListing, rebuild: RebuildReport, output: String,
+    backupsFound: Int
+  ) -> JSONValue {
+    var object = identityJSON(summary.backup)
+    object["decrypted"] = .bool(summary.keys != nil)
+    object["backupsFound"] = .number(backupsFound)
+    object["out"] = .string(output)
+    object["container"] = .string(rebuild.container)
+    object["home"] = .optional(rebuild.home)
+    object["foldersCreated"] = .number(rebuild.folders)
+    object["files"] = .array(
+      rebuild.files.map { file in
+        [
+          "domain": .string(file.domain), "relativePath": .string(file.relativePath),
+          "bytes": file.expectedBytes.map(JSONValue.number) ?? .null,
+          "copiedBytes": file.copiedBytes.map(JSONValue.number) ?? .null,
+          "status": .string(file.status.rawValue), "reason": .optional(file.reason),
+        ]
+      })
+    let problems = summary.backup.metadata.problems + listing.problems + rebuild.folderProblems
+    object["problems"] = .array(problems.map(JSONValue.string))
+    return .object(object)
+  }
+
+  /// The lines `backup recover` prints before the recovery's own.
+  static func recoverText(_ summary: BackupSummary, rebuild: RebuildReport, output: String)
+    -> String
+  {
+    let metadata = summary.backup.metadata
+    var lines = [
+      "backup: \(summary.backup.path) (\(metadata.deviceName ?? "unknown device"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"))"
+    ]
+    let copied = rebuild.files.filter { $0.status == .copied || $0.status == .sizeMismatch }
+    lines.append("rebuilt: \(copied.count) of \(rebuild.files.count) Ditto files into \(output)")
+    let problems = rebuild.files.filter { $0.status != .copied }
+    if !problems.isEmpty {
+      lines.append("not rebuilt as listed: \(problems.count) (see the warnings)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

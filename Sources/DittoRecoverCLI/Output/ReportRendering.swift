@@ -1,0 +1,91 @@
+import Exchange
+import LegacyMigration
+
+/// The JSON and text forms of a migration report (the `migrate` and `recover` contracts).
+enum ReportRendering {
+  /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
+  /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
+  /// plus `result`/`message` for the manual path and `dryRun` for a preview.
+  static func json(_ report: MigrationReport, libraryPath: String) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "attempted": true,
+      "source": .string(report.source.rawValue),
+      "outcome": .string(report.outcome.rawValue),
+      "legacyStore": .optional(report.store?.relativePath),
+      "legacyRoot": .optional(report.store?.root.rawValue),
+      "legacyBytes": .number(report.store?.bytes ?? 0),
+      "categories": .number(report.counts.categoriesRead),
+      "dittos": .number(report.counts.dittosRead),
+      "insertedCategories": .number(report.counts.insertedCategories),
+      "inserted": .number(report.counts.inserted),
+      "skipped": .number(report.counts.skipped),
+      "flagSet": .bool(report.flagSet),
+      "error": .optional(report.errorDescription),
+      "library": .string(libraryPath),
+    ]
+    if let code = report.readError?.code ?? report.libraryError?.code {
+      object["errorCode"] = .string(code)
+    }
+    if let flagError = report.flagError { object["flagError"] = .string(flagError.description) }
+    if let attempts = report.attempts { object["attempts"] = .number(attempts) }
+    if let salvaged = report.salvaged { object["salvaged"] = .number(salvaged) }
+    object["sources"] = .array(report.sources.map(sourceJSON))
+    if let defaultsError = report.defaultsError {
+      object["defaultsError"] = .string(defaultsError.description)
+    }
+    if report.source == .manual {
+      object["result"] = .string(report.recoveryResult.kind)
+      object["message"] = .string(report.recoveryResult.message)
+    }
+    if report.isDryRun {
+      object["dryRun"] = true
+      object["preview"] = .string(report.previewMessage)
+      object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
+    }
+    return .object(object)
+  }
+
+  static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
+    .object([
+      "kind": .string(source.kind.rawValue), "path": .string(source.path),
+      "categories": .number(source.categories), "dittos": .number(source.dittos),
+      "error": .optional(source.error),
+    ])
+  }
+
+  /// A few readable lines for standard output.
+  static func text(_ report: MigrationReport, libraryPath: String) -> String {
+    var lines: [String] = []
+    if report.isDryRun {
+      lines.append(report.previewMessage)
+    } else if report.source == .manual {
+      lines.append(report.recoveryResult.message)
+    }
+    lines.append(
+      "outcome: \(report.outcome.rawValue)\(report.isDryRun ? " (dry run: nothing written)" : "")")
+    if let store = report.store {
+      let root = store.root == .appGroup ? "container" : "home"
+      lines.append("legacy store: \(store.relativePath) in the \(root) (\(store.bytes) bytes)")
+    } else {
+      lines.append("legacy store: none found")
+    }
+    if let error = report.errorDescription {
+      lines.append("error: \(error)")
+    }
+    let counts = report.counts
+    if report.outcome != .nothingOnDisk, report.errorDescription == nil || counts.dittosRead > 0 {
+      lines.append("read: \(counts.categoriesRead) categories, \(counts.dittosRead) dittos")
+      let verb = report.isDryRun ? "would insert" : "inserted"
+      lines.append(
+        "\(verb): \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
+      )
+      lines.append("library: \(libraryPath)")
+    }
+    if let salvaged = report.salvaged {
+      lines.append("salvaged: \(salvaged) dittos from damaged data")
+    }
+    lines.append("completion flag: \(report.flagSet ? "set" : "not set")")
+    if let flagError = report.flagError { lines.append("flag error: \(flagError.description)") }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

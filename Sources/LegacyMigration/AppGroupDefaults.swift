@@ -1,0 +1,203 @@
+import Foundation
+import SafeFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why the App Group defaults could not be read or written. Every case names the file.
+public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file exists but is not a readable property list (it is left untouched).
+  case unreadable(file: String, reason: String)
+  /// Writing failed; the file holds what it held before.
+  case writeFailed(file: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let file, let reason): "\(file): cannot read the defaults: \(reason)"
+    case .writeFailed(let file, let reason): "\(file): cannot write the defaults: \(reason)"
+    }
+  }
+}
+
+/// The App Group's `NSUserDefaults` file, `<container>/Library/Preferences/group.io.kern.ditto.plist`.
+///
+/// Reads any property-list format. Writes only the keys it is given, keeps every other key with its
+/// value, keeps the file's format, and replaces the file atomically (temporary file in the same folder,
+/// `fsync`, `rename`) under an advisory lock on the folder, so the app and its keyboard extension never
+/// lose each other's keys. A file that cannot be parsed is never overwritten.
+public struct AppGroupDefaults: Sendable {
+  /// The defaults file name iOS uses for the App Group.
+  public static let fileName = "group.io.kern.ditto.plist"
+  /// 3.0.2's completion flag.
+  public static let completionKey = "legacyCoreDataMigrationComplete_v302"
+  /// 3.0.2's count of automatic attempts that ended in `found_unreadable`.
+  public static let attemptsKey = "legacyCoreDataMigrationAttempts_v302"
+  /// Flags of 3.0.0 and 3.0.1: read by nobody, so a device that ran them retries with 3.0.2.
+  public static let ignoredEarlierKeys = [
+    "legacyCoreDataMigrationComplete", "legacyUserDefaultsMigrationComplete",
+  ]
+  /// Larger files are refused as unreadable rather than loaded.
+  public static let maximumBytes = 64 << 20
+
+  /// The defaults file.
+  public let path: String
+
+  public init(path: String) {
+    self.path = path
+  }
+
+  /// The file's contents: nil when there is no file.
+  ///
+  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when it exists but cannot be read or parsed.
+  public func load() throws(DefaultsError) -> [String: Any]? {
+    try loadWithFormat()?.values
+  }
+
+  /// True when 3.0.2's completion flag is set.
+  public func isMigrationComplete() throws(DefaultsError) -> Bool {
+    Self.bool(try load()?[Self.completionKey])
+  }
+
+  /// 3.0.2's attempt counter (0 when absent).
+  public func attempts() throws(DefaultsError) -> Int {
+    Self.integer(try load()?[Self.attemptsKey])
+  }
+
+  /// Sets `changes` (other keys untouched) and returns the merged contents.
+  ///
+  /// - Throws: ``DefaultsError``; on error the file is unchanged.
+  @discardableResult
+  public func update(_ changes: [String: Any]) throws(DefaultsError) -> [String: Any] {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .writeFailed(
+        file: path, reason: "cannot create \(folder): \(error.localizedDescription)")
+    }
+    let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard lock >= 0 else {
+      throw .writeFailed(
+        file: path, reason: "cannot open \(folder): \(String(cString: strerror(errno)))")
+    }
+    defer { close(lock) }
+    while flock(lock, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw .writeFailed(
+          file: path, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))")
+      }
+    }
+    defer { flock(lock, LOCK_UN) }
+    // Re-read under the lock: another process may have written since.
+    let current = try loadWithFormat()
+    var values = current?.values ?? [:]
+    for (key, value) in changes { values[key] = value }
+    let format: PropertyListSerialization.PropertyListFormat =
+      current?.format == .xml ? .xml : .binary
+    let data: Data
+    do {
+      data = try PropertyListSerialization.data(
+        fromPropertyList: values, format: format, options: 0)
+    } catch {
+      throw .writeFailed(file: path, reason: "cannot encode: \(error.localizedDescription)")
+    }
+    try replaceAtomically(with: data, in: folder)
+    return values
+  }
+
+  // MARK: - Reading
+
+  private func loadWithFormat() throws(DefaultsError) -> (
+    values: [String: Any], format: PropertyListSerialization.PropertyListFormat
+  )? {
+    let file: ReadOnlyFile
+    do {
+      file = try ReadOnlyFile(path: path)
+    } catch .access(let error) where error.isNotFound {
+      return nil
+    } catch {
+      throw .unreadable(file: path, reason: error.description)
+    }
+    guard file.size <= Int64(Self.maximumBytes) else {
+      throw .unreadable(file: path, reason: "\(file.size) bytes is too large for a defaults file")
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try file.read(count: Int(file.size), at: 0)
+    } catch {
+      throw .unreadable(file: path, reason: error.description)
+    }
+    if bytes.isEmpty {
+      throw .unreadable(file: path, reason: "the file is empty (0 bytes)")
+    }
+    var format = PropertyListSerialization.PropertyListFormat.binary
+    let object: Any
+    do {
+      object = try PropertyListSerialization.propertyList(
+        from: Data(bytes), options: [], format: &format)
+    } catch {
+      throw .unreadable(file: path, reason: "not a property list")
+    }
+    guard let values = object as? [String: Any] else {
+      throw .unreadable(file: path, reason: "the property list is not a dictionary")
+    }
+    return (values, format)
+  }
+
+  // MARK: - Writing
+
+  private func replaceAtomically(with data: Data, in folder: String) throws(DefaultsError) {
+    var template = Array((folder + "/." + Self.fileName + ".XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw .writeFailed(
+        file: path, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+    }
+    let temporary = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var failure: String?
+    // Keep the permissions of the file being replaced (mkstemp creates 0600).
+    var existing = stat()
+    let mode = lstat(path, &existing) == 0 ? mode_t(existing.st_mode & 0o7777) : mode_t(0o644)
+    if fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+    data.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = String(cString: strerror(errno))
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+    close(fd)
+    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    if let failure {
+      // Only our own temporary file is removed, never the defaults file.
+      unlink(temporary)
+      throw .writeFailed(file: path, reason: failure)
+    }
+  }
+
+  // MARK: - Values
+
+  static func bool(_ value: Any?) -> Bool {
+    if let flag = value as? Bool { return flag }
+    if let number = value as? NSNumber { return number.boolValue }
+    if let text = value as? String { return ["1", "true", "yes"].contains(text.lowercased()) }
+    return false
+  }
+
+  static func integer(_ value: Any?) -> Int {
+    if let number = value as? Int { return number }
+    if let number = value as? NSNumber { return number.intValue }
+    if let text = value as? String, let number = Int(text) { return number }
+    return 0
+  }
+}

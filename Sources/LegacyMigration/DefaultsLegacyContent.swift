@@ -1,0 +1,126 @@
+import Foundation
+import LegacyStore
+
+// APP GROUP DEFAULTS AS A LEGACY SOURCE (group.io.kern.ditto.plist; facts: coredata-sqlite-format.md §12)
+//
+//   KEY                 TYPE                      WRITTEN BY        MEANING
+//   dittos              array of strings          1.x               the flat 1.x list; 2.x moved it into "General"
+//   categories          array of strings          1.x / early 2.x   ordered category titles ...
+//   dittos              dictionary title → texts  1.x / early 2.x   ... and each one's ordered texts
+//   pendingCategories   array of strings          2.x keyboard      categories added in the keyboard, not yet merged
+//   pendingDittos       dictionary title → texts  2.x keyboard      dittos added in the keyboard, not yet merged
+//
+// These keys are only ever read. A value of the wrong type is skipped and noted (never a crash); empty
+// texts are skipped and counted. Dictionary order is lost in a plist, so titles that a dictionary has but
+// the matching title list lacks follow the list, sorted.
+
+/// Legacy dittos found in the App Group defaults.
+public struct DefaultsLegacyContent: Sendable, Equatable {
+  /// The keyboard's queue of additions (`pendingCategories` + `pendingDittos`).
+  public var pending: [LegacyCategory] = []
+  /// 1.x content: the `categories` + `dittos` pair, or the flat `dittos` list as "General".
+  public var version1: [LegacyCategory] = []
+  /// Empty texts skipped.
+  public var skippedEmptyTexts = 0
+  /// Keys present with an unexpected type (key names only, never values).
+  public var problems: [String] = []
+
+  /// The title 2.x gave the category holding the 1.x flat list.
+  public static let generalTitle = "General"
+
+  public init() {}
+
+  /// True when neither source holds a category or a ditto.
+  public var isEmpty: Bool { pending.isEmpty && version1.isEmpty }
+
+  /// Reads the legacy keys out of the defaults dictionary.
+  public init(values: [String: Any]) {
+    if values["pendingCategories"] != nil || values["pendingDittos"] != nil {
+      pending = categories(
+        titlesKey: "pendingCategories", textsKey: "pendingDittos", values: values,
+        origin: "pending")
+    }
+    if let list = values["dittos"] as? [Any] {
+      let texts = strings(list, key: "dittos")
+      if !texts.isEmpty {
+        version1 = [LegacyCategory(title: Self.generalTitle, dittos: texts, origin: .other("v1"))]
+      }
+      if values["categories"] != nil {
+        problems.append("categories (no matching dittos dictionary)")
+      }
+    } else if values["categories"] != nil || values["dittos"] != nil {
+      version1 = categories(
+        titlesKey: "categories", textsKey: "dittos", values: values, origin: "v1")
+    }
+  }
+
+  private mutating func categories(
+    titlesKey: String, textsKey: String, values: [String: Any], origin: String
+  ) -> [LegacyCategory] {
+    var titles: [String] = []
+    if let raw = values[titlesKey] {
+      if let list = raw as? [Any] {
+        for item in list {
+          if let title = item as? String {
+            titles.append(title)
+          } else {
+            problems.append(titlesKey)
+          }
+        }
+      } else {
+        problems.append(titlesKey)
+      }
+    }
+    var textsByTitle: [String: [Any]] = [:]
+    if let raw = values[textsKey] {
+      if let dictionary = raw as? [String: Any] {
+        for (title, texts) in dictionary {
+          if let list = texts as? [Any] {
+            textsByTitle[title] = list
+          } else {
+            problems.append(textsKey)
+          }
+        }
+      } else {
+        problems.append(textsKey)
+      }
+    }
+    var seen = Set<String>()
+    var ordered: [String] = []
+    for title in titles where seen.insert(title).inserted { ordered.append(title) }
+    for title in textsByTitle.keys.sorted() where seen.insert(title).inserted {
+      ordered.append(title)
+    }
+    return ordered.map { title in
+      LegacyCategory(
+        title: title, dittos: strings(textsByTitle[title] ?? [], key: textsKey),
+        origin: .other(origin))
+    }
+  }
+
+  private mutating func strings(_ list: [Any], key: String) -> [LegacyDitto] {
+    var dittos: [LegacyDitto] = []
+    for item in list {
+      guard let text = item as? String else {
+        problems.append(key)
+        continue
+      }
+      if text.isEmpty {
+        skippedEmptyTexts += 1
+      } else {
+        dittos.append(LegacyDitto(text: text, useCount: 0))
+      }
+    }
+    return dittos
+  }
+}
+
+extension Array where Element == LegacyCategory {
+  /// Streams categories and their dittos as legacy items.
+  func emit(_ sink: (LegacyItem) throws -> Void) throws {
+    for category in self {
+      try sink(.category(title: category.title, origin: category.origin))
+      for ditto in category.dittos { try sink(.ditto(ditto)) }
+    }
+  }
+}

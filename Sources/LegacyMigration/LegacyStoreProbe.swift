@@ -1,0 +1,123 @@
+import SafeFiles
+
+/// A file that may be the 2.x store: a regular file with one of the store's names in a probed folder.
+public struct LegacyCandidate: Sendable, Equatable {
+  /// The root the file was found under.
+  public var root: ProbeRoot
+  /// The path below that root, without a leading slash (`Library/Application Support/Ditto.sqlite`).
+  public var relativePath: String
+  /// The full path.
+  public var path: String
+  /// Size in bytes.
+  public var bytes: Int64
+}
+
+/// A path with a store's name that is not a regular file: never opened, but reported.
+public struct SkippedCandidate: Sendable, Equatable {
+  public var root: ProbeRoot
+  public var relativePath: String
+  public var path: String
+  /// Why it was skipped: its kind ("FIFO", "directory", …) or the error met reading it.
+  public var reason: String
+}
+
+/// Where the 2.x store may be, in the seed's order, and how the winner is chosen.
+public enum LegacyStoreProbe {
+  /// File names 2.x and partial cleanups left behind.
+  public static let fileNames = ["Ditto.sqlite", "ditto.sqlite", "Ditto.SQLite"]
+  /// Folders in the App Group container, root first.
+  public static let containerFolders = [
+    "", "Library/Application Support", "Library/Application Support/Ditto", "Documents",
+  ]
+  /// Folders in the app's own home.
+  public static let homeFolders = ["Library/Application Support", "Documents"]
+
+  /// Everything the probe found, in probe order.
+  public struct Findings: Sendable, Equatable {
+    /// Regular files, in probe order (one entry per file even on a case-insensitive volume).
+    public var candidates: [LegacyCandidate] = []
+    /// Paths with a store name that are not regular files, or could not be examined.
+    public var skipped: [SkippedCandidate] = []
+    /// Lone `-wal` files: a store name's `-wal` exists but the store itself does not.
+    public var orphanWALs: [LegacyCandidate] = []
+
+    /// The largest candidate; on a tie, the first in probe order. Nil when there is none.
+    public var chosen: LegacyCandidate? {
+      var best: LegacyCandidate?
+      for candidate in candidates where candidate.bytes > (best?.bytes ?? -1) {
+        best = candidate
+      }
+      return best
+    }
+
+    /// Candidates in the order they should be tried: the chosen one, then the rest by size
+    /// (largest first), ties in probe order.
+    public var preferenceOrder: [LegacyCandidate] {
+      candidates.enumerated()
+        .sorted {
+          $0.element.bytes != $1.element.bytes
+            ? $0.element.bytes > $1.element.bytes : $0.offset < $1.offset
+        }
+        .map(\.element)
+    }
+  }
+
+  /// Examines every probe location with `lstat` (links are never followed, nothing is opened).
+  public static func probe(_ layout: ContainerLayout) -> Findings {
+    var findings = Findings()
+    var seen = Set<FileIdentity>()
+    var places: [(ProbeRoot, String, String)] = containerFolders.map {
+      (.appGroup, layout.container, $0)
+    }
+    if let home = layout.home {
+      places += homeFolders.map { (.app, home, $0) }
+    }
+    for (root, base, folder) in places {
+      for name in fileNames {
+        let relative = folder.isEmpty ? name : folder + "/" + name
+        let path = base + "/" + relative
+        let status: FileStatus?
+        do {
+          status = try FileStatus.of(path: path)
+        } catch {
+          findings.skipped.append(
+            SkippedCandidate(root: root, relativePath: relative, path: path, reason: error.reason))
+          continue
+        }
+        guard let status else {
+          do {
+            if let wal = try orphanWAL(root: root, relative: relative, path: path, seen: &seen) {
+              findings.orphanWALs.append(wal)
+            }
+          } catch {
+            findings.skipped.append(
+              SkippedCandidate(
+                root: root, relativePath: relative + "-wal", path: path + "-wal",
+                reason: error.reason))
+          }
+          continue
+        }
+        guard status.kind == .regular else {
+          findings.skipped.append(
+            SkippedCandidate(
+              root: root, relativePath: relative, path: path, reason: status.kind.humanName))
+          continue
+        }
+        guard seen.insert(status.identity).inserted else { continue }
+        findings.candidates.append(
+          LegacyCandidate(root: root, relativePath: relative, path: path, bytes: status.size))
+      }
+    }
+    return findings
+  }
+
+  private static func orphanWAL(
+    root: ProbeRoot, relative: String, path: String, seen: inout Set<FileIdentity>
+  ) throws(FileAccessError) -> LegacyCandidate? {
+    guard let status = try FileStatus.of(path: path + "-wal"), status.kind == .regular,
+      status.size > 0, seen.insert(status.identity).inserted
+    else { return nil }
+    return LegacyCandidate(
+      root: root, relativePath: relative + "-wal", path: path + "-wal", bytes: status.size)
+  }
+}

@@ -1,0 +1,75 @@
+import DittoLibrary
+import LegacyStore
+
+/// Everything one migration attempt did, returned on every path, errors included.
+public struct MigrationReport: Sendable {
+  /// Which path ran.
+  public var source: MigrationSource
+  /// How it ended.
+  public var outcome: MigrationOutcome
+  /// The store that was read (or, when none could be read, the one that was chosen).
+  public var store: LegacyCandidate?
+  /// Counts of the import (or of its preview).
+  public var counts = ImportCounts()
+  /// Why the store could not be read.
+  public var readError: LegacyStoreError?
+  /// Why the library could not be opened or written.
+  public var libraryError: LibraryError?
+  /// The completion flag's state after the attempt.
+  public var flagSet = false
+  /// Why the flag could not be read or written, if so.
+  public var flagError: DefaultsError?
+  /// The attempt counter after the attempt (automatic path only).
+  public var attempts: Int?
+  /// True for a preview: nothing was written and the flag was not touched.
+  public var isDryRun = false
+  /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
+  public var salvaged: Int?
+  /// Every legacy source found, with its own counts or error.
+  public var sources: [LegacySourceReport] = []
+  /// Why the App Group defaults' legacy keys could not be read, when so.
+  public var defaultsError: DefaultsError?
+
+  public init(source: MigrationSource, outcome: MigrationOutcome) {
+    self.source = source
+    self.outcome = outcome
+  }
+
+  /// The error that decided a `found_unreadable` outcome, as a usable string (file and cause).
+  public var errorDescription: String? {
+    libraryError?.description ?? readError?.description ?? defaultsError?.description
+  }
+
+  /// What the "Recover Old Dittos" alert says about this attempt.
+  public var recoveryResult: RecoveryResult {
+    switch outcome {
+    case .nothingOnDisk: return .nothingOnDisk
+    case .foundUnreadable: return .foundButUnreadable(errorDescription ?? "unknown error")
+    case .emptyStore: return .emptyStore
+    case .success, .noNewData:
+      if let salvaged, salvaged > 0 { return .salvaged(counts.inserted) }
+      return .inserted(counts.inserted)
+    }
+  }
+
+  /// The confirmation the app shows before importing (meaningful for a dry run):
+  /// "N dittos in M categories will be imported; K are already in your library."
+  public var previewMessage: String {
+    let dittos = counts.inserted == 1 ? "ditto" : "dittos"
+    let categories = counts.categoriesReceivingDittos == 1 ? "category" : "categories"
+    let verb = counts.skipped == 1 ? "is" : "are"
+    return
+      "\(counts.inserted) \(dittos) in \(counts.categoriesReceivingDittos) \(categories) will be imported; \(counts.skipped) \(verb) already in your library."
+  }
+
+  /// The seed's telemetry tag: one line, no user content, every value public.
+  ///
+  /// `migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N`,
+  /// followed by ` salvaged=N` only when salvage ran.
+  public var telemetryLine: String {
+    var line =
+      "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
+    if let salvaged { line += " salvaged=\(salvaged)" }
+    return line
+  }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A read-only view of bytes: a chunk of input, one line, or one JSON object.
+typealias Bytes = UnsafeBufferPointer<UInt8>
+
+/// Byte-level tests that run on every line, so they never build a `String`.
+///
+/// Everything here is on the hot path of a multi-gigabyte scan: the scanner decodes text only for
+/// the rare lines and objects that mention `migration_outcome`.
+enum ByteScan {
+  private static let needle: [UInt8] = Array(OutcomeTag.word.utf8)
+
+  /// Boyer–Moore–Horspool shifts for ``needle``: for each byte, how far the window may move
+  /// when that byte is under the window's last position.
+  private static let shifts: [Int] = {
+    var table = Array(repeating: needle.count, count: 256)
+    for (offset, byte) in needle.dropLast().enumerated() {
+      table[Int(byte)] = needle.count - 1 - offset
+    }
+    return table
+  }()
+
+  /// The index of the first `\n` at or after `start`, or nil.
+  static func newline(in bytes: Bytes, from start: Int) -> Int? {
+    guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+    guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+  }
+
+  /// True when `bytes` contains `migration_outcome` anywhere.
+  static func mentionsTag(_ bytes: Bytes) -> Bool {
+    let length = needle.count
+    guard bytes.count >= length else { return false }
+    return needle.withUnsafeBufferPointer { pattern in
+      shifts.withUnsafeBufferPointer { shift in
+        let last = pattern[length - 1]
+        var window = 0
+        while window + length <= bytes.count {
+          let tail = bytes[window + length - 1]
+          if tail == last {
+            var offset = length - 2
+            while offset >= 0, bytes[window + offset] == pattern[offset] { offset -= 1 }
+            if offset < 0 { return true }
+          }
+          window += shift[Int(tail)]
+        }
+        return false
+      }
+    }
+  }
+
+  /// True when `bytes` starts with `YYYY-MM-DD HH:MM:SS.` and a digit: the start of an entry in
+  /// the default, compact and syslog styles.
+  static func startsWithTimestamp(_ bytes: Bytes) -> Bool {
+    guard bytes.count >= timestampPattern.count, isDigit(bytes[0]) else { return false }
+    for (index, expected) in timestampPattern.enumerated() {
+      let byte = bytes[index]
+      if expected == UInt8(ascii: "d") {
+        guard isDigit(byte) else { return false }
+      } else if byte != expected {
+        return false
+      }
+    }
+    return true
+  }
+
+  private static let timestampPattern = Array("dddd-dd-dd dd:dd:dd.d".utf8)
+
+  /// True when `bytes` starts with a Console.app type word and a TAB (`default\t`, `info\t`,
+  /// `debug\t`, `error\t`, `fault\t`, any letter case): the start of a Console copy row.
+  static func startsWithConsoleType(_ bytes: Bytes) -> Bool {
+    guard let tab = firstIndex(of: 0x09, in: bytes, limit: 8), tab >= 4 else { return false }
+    return consoleTypes.contains { word in
+      word.count == tab && word.indices.allSatisfy { bytes[$0] | 0x20 == word[$0] }
+    }
+  }
+
+  private static let consoleTypes: [[UInt8]] = ["default", "info", "debug", "error", "fault"]
+    .map { Array($0.utf8) }
+
+  /// True when `bytes` starts with a `log show` text entry or a Console row.
+  static func startsEntry(_ bytes: Bytes) -> Bool {
+    startsWithTimestamp(bytes) || startsWithConsoleType(bytes)
+  }
+
+  /// `bytes` without trailing `\r`, spaces and tabs.
+  static func trimmingTrailingBlanks(_ bytes: Bytes) -> Bytes {
+    var end = bytes.count
+    while end > 0, isBlank(bytes[end - 1]) || bytes[end - 1] == 0x0D { end -= 1 }
+    return Bytes(rebasing: bytes[0..<end])
+  }
+
+  /// The index of the first byte that is not a space or tab, or `bytes.count`.
+  static func firstNonBlank(_ bytes: Bytes) -> Int {
+    var index = 0
+    while index < bytes.count, isBlank(bytes[index]) { index += 1 }
+    return index
+  }
+
+  /// True when `bytes`, from `start`, begin with the word `migration_outcome` followed by a
+  /// blank or the end.
+  static func startsWithTagWord(_ bytes: Bytes, at start: Int) -> Bool {
+    let end = start + needle.count
+    guard end <= bytes.count else { return false }
+    for (offset, byte) in needle.enumerated() where bytes[start + offset] != byte { return false }
+    return end == bytes.count || isBlank(bytes[end])
+  }
+
+  /// True when `bytes` start with `prefix`.
+  static func hasPrefix(_ bytes: Bytes, _ prefix: String) -> Bool {
+    let utf8 = Array(prefix.utf8)
+    guard bytes.count >= utf8.count else { return false }
+    for (index, byte) in utf8.enumerated() where bytes[index] != byte { return false }
+    return true
+  }
+
+  /// The index of the first `byte` in the first `limit` bytes, or nil.
+  static func firstIndex(of byte: UInt8, in bytes: Bytes, limit: Int) -> Int? {
+    for index in 0..<min(limit, bytes.count) where bytes[index] == byte { return index }
+    return nil
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+}

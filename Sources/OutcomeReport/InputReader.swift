@@ -1,0 +1,285 @@
+// HOW ONE INPUT IS READ (reference §2, §3.1, §9; each rule is pinned by a test)
+//
+//   PHASE     MEANS                                  A LINE THAT IS NOT AN ENTRY START IS …
+//   start     nothing recognized yet                 preamble (`Filtering…`, `Skipping…`), a JSON start, or a bare tag
+//   text      a timestamped or Console entry seen    a continuation of the previous entry: never a new entry
+//   plain     bare tags seen, no timestamps          a bare tag if it starts with the word, else ignored
+//   objects   JSON objects seen                      as in plain
+//
+// A line is an entry start if and only if it begins with `YYYY-MM-DD HH:MM:SS.d` or with a
+// Console type word and a TAB; that moves the input to `text` for good. Outside `text`, a line
+// whose first byte is `[` or `{` switches to byte-level JSON reading (JSONObjectSplitter) right
+// there, before its end is seen: a pretty array and ndjson lines alike are then read object by
+// object, and the first byte at depth 0 that is not JSON goes back to lines. (A `[` or `{` after
+// leading blanks does the same once the line is complete.) A `Timestamp …` header names the style.
+// `grep -H`/`-n` output is recognized by its `file:` / `file:line:` prefix, tried only on lines
+// that mention the tag and only until the input is known to be in a text style (or whenever the
+// prefix was seen once: grep output has no continuation lines). The echoed predicate
+// (`Filtering the log data using "…"`) is never an entry, even when it contains the tag.
+//
+// In `text`, a line that does not mention `migration_outcome` is skipped after one substring
+// search: that is the hot path of a multi-gigabyte log.
+
+/// Reads one input (a file or standard input) chunk by chunk and feeds what it finds to a tally.
+struct InputReader {
+  private enum Phase { case start, text, plain, objects }
+  private enum Mode { case lines, json }
+
+  private var phase = Phase.start
+  private var mode = Mode.lines
+  private var isGrepPrefixed = false
+  /// How many bytes of a leading UTF-8 byte order mark were seen; nil once past the start.
+  private var byteOrderMarkMatched: Int? = 0
+  /// The first style recognized in this input.
+  private(set) var style: LogStyle?
+  /// The start of a line that continues in the next chunk (at most `lineLimit` bytes).
+  private var carry: [UInt8] = []
+  private var isCarryTruncated = false
+  private var splitter: JSONObjectSplitter
+  private let lineLimit: Int
+
+  /// A reader that keeps at most `lineLimit` bytes of one line and of one JSON object.
+  init(lineLimit: Int) {
+    self.lineLimit = lineLimit
+    self.splitter = JSONObjectSplitter(limit: lineLimit)
+  }
+
+  /// Reads the next chunk of the input.
+  mutating func feed(_ chunk: Bytes, into tally: inout OutcomeTally) {
+    var index = 0
+    // Text editors may save a Console copy with a byte order mark: drop it, even when it is
+    // split across chunks, so that the first line is seen as it is.
+    while let matched = byteOrderMarkMatched, index < chunk.count {
+      if chunk[index] == Self.byteOrderMark[matched] {
+        index += 1
+        byteOrderMarkMatched = matched + 1 == Self.byteOrderMark.count ? nil : matched + 1
+      } else {
+        byteOrderMarkMatched = nil
+      }
+    }
+    while index < chunk.count {
+      switch mode {
+      case .json:
+        index = objects(in: chunk, from: index, into: &tally)
+      case .lines:
+        if phase != .text && carry.isEmpty && !isCarryTruncated,
+          chunk[index] == UInt8(ascii: "[") || chunk[index] == UInt8(ascii: "{")
+        {
+          // A JSON array or ndjson object at the start of a line: read it object by object
+          // from here, so that a whole array on one line is not cut at the line limit.
+          mode = .json
+          phase = .objects
+          note(chunk[index] == UInt8(ascii: "[") ? .json : .ndjson)
+          continue
+        }
+        guard let newline = ByteScan.newline(in: chunk, from: index) else {
+          appendCarry(Bytes(rebasing: chunk[index...]))
+          return
+        }
+        let piece = Bytes(rebasing: chunk[index..<newline])
+        index = newline + 1
+        if carry.isEmpty && !isCarryTruncated {
+          line(piece, into: &tally)
+        } else {
+          appendCarry(piece)
+          flushCarry(into: &tally)
+        }
+      }
+    }
+  }
+
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// Reads what is left at the end of the input: a last line without `\n`, an unfinished object.
+  mutating func finish(into tally: inout OutcomeTally) {
+    switch mode {
+    case .lines:
+      if !carry.isEmpty || isCarryTruncated { flushCarry(into: &tally) }
+    case .json:
+      if splitter.isInsideObject {
+        let partial = splitter.buffer
+        partial.withUnsafeBufferPointer { Self.object($0, into: &tally) }
+      }
+      splitter.reset()
+    }
+  }
+
+  // MARK: - Lines
+
+  private mutating func appendCarry(_ bytes: Bytes) {
+    let room = lineLimit - carry.count
+    if bytes.count > room { isCarryTruncated = true }
+    carry.append(contentsOf: bytes.prefix(max(room, 0)))
+  }
+
+  private mutating func flushCarry(into tally: inout OutcomeTally) {
+    var pending: [UInt8] = []
+    swap(&pending, &carry)
+    pending.withUnsafeBufferPointer { line($0, into: &tally) }
+    pending.removeAll(keepingCapacity: true)
+    swap(&pending, &carry)
+    isCarryTruncated = false
+  }
+
+  private mutating func line(_ raw: Bytes, into tally: inout OutcomeTally) {
+    let line = ByteScan.trimmingTrailingBlanks(raw)
+    let mentionsTag = ByteScan.mentionsTag(line)
+    if phase == .text && !mentionsTag { return }
+    if ByteScan.startsEntry(line) {
+      phase = .text
+      note(TextEntryParser.style(of: line))
+      if mentionsTag { Self.entry(line, into: &tally) }
+      return
+    }
+    let first = ByteScan.firstNonBlank(line)
+    if phase != .text && first < line.count {
+      if line[first] == UInt8(ascii: "[")
+        || (line[first] == UInt8(ascii: "{") && line[line.count - 1] != UInt8(ascii: "}"))
+      {
+        enterJSON(Bytes(rebasing: line[first...]), into: &tally)
+        return
+      }
+      if line[first] == UInt8(ascii: "{") {
+        phase = .objects
+        note(.ndjson)
+        if mentionsTag {
+          Self.object(Bytes(rebasing: line[first...]), into: &tally)
+        }
+        return
+      }
+      if let header = TextEntryParser.style(ofHeader: line) {
+        phase = .text
+        note(header)
+        return
+      }
+    }
+    guard mentionsTag else { return }
+    if phase != .text, bare(line, from: first, into: &tally) { return }
+    if phase != .text || isGrepPrefixed, !ByteScan.hasPrefix(line, "Filtering the log data"),
+      let start = Self.grepRemainder(line)
+    {
+      isGrepPrefixed = true
+      prefixed(Bytes(rebasing: line[start...]), into: &tally)
+      return
+    }
+    tally.ignore()
+  }
+
+  /// Counts a bare tag or a grepped JSON `"eventMessage"` line; false when it is neither.
+  private mutating func bare(_ line: Bytes, from first: Int, into tally: inout OutcomeTally)
+    -> Bool
+  {
+    if ByteScan.startsWithTagWord(line, at: first) {
+      if phase == .start { phase = .plain }
+      note(.plain)
+      tally.record(TextEntryParser.plain(Bytes(rebasing: line[first...])))
+      return true
+    }
+    if JSONEntryDecoder.isEventMessageLine(line, from: first) {
+      if phase == .start { phase = .plain }
+      note(.json)
+      if let entry = JSONEntryDecoder.decodeEventMessageLine(line, from: first) {
+        tally.record(entry)
+      } else {
+        tally.countBroken()
+      }
+      return true
+    }
+    return false
+  }
+
+  /// Counts what follows a `grep -H` / `grep -n` prefix.
+  private mutating func prefixed(_ rest: Bytes, into tally: inout OutcomeTally) {
+    if ByteScan.startsEntry(rest) {
+      note(TextEntryParser.style(of: rest))
+      Self.entry(rest, into: &tally)
+    } else if rest.first == UInt8(ascii: "{") {
+      note(.ndjson)
+      Self.object(rest, into: &tally)
+    } else if !bare(rest, from: ByteScan.firstNonBlank(rest), into: &tally) {
+      tally.ignore()
+    }
+  }
+
+  /// Where the line continues after a `file:` or `file:line:` prefix, when what follows is
+  /// something this reader recognizes; nil otherwise. Tries the first 16 colons of the line.
+  static func grepRemainder(_ line: Bytes) -> Int? {
+    var colons = 0
+    for index in 0..<min(line.count, 4096) where line[index] == UInt8(ascii: ":") {
+      colons += 1
+      guard colons <= 16 else { return nil }
+      var candidates = [index + 1]
+      var digit = index + 1
+      while digit < line.count, ByteScan.isDigit(line[digit]) { digit += 1 }
+      if digit > index + 1, digit < line.count, line[digit] == UInt8(ascii: ":") {
+        candidates.append(digit + 1)
+      }
+      for start in candidates where isRecognized(Bytes(rebasing: line[start...])) {
+        return start
+      }
+    }
+    return nil
+  }
+
+  private static func isRecognized(_ rest: Bytes) -> Bool {
+    guard let first = rest.first else { return false }
+    if ByteScan.startsEntry(rest) || ByteScan.startsWithTagWord(rest, at: 0) { return true }
+    if first == UInt8(ascii: "{") { return rest[rest.count - 1] == UInt8(ascii: "}") }
+    return JSONEntryDecoder.isEventMessageLine(rest, from: ByteScan.firstNonBlank(rest))
+  }
+
+  private static func entry(_ line: Bytes, into tally: inout OutcomeTally) {
+    if let entry = TextEntryParser.parse(line) {
+      tally.record(entry)
+    } else {
+      tally.ignore()
+    }
+  }
+
+  // MARK: - JSON
+
+  private mutating func enterJSON(_ line: Bytes, into tally: inout OutcomeTally) {
+    mode = .json
+    phase = .objects
+    note(.json)
+    let stop = objects(in: line, from: 0, into: &tally)
+    if stop < line.count { self.line(Bytes(rebasing: line[stop...]), into: &tally) }
+  }
+
+  /// Reads objects from `bytes`; returns where line reading resumes (`bytes.count` if it does not).
+  private mutating func objects(in bytes: Bytes, from start: Int, into tally: inout OutcomeTally)
+    -> Int
+  {
+    var index = start
+    while true {
+      switch splitter.next(in: bytes, from: index) {
+      case .object(let objectStart, let end):
+        Self.object(Bytes(rebasing: bytes[objectStart..<end]), into: &tally)
+        index = end
+      case .bufferedObject(let end):
+        let buffered = splitter.buffer
+        buffered.withUnsafeBufferPointer { Self.object($0, into: &tally) }
+        splitter.clearBuffer()
+        index = end
+      case .needMore:
+        return bytes.count
+      case .notJSON(let at):
+        mode = .lines
+        return at
+      }
+    }
+  }
+
+  private static func object(_ bytes: Bytes, into tally: inout OutcomeTally) {
+    guard ByteScan.mentionsTag(bytes) else { return }
+    switch JSONEntryDecoder.decode(bytes) {
+    case .entry(let entry): tally.record(entry)
+    case .notAnEntry: tally.ignore()
+    case .broken: tally.countBroken()
+    }
+  }
+
+  private mutating func note(_ detected: LogStyle?) {
+    if style == nil { style = detected }
+  }
+}

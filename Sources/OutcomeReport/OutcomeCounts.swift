@@ -1,0 +1,85 @@
+/// One of the five terminal outcomes a `migration_outcome` tag reports.
+///
+/// The raw values are the telemetry codes of the 3.0.2 spec, spelled exactly as in the tag
+/// (`outcome=no_new_data`) and as the keys of the `--json` report. `allCases` is in the order
+/// the spec lists them, which is also the row order of the text report.
+public enum OutcomeCode: String, CaseIterable, Sendable {
+  /// The legacy store was read and new dittos were inserted.
+  case success
+  /// The legacy store was read, but every ditto was already in the library.
+  case noNewData = "no_new_data"
+  /// A legacy file was found, but it held no dittos.
+  case emptyStore = "empty_store"
+  /// A legacy file was found but could not be read.
+  case foundUnreadable = "found_unreadable"
+  /// No legacy file was found on the device.
+  case nothingOnDisk = "nothing_on_disk"
+}
+
+/// What started the migration attempt that emitted a tag.
+public enum OutcomeSource: String, CaseIterable, Sendable {
+  /// The automatic migration on first launch (`source=auto`).
+  case auto
+  /// The "Recover Old Dittos" menu item (`source=manual`).
+  case manual
+}
+
+/// How many valid tags reported each outcome.
+///
+/// Every outcome has a count, zero included, so a report always lists all five.
+public struct OutcomeCounts: Equatable, Sendable {
+  private var values: [Int] = Array(repeating: 0, count: OutcomeCode.allCases.count)
+
+  /// All counts zero.
+  public init() {}
+
+  /// The number of tags with `outcome`.
+  public subscript(outcome: OutcomeCode) -> Int {
+    get { values[Self.index(of: outcome)] }
+    set { values[Self.index(of: outcome)] = newValue }
+  }
+
+  /// The number of tags, all outcomes together.
+  public var total: Int { values.reduce(0, +) }
+
+  private static func index(of outcome: OutcomeCode) -> Int {
+    switch outcome {
+    case .success: 0
+    case .noNewData: 1
+    case .emptyStore: 2
+    case .foundUnreadable: 3
+    case .nothingOnDisk: 4
+    }
+  }
+}
+
+/// The sums of the numeric fields of all valid tags.
+///
+/// Additions saturate at `Int.max` instead of trapping: the numbers come from files.
+public struct OutcomeSums: Equatable, Sendable {
+  /// The sum of `categories=`.
+  public var categories = 0
+  /// The sum of `dittos=`.
+  public var dittos = 0
+  /// The sum of `inserted=`.
+  public var inserted = 0
+
+  /// Sums of the given values (all zero by default).
+  public init(categories: Int = 0, dittos: Int = 0, inserted: Int = 0) {
+    self.categories = categories
+    self.dittos = dittos
+    self.inserted = inserted
+  }
+
+  /// Adds one tag's fields.
+  mutating func add(categories: Int, dittos: Int, inserted: Int) {
+    self.categories = Self.saturatingSum(self.categories, categories)
+    self.dittos = Self.saturatingSum(self.dittos, dittos)
+    self.inserted = Self.saturatingSum(self.inserted, inserted)
+  }
+
+  private static func saturatingSum(_ lhs: Int, _ rhs: Int) -> Int {
+    let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+    return overflow ? Int.max : sum
+  }
+}

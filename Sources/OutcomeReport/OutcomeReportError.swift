@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why an outcome report could not be made.
+///
+/// Malformed tags are never errors: they are counted. Errors are about reading the inputs and
+/// about the rule's settings. ``description`` is the text the CLI prints after `Error: `.
+public enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `open(2)` failed for the named input; `code` is the `errno` value.
+  case cannotOpen(file: String, code: Int32)
+  /// `read(2)` failed part-way through the named input; `code` is the `errno` value. Counts from
+  /// the bytes read before the failure stay in the scanner.
+  case cannotRead(file: String, code: Int32)
+  /// A ``VerdictRule`` setting is out of range; the text says which and why.
+  case invalidRule(String)
+
+  /// The system's text for the `errno` value ("No such file or directory"); nil for rule errors.
+  public var reason: String? {
+    switch self {
+    case .cannotOpen(_, let code), .cannotRead(_, let code): String(cString: strerror(code))
+    case .invalidRule: nil
+    }
+  }
+
+  /// One line naming the file and the reason: `cannot open x.log: No such file or directory`.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let file, _): "cannot open \(file): \(reason ?? "")"
+    case .cannotRead(let file, _): "cannot read \(file): \(reason ?? "")"
+    case .invalidRule(let text): "invalid verdict rule: \(text)"
+    }
+  }
+}

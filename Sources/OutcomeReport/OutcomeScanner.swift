@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Counts `migration_outcome` tags in any number of `log show` captures, in one streaming pass.
+///
+/// Feed each input as a sequence of byte chunks between ``beginInput()`` and ``endInput()``
+/// (or let ``scan(path:chunkSize:)`` / ``scan(fileDescriptor:name:chunkSize:)`` do it), then call
+/// ``finish()``. Chunks may split lines, UTF-8 sequences and JSON objects anywhere: the result is
+/// the same for any chunking. The scanner keeps counters, a carry of at most one line or one JSON
+/// object (capped by ``Options/maximumLineLength``), and the identities of counted tags for
+/// de-duplication; it never holds an input.
+///
+/// Each input's style is detected on its own (`log show` default, compact, syslog, json, ndjson,
+/// Console.app copies, bare tags, `grep -H` output), from its header when there is one and line
+/// by line otherwise. Entries repeated across inputs (overlapping windows, copies of one
+/// sysdiagnose) are counted once when they carry a timestamp and a pid.
+///
+/// ```swift
+/// var scanner = OutcomeScanner()
+/// for path in paths { try scanner.scan(path: path) }
+/// print(scanner.finish().textReport())
+/// ```
+public struct OutcomeScanner {
+  /// Settings for a scan.
+  public struct Options: Equatable, Sendable {
+    /// How the counts become a verdict.
+    public var rule: VerdictRule
+    /// The most bytes kept of one line or one JSON object. A longer line is cut (its tag, near
+    /// the start, is still read); a longer object cannot be decoded and, if it mentions the tag,
+    /// counts as malformed. At least 4096.
+    public var maximumLineLength: Int
+
+    /// Options with the standard rule and a 1 MiB line limit by default.
+    public init(rule: VerdictRule = .standard, maximumLineLength: Int = 1 << 20) {
+      self.rule = rule
+      self.maximumLineLength = max(maximumLineLength, 4096)
+    }
+  }
+
+  /// The settings given at creation.
+  public let options: Options
+  private var tally = OutcomeTally()
+  private var reader: InputReader?
+
+  /// A scanner with no inputs read yet.
+  public init(options: Options = Options()) {
+    self.options = options
+  }
+
+  /// Starts a new input: style detection and continuation lines start over. Ends the current
+  /// input first, if any.
+  public mutating func beginInput() {
+    endInput()
+    reader = InputReader(lineLimit: options.maximumLineLength)
+  }
+
+  /// Reads the next chunk of the current input (starting one if needed).
+  public mutating func consume(_ bytes: some Collection<UInt8>) {
+    let done: Void? = bytes.withContiguousStorageIfAvailable { feed($0) }
+    if done == nil {
+      Array(bytes).withUnsafeBufferPointer { feed($0) }
+    }
+  }
+
+  /// Reads the next chunk of the current input (starting one if needed), without copying it.
+  public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+    feed(bytes.assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// Ends the current input: a last line without a line break is read, an unfinished JSON
+  /// object is counted as malformed if it mentions the tag. Does nothing without an input.
+  public mutating func endInput() {
+    guard var current = reader else { return }
+    reader = nil
+    current.finish(into: &tally)
+    tally.inputs += 1
+    if let style = current.style { tally.styles[style, default: 0] += 1 }
+  }
+
+  /// Ends the current input and returns the counts so far. The scanner can go on afterwards.
+  public mutating func finish() -> OutcomeSummary {
+    endInput()
+    return OutcomeSummary(tally: tally, rule: options.rule)
+  }
+
+  private mutating func feed(_ chunk: Bytes) {
+    if reader == nil { beginInput() }
+    reader?.feed(chunk, into: &tally)
+  }
+}
+
+// MARK: - Reading files and descriptors
+
+extension OutcomeScanner {
+  /// The chunk size of ``scan(path:chunkSize:)`` and ``scan(fileDescriptor:name:chunkSize:)``.
+  public static let defaultChunkSize = 1 << 20
+
+  /// Reads the file at `path` as one input, in chunks of `chunkSize` bytes.
+  ///
+  /// Pipes and process substitutions (`<(ssh host log show …)`) work too; the path is opened
+  /// once and read to its end. Memory stays flat whatever the size.
+  ///
+  /// - Throws: ``OutcomeReportError/cannotOpen(file:code:)`` or
+  ///   ``OutcomeReportError/cannotRead(file:code:)``, naming `path`. After a read error, the
+  ///   counts from the bytes read so far stay in the scanner.
+  public mutating func scan(path: String, chunkSize: Int = defaultChunkSize)
+    throws(OutcomeReportError)
+  {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .cannotOpen(file: path, code: errno) }
+    defer { close(descriptor) }
+    try scan(fileDescriptor: descriptor, name: path, chunkSize: chunkSize)
+  }
+
+  /// Reads an open descriptor (standard input is `0`) to its end as one input, in chunks of
+  /// `chunkSize` bytes. The descriptor is not closed.
+  ///
+  /// - Parameter name: what errors call the input (`standard input`, a path).
+  /// - Throws: ``OutcomeReportError/cannotRead(file:code:)`` naming `name`.
+  public mutating func scan(
+    fileDescriptor: Int32, name: String, chunkSize: Int = defaultChunkSize
+  ) throws(OutcomeReportError) {
+    let size = max(chunkSize, 1)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    beginInput()
+    defer { endInput() }
+    while true {
+      let count = read(fileDescriptor, buffer.baseAddress, size)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .cannotRead(file: name, code: errno)
+      }
+      if count == 0 { return }
+      consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// THE migration_outcome TAG (3.0.2 spec, "Field telemetry"; each rule is pinned by a test)
+//
+//   migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N
+//
+//   FIELD        VALUE
+//   source       auto | manual
+//   outcome      success | no_new_data | empty_store | found_unreadable | nothing_on_disk
+//   categories   decimal digits only, at most 18 of them (so sums cannot overflow on one tag)
+//   dittos       same
+//   inserted     same
+//
+// The message (first line only, leading blanks skipped) is a tag if and only if it starts with the
+// word `migration_outcome` followed by a blank or the end. Fields are split on runs of spaces and
+// tabs; each `key=value` splits at its first `=`. A tag is valid if and only if (1) each of the five
+// fields appears exactly once, (2) no value is `<private>` (or another `<…>` redaction), and (3) every
+// value is in its column above. Fields with other keys (`salvaged=N`, `error=…`) and words without
+// `=` are accepted and ignored, so newer builds can add fields. Anything else is malformed: it is
+// counted, never fatal. A `<mask.hash: '…'>` value splits into two words; its first half is not a
+// known value, so the tag is malformed, as a redacted value should be.
+
+/// One valid `migration_outcome` tag.
+struct OutcomeTag: Equatable, Sendable {
+  var source: OutcomeSource
+  var outcome: OutcomeCode
+  var categories: Int
+  var dittos: Int
+  var inserted: Int
+}
+
+/// Why a message that starts with `migration_outcome` is not a valid tag.
+enum TagDefect: Equatable, Sendable {
+  /// A required field is absent or has an empty value.
+  case missingField(String)
+  /// A required field appears more than once.
+  case repeatedField(String)
+  /// A value was redacted (`<private>`, `<mask.hash: …>`).
+  case redactedValue(String)
+  /// `source` or `outcome` holds a value outside the contract.
+  case unknownValue(String)
+  /// A count is not 1–18 decimal digits.
+  case notACount(String)
+}
+
+/// The three answers for one message.
+enum TagParse: Equatable, Sendable {
+  /// The message does not start with the `migration_outcome` word.
+  case notATag
+  /// The message is a tag, but not a valid one.
+  case malformed(TagDefect)
+  /// A valid tag.
+  case tag(OutcomeTag)
+}
+
+extension OutcomeTag {
+  /// The word that starts every tag.
+  static let word = "migration_outcome"
+
+  private static let requiredKeys = ["source", "outcome", "categories", "dittos", "inserted"]
+  private static let requiredKeyBytes = requiredKeys.map { Array($0.utf8) }
+
+  /// Reads the first line of `message` as a tag.
+  static func parse(_ message: some StringProtocol) -> TagParse {
+    let firstLine = Substring(message).utf8.prefix(while: { $0 != 0x0A && $0 != 0x0D })
+    let words = firstLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+    guard let head = words.first, head.elementsEqual(word.utf8) else { return .notATag }
+    // One slot per required key, in `requiredKeys` order.
+    var values: [Substring.UTF8View?] = Array(repeating: nil, count: requiredKeys.count)
+    var repeated: Int?
+    for word in words.dropFirst() {
+      guard let equals = word.firstIndex(of: UInt8(ascii: "=")) else { continue }
+      let key = word[word.startIndex..<equals]
+      guard let slot = requiredKeyBytes.firstIndex(where: { key.elementsEqual($0) }) else {
+        continue
+      }
+      if values[slot] != nil, repeated == nil { repeated = slot }
+      values[slot] = word[word.index(after: equals)...]
+    }
+    if let repeated { return .malformed(.repeatedField(requiredKeys[repeated])) }
+    var text: [String] = []
+    for (slot, key) in requiredKeys.enumerated() {
+      guard let value = values[slot], !value.isEmpty else { return .malformed(.missingField(key)) }
+      if value.first == UInt8(ascii: "<") { return .malformed(.redactedValue(key)) }
+      text.append(String(Substring(value)))
+    }
+    return make(from: text)
+  }
+
+  /// Builds the tag from the five present, unredacted values, in `requiredKeys` order.
+  private static func make(from text: [String]) -> TagParse {
+    guard let source = OutcomeSource(rawValue: text[0]) else {
+      return .malformed(.unknownValue("source"))
+    }
+    guard let outcome = OutcomeCode(rawValue: text[1]) else {
+      return .malformed(.unknownValue("outcome"))
+    }
+    var counts: [Int] = []
+    for slot in 2..<5 {
+      guard let value = count(from: text[slot]) else {
+        return .malformed(.notACount(requiredKeys[slot]))
+      }
+      counts.append(value)
+    }
+    return .tag(
+      OutcomeTag(
+        source: source, outcome: outcome, categories: counts[0], dittos: counts[1],
+        inserted: counts[2]))
+  }
+
+  /// A count: 1–18 ASCII digits, nothing else (no sign, no spaces, no `_`).
+  private static func count(from text: String) -> Int? {
+    let utf8 = text.utf8
+    guard (1...18).contains(utf8.count),
+      utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    return Int(text)
+  }
+}

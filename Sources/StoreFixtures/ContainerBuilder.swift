@@ -1,0 +1,70 @@
+import Foundation
+import LegacyMigration
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Lays out an App Group container folder: stores, odd files, App Group defaults.
+public struct ContainerBuilder {
+  /// The container folder.
+  public let root: String
+
+  /// Creates `root` (and its parents) if needed.
+  public init(root: String) throws {
+    self.root = root
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  /// The full path of `relative`.
+  public func path(_ relative: String) -> String { root + "/" + relative }
+
+  /// Creates the folders leading to `relative`.
+  public func makeParent(of relative: String) throws {
+    let parent = (path(relative) as NSString).deletingLastPathComponent
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+  }
+
+  /// Writes a 2.x store at `relative`.
+  public func writeStore(
+    _ spec: LegacyStoreSpec, at relative: String = "Ditto.sqlite",
+    journal: LegacyStoreWriter.Journal = .walCheckpointed, seed: UInt64 = 1
+  ) throws {
+    try makeParent(of: relative)
+    try LegacyStoreWriter.write(spec, to: path(relative), journal: journal, seed: seed)
+  }
+
+  /// Writes raw bytes at `relative`.
+  public func writeBytes(_ bytes: [UInt8], at relative: String) throws {
+    try makeParent(of: relative)
+    guard FileManager.default.createFile(atPath: path(relative), contents: Data(bytes)) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(relative)])
+    }
+  }
+
+  /// Writes `count` seeded random bytes at `relative`.
+  public func writeGarbage(count: Int, seed: UInt64, at relative: String) throws {
+    var random = SeededGenerator(seed: seed)
+    try writeBytes((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: relative)
+  }
+
+  /// Creates a FIFO at `relative`.
+  public func makeFIFO(at relative: String) throws {
+    try makeParent(of: relative)
+    guard mkfifo(path(relative), 0o644) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+  }
+
+  /// Writes the App Group defaults (`Library/Preferences/group.io.kern.ditto.plist`).
+  public func writeDefaults(
+    _ values: [String: Any], format: PropertyListSerialization.PropertyListFormat = .binary
+  ) throws {
+    let relative = "Library/Preferences/" + AppGroupDefaults.fileName
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: format, options: 0)
+    try writeBytes(Array(data), at: relative)
+  }
+}

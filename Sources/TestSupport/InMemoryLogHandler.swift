@@ -1,0 +1,36 @@
+import Foundation
+import Telemetry
+
+/// Keeps every record in memory, for assertions. Create one per test.
+public final class InMemoryLogHandler: LogHandler, @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [LogRecord] = []
+
+  public init() {}
+
+  public func log(_ record: LogRecord) {
+    lock.lock()
+    stored.append(record)
+    lock.unlock()
+  }
+
+  /// Every record so far.
+  public var records: [LogRecord] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  /// The redacted text of every record at or above `level`.
+  public func lines(atLeast level: LogLevel = .trace) -> [String] {
+    records.filter { $0.level >= level }.map { $0.message.rendered(redactingPrivate: true) }
+  }
+
+  /// The `migration_outcome` lines.
+  public var outcomeLines: [String] {
+    lines().filter { $0.hasPrefix("migration_outcome ") }
+  }
+
+  /// A logger with the migrator's subsystem and category writing here.
+  public var logger: Logger { Logger.legacyDataMigrator(logLevel: .trace, handler: self) }
+}

@@ -1,0 +1,148 @@
+import DittoRecoverCLI
+import Foundation
+
+/// What one run of the tool produced.
+public struct ToolRun: Sendable {
+  public var exitCode: Int32
+  public var standardOutput: String
+  public var standardError: String
+
+  public init(exitCode: Int32, standardOutput: String, standardError: String) {
+    self.exitCode = exitCode
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+  }
+
+  /// Standard output parsed as one JSON object (nil when it is not one).
+  public var json: [String: Any]? {
+    do {
+      return try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any]
+    } catch {
+      return nil
+    }
+  }
+
+  /// The `migration_outcome` lines on standard error.
+  public var outcomeLines: [String] {
+    standardError.split(separator: "\n").map(String.init).filter {
+      $0.hasPrefix("migration_outcome ")
+    }
+  }
+}
+
+/// Runs `ditto-recover` in-process (fast, for most tests) or as a child process (end to end).
+public enum ToolRunner {
+  /// Runs `Tool.main` with captured output.
+  public static func run(_ arguments: [String], environment: [String: String] = [:]) -> ToolRun {
+    let output = BufferOutput()
+    let error = BufferOutput()
+    let code = Tool.main(
+      arguments,
+      context: ToolContext(standardOutput: output, standardError: error, environment: environment))
+    return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
+  }
+
+  /// The built `ditto-recover` executable, next to the test bundle.
+  public static var executablePath: String? {
+    var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("ditto-recover").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    for sub in [".build/debug", ".build/release"] {
+      let candidate = root.appendingPathComponent(sub).appendingPathComponent("ditto-recover").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Runs the built executable as a child process; reads both pipes before waiting.
+  public static func runProcess(
+    _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil
+  ) throws -> ToolRun {
+    guard let path = executablePath else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ditto-recover"])
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    let error = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = input
+    try process.run()
+    if let standardInput { input.fileHandleForWriting.write(standardInput) }
+    try input.fileHandleForWriting.close()
+    // Read stderr on another thread so neither pipe can fill up and block the child.
+    let errorData = ErrorCollector(handle: error.fileHandleForReading)
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errors = errorData.wait()
+    process.waitUntilExit()
+    return ToolRun(
+      exitCode: process.terminationStatus,
+      standardOutput: String(decoding: outputData, as: UTF8.self),
+      standardError: String(decoding: errors, as: UTF8.self))
+  }
+}
+
+/// Reads a pipe to its end on a background thread.
+public final class ErrorCollector: @unchecked Sendable {
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  public init(handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+
+  public func wait() -> Data {
+    done.wait()
+    return data
+  }
+}
+
+/// A child `ditto-recover` started now and collected later, so several can run at the same moment.
+public final class ProcessLauncher {
+  public let process = Process()
+  private let output = Pipe()
+  private let error = Pipe()
+  private let collector: ErrorCollector
+
+  /// Starts `ditto-recover` with `arguments` (and `environment`, when given), optionally through a
+  /// wrapper command such as `setpriv --reuid=…`.
+  public init(_ arguments: [String], environment: [String: String]? = nil, wrapper: [String] = [])
+    throws
+  {
+    guard let path = ToolRunner.executablePath else { throw CocoaError(.fileNoSuchFile) }
+    if let launcher = wrapper.first {
+      process.executableURL = URL(fileURLWithPath: launcher)
+      process.arguments = Array(wrapper.dropFirst()) + [path] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+    }
+    if let environment { process.environment = environment }
+    process.standardOutput = output
+    process.standardError = error
+    collector = ErrorCollector(handle: error.fileHandleForReading)
+    try process.run()
+  }
+
+  /// Waits for the process and returns what it printed.
+  public func finish() -> ToolRun {
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = collector.wait()
+    process.waitUntilExit()
+    return ToolRun(
+      exitCode: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+      standardError: String(decoding: err, as: UTF8.self))
+  }
+}

@@ -1,0 +1,445 @@
+import BackupReader
+import Foundation
+import TestSupport
+import Testing
+
+/// `backup list` and `backup recover`: the issue's contracts, from backup folder to an importable CSV.
+@Suite struct BackupCommandTests {
+  static let older = Date(timeIntervalSince1970: 1_443_702_600)  // 2015-10-01T12:30:00Z
+  static let newer = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
+
+  @Test func listJSONHasTheContractKeys() throws {
+    let folder = try TemporaryDirectory("backup-list")
+    let backup = folder.appending("00008030-001D35093EF2402E")
+    try DittoBackupFixture.build(at: backup, date: Self.older, deviceName: "Sam’s iPhone")
+    let before = try FileHashes(of: backup)
+    let run = ToolRunner.run(["backup", "list", backup, "--json"])
+    #expect(run.exitCode == 0)
+    let json = try #require(run.json)
+    #expect(Set(json.keys) == ["backups", "newestWithDittoStore"])
+    #expect(json["newestWithDittoStore"] as? String == backup)
+    let backups = try #require(json["backups"] as? [[String: Any]])
+    #expect(backups.count == 1)
+    let entry = try #require(backups.first)
+    for key in ["path", "deviceName", "date", "iosVersion", "encrypted", "dittoFiles"] {
+      #expect(entry.keys.contains(key), "\(key)")
+    }
+    #expect(entry["path"] as? String == backup)
+    #expect(entry["deviceName"] as? String == "Sam’s iPhone")
+    #expect(entry["date"] as? String == "2015-10-01T12:30:00Z")
+    #expect(entry["iosVersion"] as? String == "17.5.1")
+    #expect(entry["encrypted"] as? Bool == false)
+    #expect(entry["error"] is NSNull)
+    #expect((entry["problems"] as? [Any])?.isEmpty == true)
+    let files = try #require(entry["dittoFiles"] as? [[String: Any]])
+    #expect(files.allSatisfy { Set($0.keys) == ["domain", "relativePath", "bytes"] })
+    #expect(
+      files.map { "\($0["domain"] as? String ?? "")/\($0["relativePath"] as? String ?? "")" } == [
+        "AppDomain-io.kern.ditto/Library/Preferences/io.kern.ditto.plist",
+        "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite",
+        "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-shm",
+        "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-wal",
+        "AppDomainGroup-group.io.kern.ditto/Library/Preferences/group.io.kern.ditto.plist",
+      ])
+    #expect(files[1]["bytes"] as? Int == 4096)
+    #expect(files[2]["bytes"] as? Int == 32768)
+    #expect(try FileHashes(of: backup) == before)
+
+    let text = ToolRunner.run(["backup", "list", backup])
+    #expect(text.exitCode == 0)
+    #expect(
+      text.standardOutput.contains(
+        "device: Sam’s iPhone, iOS 17.5.1, 2015-10-01T12:30:00Z, not encrypted"))
+    #expect(
+      text.standardOutput.contains("AppDomainGroup-group.io.kern.ditto  Ditto.sqlite  4096 bytes"))
+  }
+
+  @Test func recoverJSONIsTheRecoverObjectPlusBackup() throws {
+    let folder = try TemporaryDirectory("backup-recover")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(at: backup, date: Self.older)
+    let before = try FileHashes(of: backup)
+    let out = folder.appending("out")
+    let run = ToolRunner.run(["backup", "recover", backup, "--out", out, "--json"])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    for key in [
+      "attempted", "source", "outcome", "legacyStore", "legacyBytes", "categories", "dittos",
+      "insertedCategories", "inserted", "skipped", "flagSet", "error", "result", "message",
+      "library", "sources", "backup",
+    ] {
+      #expect(json.keys.contains(key), "\(key)")
+    }
+    #expect(json["source"] as? String == "manual")
+    #expect(json["outcome"] as? String == "success")
+    #expect(json["result"] as? String == "inserted")
+    #expect(json["legacyStore"] as? String == "Ditto.sqlite")
+    #expect(json["categories"] as? Int == DittoBackupFixture.expectedCategories)
+    #expect(json["dittos"] as? Int == DittoBackupFixture.expectedDittos)
+    #expect(json["inserted"] as? Int == DittoBackupFixture.expectedDittos)
+    #expect(json["message"] as? String == "Recovered 9 dittos from your previous version.")
+    #expect(json["library"] as? String == out + "/DittoLibrary.sqlite")
+    #expect(
+      (json["sources"] as? [[String: Any]])?.map { $0["kind"] as? String } == [
+        "coreData", "pending", "v1",
+      ])
+    let info = try #require(json["backup"] as? [String: Any])
+    #expect(info["path"] as? String == backup)
+    #expect(info["container"] as? String == out + "/AppDomainGroup-group.io.kern.ditto")
+    #expect(info["home"] as? String == out + "/AppDomain-io.kern.ditto")
+    let files = try #require(info["files"] as? [[String: Any]])
+    #expect(files.count == 5)
+    #expect(files.allSatisfy { $0["status"] as? String == "copied" })
+    #expect(run.outcomeLines.count == 1)
+    #expect(try FileHashes(of: backup) == before)
+
+    let csv = ToolRunner.run([
+      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+    ])
+    #expect(csv.exitCode == 0)
+    let lines = csv.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+    #expect(lines.first == "Category,Ditto")
+    #expect(lines.count == 1 + DittoBackupFixture.expectedDittos)
+    #expect(lines.contains("Work 💼,w1"))
+    #expect(lines.contains("Keyboard new,k1"))
+    #expect(lines.contains("General,1.x first"))
+
+    let again = ToolRunner.run(["backup", "recover", backup, "--out", out, "--json"])
+    #expect(again.exitCode == 64)
+    #expect(again.standardError.contains("already exists and is not an empty folder"))
+    #expect(try FileHashes(of: backup) == before)
+  }
+
+  @Test func withoutOutItRebuildsIntoANewTemporaryFolderAndSaysWhere() throws {
+    let folder = try TemporaryDirectory("backup-temp")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(at: backup, date: Self.older)
+    let library = folder.appending("library.sqlite")
+    let run = ToolRunner.run(["backup", "recover", backup, "--library", library])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let line = try #require(
+      run.standardError.split(separator: "\n").first { $0.hasPrefix("rebuilding into ") })
+    let temporary = String(line.dropFirst("rebuilding into ".count).prefix { $0 != " " })
+    #expect(
+      FileManager.default.fileExists(
+        atPath: temporary + "/AppDomainGroup-group.io.kern.ditto/Ditto.sqlite"))
+    #expect(FileManager.default.fileExists(atPath: library))
+    #expect(run.standardOutput.contains("Recovered 9 dittos from your previous version."))
+    #expect(
+      run.standardOutput.contains("next: ditto-recover export --library \(library) --format csv"))
+    try FileManager.default.removeItem(atPath: temporary)
+  }
+
+  @Test func severalBackupsNameTheNewestHoldingADittoStore() throws {
+    let folder = try TemporaryDirectory("backup-several")
+    let root = folder.appending("Backup")
+    try DittoBackupFixture.build(at: root + "/aaaa", date: Self.older, deviceName: "Old phone")
+    try DittoBackupFixture.build(
+      at: root + "/bbbb", date: Self.newer, deviceName: "New phone", includesDitto: false)
+    try DittoBackupFixture.build(
+      at: root + "/cccc", date: Self.older.addingTimeInterval(-86_400), deviceName: "Oldest")
+    let before = try FileHashes(of: root)
+    let list = ToolRunner.run(["backup", "list", root, "--json"])
+    #expect(list.exitCode == 0)
+    let json = try #require(list.json)
+    #expect(json["newestWithDittoStore"] as? String == root + "/aaaa")
+    let backups = try #require(json["backups"] as? [[String: Any]])
+    #expect(
+      backups.map { $0["path"] as? String } == [root + "/aaaa", root + "/bbbb", root + "/cccc"])
+    #expect((backups[1]["dittoFiles"] as? [Any])?.isEmpty == true)
+    let text = ToolRunner.run(["backup", "list", root])
+    #expect(text.standardOutput.contains("newest backup holding a Ditto store: \(root)/aaaa"))
+
+    let out = folder.appending("out")
+    let run = ToolRunner.run(["backup", "recover", root, "--out", out, "--json"])
+    #expect(run.exitCode == 0)
+    #expect((run.json?["backup"] as? [String: Any])?["path"] as? String == root + "/aaaa")
+    #expect((run.json?["backup"] as? [String: Any])?["backupsFound"] as? Int == 3)
+    #expect(
+      run.standardError.contains(
+        "using \(root)/aaaa (Old phone, 2015-10-01T12:30:00Z): of 3 backups, the newest that holds a Ditto store"
+      ))
+    #expect(try FileHashes(of: root) == before)
+  }
+
+  @Test(arguments: [true, false])
+  func anEncryptedLookingBackupGivesTheClearMessage(saysEncrypted: Bool) throws {
+    let folder = try TemporaryDirectory("backup-encrypted")
+    let builder = try BackupBuilder(root: folder.appending("udid"))
+    if saysEncrypted {
+      try builder.writeStandardPlists(date: Self.older, isEncrypted: true)
+    } else {
+      try builder.writeInfo(["Device Name": "Locked"])
+    }
+    try builder.writeBytes(
+      (0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }, at: "Manifest.db")
+    let before = try FileHashes(of: builder.root)
+    let out = folder.appending("out")
+    let run = ToolRunner.run(["backup", "recover", builder.root, "--out", out, "--json"])
+    #expect(run.exitCode == 65)
+    let json = try #require(run.json)
+    #expect(Set(json.keys) == ["error", "exitCode"])
+    let message = try #require(json["error"] as? String)
+    #expect(message.contains("is an encrypted backup"))
+    #expect(message.contains("Encrypt local backup"))
+    #expect(message.contains("--password-file"))
+    #expect(run.standardError == "Error: \(message)\n")
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let text = ToolRunner.run(["backup", "recover", builder.root, "--out", out])
+    #expect(text.exitCode == 65)
+    #expect(text.standardOutput.isEmpty)
+    #expect(text.standardError.hasPrefix("Error: \(builder.root) is an encrypted backup"))
+
+    let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
+    #expect(list.exitCode == 65)
+    let listed = try #require((list.json?["backups"] as? [[String: Any]])?.first)
+    #expect(listed["encrypted"] as? Bool == true)
+    #expect(listed["dittoFiles"] is NSNull)
+    #expect(listed["errorCode"] as? String == "encrypted")
+    #expect(try FileHashes(of: builder.root) == before)
+  }
+
+  @Test func sizeMismatchesAndUnsafePathsAreReported() throws {
+    let folder = try TemporaryDirectory("backup-odd")
+    let builder = try BackupBuilder(root: folder.appending("udid"))
+    try builder.writeStandardPlists(date: Self.older)
+    let group = DittoDomain.appGroupDomain
+    try builder.addFile(
+      domain: group, relativePath: "notes.txt", contents: [1, 2, 3],
+      blob: try BackupBuilder.archive(.init(size: 300, mode: 0o100644)))
+    try builder.addFile(domain: group, relativePath: "../../escaped.txt", contents: [1])
+    try builder.writeManifest()
+    let before = try FileHashes(of: builder.root)
+    let out = folder.appending("out")
+    let run = ToolRunner.run(["backup", "recover", builder.root, "--out", out, "--json"])
+    #expect(run.exitCode == 0)
+    #expect(run.json?["outcome"] as? String == "nothing_on_disk")
+    let files = try #require((run.json?["backup"] as? [String: Any])?["files"] as? [[String: Any]])
+    let byPath = Dictionary(
+      uniqueKeysWithValues: files.map { ($0["relativePath"] as? String ?? "", $0) })
+    #expect(byPath["notes.txt"]?["status"] as? String == "size_mismatch")
+    #expect(byPath["notes.txt"]?["copiedBytes"] as? Int == 3)
+    #expect(byPath["notes.txt"]?["bytes"] as? Int == 300)
+    #expect(byPath["../../escaped.txt"]?["status"] as? String == "refused")
+    #expect(run.standardError.contains("warning: \(group)/notes.txt: size_mismatch: "))
+    #expect(!FileManager.default.fileExists(atPath: folder.appending("escaped.txt")))
+    #expect(!FileManager.default.fileExists(atPath: out + "/escaped.txt"))
+    #expect(try FileHashes(of: builder.root) == before)
+
+    let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
+    let problems = (list.json?["backups"] as? [[String: Any]])?.first?["problems"] as? [String]
+    #expect(
+      problems?.contains("\(group)/notes.txt: the stored file has 3 bytes, the manifest says 300")
+        == true)
+  }
+
+  @Test func anUnreadableSiblingBackupIsNotNothingOnDisk() throws {
+    let folder = try TemporaryDirectory("backup-sibling")
+    let root = folder.appending("Backup")
+    try DittoBackupFixture.build(at: root + "/plain", date: Self.newer, includesDitto: false)
+    let locked = try BackupBuilder(root: root + "/locked")
+    try locked.writeStandardPlists(date: Self.older, isEncrypted: true)
+    try locked.writeBytes(Array(repeating: 9, count: 4096), at: "Manifest.db")
+    let run = ToolRunner.run([
+      "backup", "recover", root, "--out", folder.appending("out"), "--json",
+    ])
+    #expect(run.exitCode == 65)
+    #expect(run.json?["outcome"] as? String == "nothing_on_disk")
+    #expect(run.standardError.contains("warning: \(root)/locked is an encrypted backup"))
+    #expect(run.standardError.contains("1 other backups could not be read and may hold Ditto data"))
+  }
+
+  @Test func aMissingStoreFileIsNotNothingOnDisk() throws {
+    let folder = try TemporaryDirectory("backup-missing")
+    let builder = try BackupBuilder(root: folder.appending("udid"))
+    try builder.writeStandardPlists(date: Self.older)
+    try builder.addFile(
+      domain: DittoDomain.appGroupDomain, relativePath: "Ditto.sqlite",
+      contents: Array(repeating: 1, count: 10),
+      storesContents: false)
+    try builder.writeManifest()
+    let run = ToolRunner.run([
+      "backup", "recover", builder.root, "--out", folder.appending("out"), "--json",
+    ])
+    #expect(run.exitCode == 65)
+    #expect(
+      run.standardError.contains("1 Ditto data files listed in the backup could not be rebuilt"))
+  }
+
+  @Test func nothingIsEverWrittenInsideTheBackup() throws {
+    let folder = try TemporaryDirectory("backup-inside")
+    let root = folder.appending("Backup")
+    try DittoBackupFixture.build(at: root + "/udid", date: Self.older)
+    let before = try FileHashes(of: root)
+    for arguments in [
+      ["--out", root + "/udid/out"], ["--out", root + "/new"],
+      ["--out", folder.appending("ok"), "--library", root + "/udid/lib.sqlite"],
+      ["--out", root + "/udid/../udid/x"],
+    ] {
+      let run = ToolRunner.run(["backup", "recover", root] + arguments)
+      #expect(run.exitCode == 64, "\(arguments)")
+      #expect(run.standardError.contains("must not be inside the backup folder"))
+    }
+    #expect(try FileHashes(of: root) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["udid"])
+  }
+
+  @Test func missingAndNonBackupFolders() throws {
+    let folder = try TemporaryDirectory("backup-none")
+    let missing = ToolRunner.run(["backup", "list", folder.appending("nope"), "--json"])
+    #expect(missing.exitCode == 66)
+    #expect(
+      missing.json?["error"] as? String == folder.appending("nope") + ": no such file or folder")
+    let empty = ToolRunner.run(["backup", "recover", folder.path])
+    #expect(empty.exitCode == 66)
+    #expect(empty.standardError.contains("not an iPhone backup folder"))
+  }
+
+  @Test func helpAndUsage() {
+    let group = ToolRunner.run(["backup", "--help"])
+    #expect(group.exitCode == 0)
+    #expect(
+      group.standardOutput.hasSuffix(
+        """
+        USAGE: ditto-recover backup <subcommand>
+
+        OPTIONS:
+          -h, --help            Show help information.
+
+        SUBCOMMANDS:
+          list                  Show each backup's device, date, iOS version and the Ditto files it holds.
+          recover               Rebuild Ditto's files from a backup and recover the old dittos from them.
+
+          See 'ditto-recover help backup <subcommand>' for detailed help.
+
+        """))
+    #expect(ToolRunner.run(["backup"]).standardOutput == group.standardOutput)
+    #expect(ToolRunner.run(["help", "backup"]).standardOutput == group.standardOutput)
+
+    let list = ToolRunner.run(["backup", "list", "--help"])
+    #expect(list.exitCode == 0)
+    #expect(
+      list.standardOutput.contains(
+        """
+        USAGE: ditto-recover backup list <backup> [--password-file <file>] [--json] [--verbose]
+
+        ARGUMENTS:
+          <backup>              A backup folder (…/MobileSync/Backup/<id>) or the folder holding several.
+
+        OPTIONS:
+          --password-file <file>
+                                A file holding the password of an encrypted backup (its first line).
+          --json                Print one JSON object on standard output.
+          --verbose             Show info-level log lines and error causes.
+          -h, --help            Show help information.
+
+        """))
+    #expect(ToolRunner.run(["help", "backup", "list"]).standardOutput == list.standardOutput)
+    let recover = ToolRunner.run(["backup", "recover", "-h"])
+    #expect(
+      recover.standardOutput.contains(
+        "USAGE: ditto-recover backup recover <backup> [--library <file>] [--out <dir>] [--password-file <file>] [--json] [--verbose]"
+      ))
+
+    let unknown = ToolRunner.run(["backup", "frobnicate"])
+    #expect(unknown.exitCode == 64)
+    #expect(
+      unknown.standardError == """
+        Error: Unknown subcommand 'frobnicate'
+        Usage: ditto-recover backup <subcommand>
+          See 'ditto-recover backup --help' for more information.
+
+        """)
+    let missing = ToolRunner.run(["backup", "list"])
+    #expect(missing.exitCode == 64)
+    #expect(
+      missing.standardError == """
+        Error: Missing expected argument '<backup>'
+        Usage: ditto-recover backup list <backup> [--password-file <file>] [--json] [--verbose]
+          See 'ditto-recover backup list --help' for more information.
+
+        """)
+    #expect(ToolRunner.run(["backup", "recover", "x", "--password", "p"]).exitCode == 64)
+    #expect(ToolRunner.run(["help", "backup", "nope"]).exitCode == 64)
+  }
+
+  @Test func anEncryptedBackupOpensWithThePasswordFromAFile() throws {
+    let folder = try TemporaryDirectory("backup-password")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "s3cret pass"))
+    let before = try FileHashes(of: backup)
+    let passwordFile = folder.appending("password.txt")
+    try Data("s3cret pass\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+
+    let list = ToolRunner.run(["backup", "list", backup, "--password-file", passwordFile, "--json"])
+    #expect(list.exitCode == 0, "\(list.standardError)")
+    let listed = try #require((list.json?["backups"] as? [[String: Any]])?.first)
+    #expect(listed["encrypted"] as? Bool == true)
+    #expect(listed["decrypted"] as? Bool == true)
+    #expect((listed["dittoFiles"] as? [Any])?.count == 5)
+    #expect(list.standardError.contains("unlocking \(backup) with the password"))
+
+    let out = folder.appending("out")
+    let run = ToolRunner.run([
+      "backup", "recover", backup, "--password-file", passwordFile, "--out", out, "--json",
+    ])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    #expect(run.json?["inserted"] as? Int == DittoBackupFixture.expectedDittos)
+    #expect((run.json?["backup"] as? [String: Any])?["decrypted"] as? Bool == true)
+    let csv = ToolRunner.run([
+      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+    ])
+    #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
+    #expect(try FileHashes(of: backup) == before)
+    #expect(!run.standardError.contains("s3cret"))
+    #expect(!run.standardOutput.contains("s3cret"))
+  }
+
+  @Test func aWrongPasswordIsSaidToBeWrong() throws {
+    let folder = try TemporaryDirectory("backup-wrong")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "right"))
+    let passwordFile = folder.appending("password.txt")
+    try Data("wrong".utf8).write(to: URL(fileURLWithPath: passwordFile))
+    let out = folder.appending("out")
+    let run = ToolRunner.run([
+      "backup", "recover", backup, "--password-file", passwordFile, "--out", out, "--json",
+    ])
+    #expect(run.exitCode == 65)
+    #expect(
+      run.json?["error"] as? String
+        == "\(backup): wrong password: it does not unlock this backup's keys")
+    #expect(!FileManager.default.fileExists(atPath: out))
+
+    let missing = ToolRunner.run([
+      "backup", "list", backup, "--password-file", folder.appending("nope"),
+    ])
+    #expect(missing.exitCode == 66)
+    try Data("\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+    let empty = ToolRunner.run(["backup", "list", backup, "--password-file", passwordFile])
+    #expect(empty.exitCode == 64)
+    #expect(
+      empty.standardError.hasPrefix(
+        "Error: '--password-file <file>' \(passwordFile) holds no password\n"))
+  }
+
+  @Test(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+  func twoCommandsFromBackupToCSV() throws {
+    let folder = try TemporaryDirectory("backup-e2e")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(at: backup, date: Self.older)
+    let before = try FileHashes(of: backup)
+    let out = folder.appending("recovered")
+    let recovered = try ToolRunner.runProcess(["backup", "recover", backup, "--out", out])
+    #expect(recovered.exitCode == 0, "\(recovered.standardError)")
+    let exported = try ToolRunner.runProcess([
+      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+    ])
+    #expect(exported.exitCode == 0)
+    #expect(exported.standardOutput.hasPrefix("Category,Ditto\r\n"))
+    #expect(exported.standardOutput.contains("Family,f3\r\n"))
+    #expect(try FileHashes(of: backup) == before)
+  }
+}

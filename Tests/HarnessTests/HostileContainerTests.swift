@@ -1,0 +1,197 @@
+import Foundation
+import LegacyMigration
+import SafeFiles
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// Containers built to trap a naive migrator: special files, links, loops, huge and odd names.
+/// Each run is a child process with a deadline, so a hang fails the test instead of stalling it.
+@Suite(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+struct HostileContainerTests {
+  static let deadline: TimeInterval = 60
+
+  /// Runs the tool on `container`, killing it at the deadline; returns the run and the seconds it took.
+  func run(_ arguments: [String], prefix: [String] = []) throws -> (ToolRun, TimeInterval) {
+    let start = Date()
+    let launcher: ProcessLauncher
+    if prefix.isEmpty {
+      launcher = try ProcessLauncher(arguments)
+    } else {
+      launcher = try ProcessLauncher(arguments, wrapper: prefix)
+    }
+    let watchdog = DispatchWorkItem { kill(launcher.process.processIdentifier, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline, execute: watchdog)
+    let result = launcher.finish()
+    watchdog.cancel()
+    return (result, Date().timeIntervalSince(start))
+  }
+
+  func recover(_ container: String) throws -> (ToolRun, TimeInterval) {
+    try run(["recover", "--container", container, "--json"])
+  }
+
+  enum Trap: String, CaseIterable {
+    case fifo, socket, directory, danglingLink, linkOutside, linkLoopInLibrary
+  }
+
+  @Test(arguments: Trap.allCases)
+  func specialFilesNamedDittoSqliteAreSkippedWithAReason(trap: Trap) throws {
+    let folder = try TemporaryDirectory("hostile")
+    let container = folder.appending("device")
+    let builder = try ContainerBuilder(root: container)
+    let outside = folder.appending("outside.sqlite")
+    try LegacyStoreWriter.write(
+      FixtureContent.make(categories: 1, dittosPerCategory: 3, seed: 1), to: outside)
+    switch trap {
+    case .fifo: try builder.makeFIFO(at: "Ditto.sqlite")
+    case .socket: try makeSocket(at: builder.path("Ditto.sqlite"))
+    case .directory:
+      try FileManager.default.createDirectory(
+        atPath: builder.path("Ditto.sqlite"), withIntermediateDirectories: true)
+    case .danglingLink:
+      try FileManager.default.createSymbolicLink(
+        atPath: builder.path("Ditto.sqlite"), withDestinationPath: folder.appending("nothing"))
+    case .linkOutside:
+      try FileManager.default.createSymbolicLink(
+        atPath: builder.path("Ditto.sqlite"), withDestinationPath: outside)
+    case .linkLoopInLibrary:
+      try FileManager.default.createDirectory(
+        atPath: builder.path("Library"), withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: builder.path("Library/loop"), withDestinationPath: builder.path("Library"))
+      try FileManager.default.createSymbolicLink(
+        atPath: builder.path("Library/Application Support"),
+        withDestinationPath: "../Library/Application Support")
+    }
+    let (result, seconds) = try recover(container)
+    #expect(seconds < Self.deadline, "\(trap) hung")
+    #expect(result.exitCode == 0, "\(trap): \(result.standardError)")
+    #expect(result.json?["outcome"] as? String == "nothing_on_disk")
+    #expect(result.json?["inserted"] as? Int == 0, "\(trap): followed a link out of the container")
+    if trap != .linkLoopInLibrary {
+      #expect(result.standardError.contains("skipped"), "\(trap): no reason given")
+    }
+    let inventory = try run(["inventory", "--container", container]).0
+    #expect(inventory.exitCode == 0)
+    #expect(inventory.standardOutput.split(separator: "\n").count < 20)
+  }
+
+  @Test func aSparse2GiBFileIsRefusedQuicklyAndNeverLoaded() throws {
+    let folder = try TemporaryDirectory("sparse")
+    let container = folder.appending("device")
+    let builder = try ContainerBuilder(root: container)
+    // Zeros (no SQLite header) and a file that starts like SQLite: both 2 GiB, both sparse.
+    for (name, header) in [
+      ("Ditto.sqlite", [UInt8]()),
+      ("Documents/Ditto.sqlite", Array("SQLite format 3\0".utf8) + [0x10, 0, 2, 2]),
+    ] {
+      try builder.writeBytes(header, at: name)
+      guard truncate(builder.path(name), off_t(HarnessBudget.current.sparseFileBytes)) == 0 else {
+        Issue.record("cannot make a sparse file here")
+        return
+      }
+    }
+    let before = try FileHashesLite(container)
+    let (result, seconds) = try recover(container)
+    #expect(seconds < 20, "took \(seconds)s")
+    #expect(result.exitCode == 65)
+    #expect(result.json?["outcome"] as? String == "found_unreadable")
+    let after = try FileHashesLite(container)
+    #expect(before.entries.allSatisfy { after.entries[$0.key] == $0.value })
+    report("hostile: 2 GiB sparse stores refused in \(String(format: "%.2f", seconds)) s")
+  }
+
+  @Test func manyFilesAndOddNamesKeepTheInventoryBounded() throws {
+    let folder = try TemporaryDirectory("many")
+    let container = folder.appending("device")
+    let builder = try ContainerBuilder(root: container)
+    try builder.writeStore(FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 3))
+    let count = HarnessBudget.current.manyFiles
+    for chunk in 0..<(count / 1000) {
+      let directory = builder.path("Library/Caches/d\(chunk)")
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      for index in 0..<1000 { close(open(directory + "/f\(index)", O_CREAT | O_WRONLY, 0o644)) }
+    }
+    let oddNames: [[UInt8]] = [
+      Array("new\nline".utf8), [0x66, 0xFF, 0xFE, 0x2E], Array("tab\there".utf8),
+    ]
+    for name in oddNames {
+      let path = Array(container.utf8) + Array("/Documents/".utf8) + name + [0]
+      try FileManager.default.createDirectory(
+        atPath: builder.path("Documents"), withIntermediateDirectories: true)
+      let fd = path.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) {
+          open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+        }
+      }
+      #expect(fd >= 0)
+      close(fd)
+    }
+    let (result, seconds) = try run(["inventory", "--container", container])
+    let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+      .dropLast()
+    #expect(lines.count <= Inventory.reportLimit + 1)
+    #expect(lines.last?.contains("more files") == true)
+    #expect(result.standardOutput.contains("new\\nline"))
+    #expect(result.standardOutput.contains("f\\xFF\\xFE."))
+    let (migrated, _) = try recover(container)
+    #expect(migrated.json?["outcome"] as? String == "success")
+    report(
+      "hostile: inventory of \(count + 4) files in \(String(format: "%.2f", seconds)) s, \(lines.count) lines"
+    )
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+  func aStoreWithoutReadPermissionIsUnreadableNotEmpty() throws {
+    let folder = try TemporaryDirectory("perm")
+    chmod(folder.path, 0o755)
+    let container = folder.appending("device")
+    let builder = try ContainerBuilder(root: container)
+    try builder.writeStore(FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))
+    chmod(builder.path("Ditto.sqlite"), 0)
+    let libraryFolder = folder.appending("library")
+    try FileManager.default.createDirectory(
+      atPath: libraryFolder, withIntermediateDirectories: true)
+    chmod(libraryFolder, 0o777)
+    chmod(container, 0o777)
+    // Root reads anything, so the check runs the tool as nobody.
+    let prefix =
+      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let (result, _) = try run(
+      ["recover", "--container", container, "--library", libraryFolder + "/lib.sqlite", "--json"],
+      prefix: prefix)
+    #expect(result.exitCode == 65, "\(result.standardError)")
+    #expect(result.json?["outcome"] as? String == "found_unreadable")
+    #expect((result.json?["error"] as? String)?.contains("Permission denied") == true)
+    chmod(builder.path("Ditto.sqlite"), 0o644)
+  }
+
+  func makeSocket(at path: String) throws {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8.prefix(raw.count - 1))
+      raw.copyBytes(from: bytes)
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else { throw POSIXError(.EADDRINUSE) }
+  }
+}
+
+/// Sizes and kinds only (hashing 2 GiB of zeros would be slow; the content is a hole anyway).
+struct FileHashesLite: Equatable {
+  var entries: [String: String] = [:]
+  init(_ root: String) throws {
+    _ = try DirectoryWalker().walk(root: root) { entry in
+      entries[entry.displayPath] =
+        "\(entry.status.kind) \(entry.status.size) \(entry.status.modificationTime)"
+    }
+  }
+}

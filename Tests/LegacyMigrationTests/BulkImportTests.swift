@@ -1,0 +1,92 @@
+import DittoLibrary
+import Foundation
+import LegacyMigration
+import LegacyStore
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// The SQL copy of a store (`importItems(bulk:)`) must do exactly what the row-by-row import of its
+/// walk does: same rows, order, use counts and counts, including merges and duplicates.
+@Suite struct BulkImportTests {
+  typealias Ditto = LegacyStoreSpec.Ditto
+
+  static let spec: LegacyStoreSpec = {
+    var spec = LegacyStoreSpec(
+      categories: [
+        .init(
+          title: "Work",
+          dittos: [
+            Ditto(text: "a", useCount: 3), Ditto(text: "b", useCount: nil),
+            Ditto(text: "a", useCount: 9),
+            Ditto(text: nil), Ditto(text: ""), Ditto(text: "c", useCount: 1, orderKey: 10),
+          ]),
+        .init(
+          title: "Existing",
+          dittos: [Ditto(text: "old"), Ditto(text: "new 1"), Ditto(text: "new 2")]),
+        .init(title: "Work", dittos: [Ditto(text: "b"), Ditto(text: "d")], profile: 2),
+        .init(title: nil, dittos: [Ditto(text: "untitled one")]),
+        .init(title: "All old", dittos: [Ditto(text: "x"), Ditto(text: "y")], profile: nil),
+      ],
+      dittosWithoutCategory: [Ditto(text: "lost", useCount: 4), Ditto(text: "")],
+      profileCount: 2, shufflesPrimaryKeys: true)
+    spec.categories[0].dittos[1].hasNullOrderKey = true
+    return spec
+  }()
+
+  func seededLibrary(_ path: String) throws -> LibraryStore {
+    let library = try LibraryStore(path: path)
+    _ = try library.importItems { sink in
+      try sink(.category(title: "Existing", origin: .other("app")))
+      try sink(.ditto(LegacyDitto(text: "old", useCount: 1)))
+      try sink(.category(title: "All old", origin: .other("app")))
+      try sink(.ditto(LegacyDitto(text: "y")))
+      try sink(.ditto(LegacyDitto(text: "x")))
+    }
+    return library
+  }
+
+  @Test(arguments: [UInt64(1), 2, 3, 4])
+  func bulkCopyMatchesTheRowByRowImport(seed: UInt64) throws {
+    let folder = try TemporaryDirectory("bulk")
+    let store = folder.appending("Ditto.sqlite")
+    try LegacyStoreWriter.write(
+      Self.spec, to: store, journal: seed % 2 == 0 ? .walOnly : .walCheckpointed, seed: seed)
+    let opened = try CoreDataStore(path: store)
+    defer { opened.snapshot.remove() }
+    let reader = try DittoStoreReader(store: opened)
+
+    let rowLibrary = try seededLibrary(folder.appending("rows.sqlite"))
+    let preview = try LibraryStore.openReadOnly(path: folder.appending("rows.sqlite")).previewImport
+    { try reader.walk($0) }
+    let rowCounts = try rowLibrary.importItems { try reader.walk($0) }
+    let bulkLibrary = try seededLibrary(folder.appending("bulk.sqlite"))
+    let bulkCounts = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
+
+    #expect(bulkCounts.dittosRead == rowCounts.dittosRead)
+    #expect(bulkCounts.inserted == rowCounts.inserted)
+    #expect(bulkCounts.skipped == rowCounts.skipped)
+    #expect(bulkCounts.insertedCategories == rowCounts.insertedCategories)
+    #expect(bulkCounts.categoriesRead == rowCounts.categoriesRead)
+    #expect(bulkCounts.categoriesReceivingDittos == rowCounts.categoriesReceivingDittos)
+    #expect(preview == rowCounts)
+    let rows = try rowLibrary.load()
+    let bulk = try bulkLibrary.load()
+    #expect(bulk.categories.map(\.title) == rows.categories.map(\.title))
+    #expect(
+      bulk.categories.map { $0.dittos.map(\.text) } == rows.categories.map { $0.dittos.map(\.text) }
+    )
+    #expect(
+      bulk.categories.map { $0.dittos.map(\.useCount) }
+        == rows.categories.map { $0.dittos.map(\.useCount) })
+    #expect(
+      rows.categories.map(\.title) == ["Existing", "All old", "Work", "Untitled", "Recovered"])
+    #expect(rows.categories[2].dittos.map(\.text) == ["c", "a", "b", "d"])
+    #expect(rows.categories[2].dittos.map(\.useCount) == [1, 3, 0, 0])
+
+    // Again: everything is a duplicate now, on both paths.
+    let again = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
+    #expect(again.inserted == 0)
+    #expect(again.skipped == again.dittosRead)
+  }
+}

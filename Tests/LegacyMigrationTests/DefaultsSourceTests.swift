@@ -1,0 +1,123 @@
+import DittoLibrary
+import Foundation
+import LegacyMigration
+import LegacyStore
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// The App Group defaults as a legacy source: 1.x lists, 1.x/early-2.x pairs, keyboard additions.
+@Suite struct DefaultsSourceTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures").path
+
+  func install(_ fixture: String, in harness: MigrationHarness) throws {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/" + fixture))
+    try harness.builder.writeBytes(
+      Array(bytes), at: "Library/Preferences/group.io.kern.ditto.plist")
+  }
+
+  @Test func pythonWrittenBinaryListBecomesGeneral() throws {
+    let harness = try MigrationHarness()
+    try install("v1-list.binary.plist", in: harness)
+    let migrator = harness.makeMigrator()
+    #expect(migrator.hasRecoverableLegacyData())
+    let report = try #require(migrator.migrateIfNeeded().report)
+    #expect(report.outcome == .success)
+    #expect(
+      same(
+        try harness.libraryContents(),
+        [("General", ["Hello from 1.x", "Second, with \"quotes\"", "Line\nbreak 🚗"])]))
+    #expect(report.sources.map(\.kind) == [.v1])
+    // The flag was added and every other key kept, with its type.
+    let values = try #require(try migrator.defaults.load())
+    #expect(values["someAppKey"] as? Int == 42)
+    #expect(values["lastOpened"] is Date)
+    #expect((values["dittos"] as? [String])?.count == 4)
+    #expect(values[AppGroupDefaults.completionKey] as? Bool == true)
+  }
+
+  @Test func storeThenPendingThenVersion1() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(
+      LegacyStoreSpec(categories: [
+        .init(title: "Work", dittos: [.init(text: "w1"), .init(text: "s1")])
+      ]))
+    try install("pending.binary.plist", in: harness)
+    try harness.recordFiles()
+    let report = harness.makeMigrator().recoverNow()
+    #expect(report.outcome == .success)
+    #expect(
+      same(
+        try harness.libraryContents(),
+        [("Work", ["w1", "s1", "added in keyboard"]), ("Keyboard new", ["k1", "k2"])]))
+    #expect(report.sources.map(\.kind) == [.coreData, .pending])
+    #expect(report.sources.map(\.dittos) == [2, 3])
+    #expect(report.counts.dittosRead == 5)
+    try harness.assertPreserved()
+  }
+
+  @Test func xmlPairKeepsTitleOrderAndAddsUnlistedTitles() throws {
+    let harness = try MigrationHarness()
+    try install("v1-pair.xml.plist", in: harness)
+    let report = harness.makeMigrator().recoverNow()
+    #expect(report.outcome == .success)
+    #expect(
+      same(
+        try harness.libraryContents(),
+        [("Work", ["w1", "w2"]), ("Family ❤️", ["f1"]), ("Orphan title", ["o1"])]))
+  }
+
+  @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+  func foundationWrittenPlistsInBothFormats(format: PropertyListSerialization.PropertyListFormat)
+    throws
+  {
+    let harness = try MigrationHarness()
+    try harness.builder.writeDefaults(
+      ["pendingCategories": ["New"], "pendingDittos": ["New": ["n1", ""]], "dittos": ["old"]],
+      format: format)
+    let report = harness.makeMigrator().recoverNow()
+    #expect(same(try harness.libraryContents(), [("New", ["n1"]), ("General", ["old"])]))
+    #expect(report.sources.map(\.kind) == [.pending, .v1])
+    // The file keeps its format when the automatic path writes the flag.
+    _ = harness.makeMigrator().migrateIfNeeded()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: harness.layout.defaultsPath))
+    #expect(bytes.starts(with: Array("bplist".utf8)) == (format == .binary))
+  }
+
+  @Test func aMalformedPlistIsUnreadableForItselfOnly() throws {
+    let harness = try MigrationHarness()
+    try install("malformed.plist", in: harness)
+    try harness.recordFiles()
+    let alone = harness.makeMigrator().recoverNow()
+    #expect(alone.outcome == .foundUnreadable)
+    #expect(alone.defaultsError != nil)
+    #expect(harness.makeMigrator().hasRecoverableLegacyData())
+    try harness.builder.writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 3, seed: 2))
+    let withStore = harness.makeMigrator().recoverNow()
+    #expect(withStore.outcome == .success)
+    #expect(withStore.counts.inserted == 3)
+    #expect(withStore.defaultsError != nil)
+    let after = try FileHashes(of: harness.folder.path)
+    let key = "/Library/Preferences/group.io.kern.ditto.plist"
+    #expect(after.entries[key] == harness.recorded?.entries[key])
+  }
+
+  @Test func wrongTypesAreSkippedNeverACrash() throws {
+    let content = DefaultsLegacyContent(values: [
+      "dittos": ["ok", 3, ["nested"]], "pendingCategories": "not a list",
+      "pendingDittos": ["A": 5, "B": ["b"]],
+    ])
+    #expect(content.version1.map(\.title) == ["General"])
+    #expect(content.version1.first?.dittos.map(\.text) == ["ok"])
+    #expect(content.pending.map(\.title) == ["B"])
+    #expect(Set(content.problems) == ["dittos", "pendingCategories", "pendingDittos"])
+  }
+
+  @Test func exportLegacyOfTheDefaultsFile() throws {
+    let run = ToolRunner.run(["export", "--legacy", Self.fixtures + "/pending.binary.plist"])
+    #expect(run.exitCode == 0)
+    #expect(run.standardOutput.contains("\"added in keyboard\""))
+  }
+}

@@ -1,0 +1,170 @@
+import DittoLibrary
+import Foundation
+import LegacyMigration
+import LegacyStore
+import StoreFixtures
+import TestSupport
+import Testing
+
+@Suite struct OutcomeTests {
+  /// One container per terminal path, with the outcome it must produce.
+  enum Path: String, CaseIterable {
+    case success, noNewData, emptyStore, foundUnreadable, nothingOnDisk
+
+    var expected: MigrationOutcome {
+      switch self {
+      case .success: .success
+      case .noNewData: .noNewData
+      case .emptyStore: .emptyStore
+      case .foundUnreadable: .foundUnreadable
+      case .nothingOnDisk: .nothingOnDisk
+      }
+    }
+
+    func prepare(_ harness: MigrationHarness) throws {
+      let spec = FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 4)
+      switch self {
+      case .success: try harness.builder.writeStore(spec)
+      case .noNewData:
+        try harness.builder.writeStore(spec)
+        let library = try LibraryStore(path: harness.layout.defaultLibraryPath)
+        _ = try library.importItems { sink in
+          try DittoStoreReader.read(path: harness.builder.path("Ditto.sqlite")).categories.forEach {
+            category in
+            try sink(.category(title: category.title, origin: category.origin))
+            try category.dittos.forEach { try sink(.ditto($0)) }
+          }
+        }
+        try library.close()
+      case .emptyStore:
+        try harness.builder.writeStore(LegacyStoreSpec(categories: [.init(title: "Nothing here")]))
+      case .foundUnreadable:
+        try harness.builder.writeGarbage(count: 2048, seed: 1, at: "Ditto.sqlite")
+      case .nothingOnDisk: break
+      }
+    }
+  }
+
+  @Test(arguments: Path.allCases, [MigrationSource.auto, .manual])
+  func everyTerminalPathLogsExactlyOneOutcomeLine(path: Path, source: MigrationSource) throws {
+    let harness = try MigrationHarness()
+    try path.prepare(harness)
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator()
+    let report =
+      source == .auto ? try #require(migrator.migrateIfNeeded().report) : migrator.recoverNow()
+    #expect(report.outcome == path.expected)
+    #expect(report.counts.inserted + report.counts.skipped == report.counts.dittosRead)
+    let lines = harness.log.records.filter { $0.message.rendered().hasPrefix("migration_outcome") }
+    #expect(lines.count == 1)
+    #expect(lines.first?.level == .notice)
+    #expect(lines.first?.message.hasPrivateValues == false)
+    #expect(lines.first?.message.rendered() == report.telemetryLine)
+    #expect(
+      report.telemetryLine.hasPrefix(
+        "migration_outcome source=\(source.rawValue) outcome=\(path.expected.rawValue) categories=")
+    )
+    try harness.assertPreserved()
+  }
+
+  @Test func deriveIsTheOnlyRule() {
+    #expect(
+      MigrationOutcome.derive(foundStore: false, readSucceeded: true, dittosRead: 5, inserted: 5)
+        == .nothingOnDisk)
+    #expect(
+      MigrationOutcome.derive(foundStore: true, readSucceeded: false, dittosRead: 5, inserted: 5)
+        == .foundUnreadable)
+    #expect(
+      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 0, inserted: 0)
+        == .emptyStore)
+    #expect(
+      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 3, inserted: 0)
+        == .noNewData)
+    #expect(
+      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 3, inserted: 1)
+        == .success)
+  }
+
+  @Test func userFacingMessagesAreTheSeedsWordForWord() {
+    #expect(
+      RecoveryResult.nothingOnDisk.message
+        == "No legacy dittos were found on this device. If you had dittos in an older version, they may have been removed by an earlier 3.0 update."
+    )
+    #expect(
+      RecoveryResult.foundButUnreadable("x").message
+        == "Found old data on this device, but couldn't read it. Please send a sysdiagnose so we can investigate."
+    )
+    #expect(
+      RecoveryResult.emptyStore.message
+        == "Found an old data file on this device, but it had no dittos in it.")
+    #expect(
+      RecoveryResult.inserted(0).message
+        == "Your old dittos were already in your current library — nothing new to recover.")
+    #expect(
+      RecoveryResult.inserted(27).message == "Recovered 27 dittos from your previous version.")
+    #expect(RecoveryResult.foundButUnreadable("why").detail == "why")
+  }
+
+  @Test func unreadableStoresAreRetriedTwiceThenTheFlagIsSet() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeGarbage(count: 4096, seed: 3, at: "Ditto.sqlite")
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator()
+    for attempt in 1...3 {
+      let report = try #require(migrator.migrateIfNeeded().report, "attempt \(attempt)")
+      #expect(report.outcome == .foundUnreadable)
+      #expect(report.attempts == attempt)
+      #expect(report.flagSet == (attempt == 3))
+    }
+    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+      Issue.record("a garbage file must not be retried forever")
+      return
+    }
+    #expect(migrator.recoverNow().outcome == .foundUnreadable)
+    try harness.assertPreserved()
+  }
+
+  @Test func anUnwritableLibraryIsReportedAndTheFlagStaysUnset() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))
+    try harness.builder.writeGarbage(count: 100, seed: 1, at: "NotALibrary.sqlite")
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator(library: harness.builder.path("NotALibrary.sqlite"))
+    let report = try #require(migrator.migrateIfNeeded().report)
+    #expect(report.outcome == .foundUnreadable)
+    #expect(report.libraryError != nil)
+    #expect(!report.flagSet)
+    #expect(report.attempts == nil)
+    #expect(harness.log.outcomeLines.count == 1)
+    try harness.assertPreserved()
+  }
+
+  @Test func aLegacyStorePassedAsTheLibraryIsNeverTouched() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1), journal: .walOnly)
+    let before = try FileHashes(of: harness.folder.path)
+    let report = harness.makeMigrator(library: harness.builder.path("Ditto.sqlite")).recoverNow()
+    #expect(report.libraryError != nil)
+    let after = try FileHashes(of: harness.folder.path)
+    #expect(after.changes(since: before).isEmpty)
+  }
+
+  @Test func anUnreadableDefaultsFileIsNeverOverwritten() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))
+    try harness.builder.writeBytes(
+      Array("not a plist".utf8), at: "Library/Preferences/group.io.kern.ditto.plist")
+    let before = try FileHashes(of: harness.folder.path)
+    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    #expect(report.outcome == .success)
+    #expect(!report.flagSet)
+    #expect(report.flagError != nil)
+    let after = try FileHashes(of: harness.folder.path)
+    #expect(
+      after.entries["/Library/Preferences/group.io.kern.ditto.plist"]
+        == before.entries["/Library/Preferences/group.io.kern.ditto.plist"])
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LegacyMigration
+import LegacyStore
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// User text (ditto texts, category titles) never appears in a public log line.
+@Suite struct PrivacyTests {
+  @Test(arguments: FixtureScenario.allCases)
+  func noUserTextInPublicLogLines(scenario: FixtureScenario) throws {
+    let folder = try TemporaryDirectory("privacy")
+    let container = folder.appending("container")
+    try scenario.build(
+      at: container, parameters: .init(categories: 3, dittosPerCategory: 4, seed: 21))
+    let content = try DittoStoreReaderOrNil.read(container)
+    let log = InMemoryLogHandler()
+    let migrator = LegacyDataMigrator(
+      layout: ContainerLayout(container: container), logger: log.logger)
+    _ = migrator.migrateIfNeeded()
+    _ = migrator.recoverNow()
+    _ = migrator.recoverNow(dryRun: true)
+    let secrets = content.flatMap { [$0.title] + $0.dittos.map(\.text) }.filter { $0.count > 3 }
+    let lines = log.lines()
+    #expect(!lines.isEmpty)
+    for secret in secrets {
+      #expect(!lines.contains { $0.contains(secret) }, "leaked a user text")
+    }
+    for record in log.records where record.message.rendered().hasPrefix("migration_outcome") {
+      #expect(!record.message.hasPrivateValues)
+    }
+  }
+}
+
+enum DittoStoreReaderOrNil {
+  static func read(_ container: String) throws -> [LegacyCategory] {
+    let expected = try SharedFixtures.expectedContent(at: container + "/expected.json")
+    return expected.map {
+      LegacyCategory(
+        title: $0.title, dittos: $0.dittos.map { LegacyDitto(text: $0.text, useCount: $0.useCount) }
+      )
+    }
+  }
+}

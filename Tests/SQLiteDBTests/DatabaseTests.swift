@@ -1,0 +1,97 @@
+import Foundation
+import SQLiteDB
+import TestSupport
+import Testing
+
+@Suite struct DatabaseTests {
+  @Test func roundTripsValuesAndFinalizesStatements() throws {
+    let folder = try TemporaryDirectory("db")
+    let database = try Database(path: folder.appending("t.sqlite"), mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
+    let insert = try database.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+    try insert.bind(.integer(42), .real(1.5), .text("héllo 🚗"), .blob([0, 1, 2]), .null)
+    try insert.run()
+    let select = try database.makeStatement(sql: "SELECT i, r, s, b, n FROM t")
+    #expect(try select.step())
+    #expect(select.int64(at: 0) == 42)
+    #expect(select.optionalDouble(at: 1) == 1.5)
+    #expect(select.text(at: 2) == "héllo 🚗")
+    #expect(select.blob(at: 3) == [0, 1, 2])
+    #expect(select.isNull(at: 4))
+    #expect(select.columnType(at: 2) == .text)
+    #expect(try !select.step())
+  }
+
+  @Test func aFileThatIsNotADatabaseFailsAtOpen() throws {
+    let folder = try TemporaryDirectory("notadb")
+    let path = folder.appending("x.sqlite")
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+    do {
+      _ = try Database(path: path, mode: .readOnly, displayName: "x.sqlite")
+      Issue.record("opened garbage")
+    } catch {
+      #expect(error.isNotADatabase)
+      #expect(error.primaryCode == 26)
+      #expect(error.file == "x.sqlite")
+      #expect(error.description.hasPrefix("SQLite error 26 (file is not a database)"))
+    }
+  }
+
+  @Test func errorsCarryTheSQLButNeverBoundValues() throws {
+    let database = try Database(path: ":memory:", mode: .readWriteCreate, displayName: "mem")
+    try database.execute(sql: "CREATE TABLE t (x TEXT NOT NULL)")
+    let insert = try database.makeStatement(sql: "INSERT INTO t VALUES (?)")
+    try insert.bind(.null)
+    do {
+      try insert.run()
+      Issue.record("NOT NULL was not enforced")
+    } catch {
+      #expect(error.primaryCode == 19)
+      #expect(error.sql == "INSERT INTO t VALUES (?)")
+    }
+    #expect(throws: SQLiteError.self) { try database.makeStatement(sql: "SELEKT 1") }
+  }
+
+  @Test func transactionsRollBackWhenTheBodyThrows() throws {
+    struct Failure: Error {}
+    let database = try Database(path: ":memory:", mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE t (x)")
+    #expect(throws: Failure.self) {
+      try database.inTransaction {
+        try database.execute(sql: "INSERT INTO t VALUES (1)")
+        throw Failure()
+      }
+    }
+    #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 0)
+    try database.inTransaction {
+      try database.execute(sql: "INSERT INTO t VALUES (1)")
+      return .commit
+    }
+    #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 1)
+    #expect(!database.isInsideTransaction)
+  }
+
+  @Test func defensiveReadersRefuseWritesAndViews() throws {
+    let folder = try TemporaryDirectory("defensive")
+    let path = folder.appending("d.sqlite")
+    let writer = try Database(path: path, mode: .readWriteCreate)
+    try writer.execute(
+      sql: "CREATE TABLE t (x); CREATE VIEW v AS SELECT x FROM t; INSERT INTO t VALUES (1)")
+    try writer.close()
+    let reader = try Database(path: path, mode: .readOnly, options: .untrustedReader)
+    #expect(throws: SQLiteError.self) { try reader.execute(sql: "INSERT INTO t VALUES (2)") }
+    #expect(throws: SQLiteError.self) { try reader.makeStatement(sql: "SELECT * FROM v").step() }
+    #expect(try reader.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 1)
+  }
+
+  @Test func symbolicLinksAreNotOpened() throws {
+    let folder = try TemporaryDirectory("link")
+    let target = folder.appending("real.sqlite")
+    try Database(path: target, mode: .readWriteCreate).close()
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appending("link.sqlite"), withDestinationPath: target)
+    #expect(throws: SQLiteError.self) {
+      try Database(path: folder.appending("link.sqlite"), mode: .readOnly)
+    }
+  }
+}
