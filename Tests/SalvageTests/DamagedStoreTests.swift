@@ -32,15 +32,15 @@ struct DamagedStoreTests {
     for category in library.categories {
       var last = -1
       for ditto in category.dittos {
-        guard let where_ = place[ditto.text] else {
+        guard let original = place[ditto.text] else {
           Issue.record("salvage returned a text the store never held")
           continue
         }
-        #expect(ditto.useCount == where_.useCount)
+        #expect(ditto.useCount == original.useCount)
         if category.title != DittoStoreReader.recoveredTitle {
-          #expect(category.title == where_.title)
-          #expect(where_.index > last)
-          last = where_.index
+          #expect(category.title == original.title)
+          #expect(original.index > last)
+          last = original.index
         }
       }
     }

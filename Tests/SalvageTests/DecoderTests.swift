@@ -88,6 +88,7 @@ struct DecoderTests {
     // U = 4096: X = 4061, M = 489.
     #expect(TableLeafCell.localPayloadSize(4061, usableSize: 4096) == 4061)
     #expect(TableLeafCell.localPayloadSize(4062, usableSize: 4096) == 489)  // K = 4062 > X
-    #expect(TableLeafCell.localPayloadSize(10_000, usableSize: 4096) == 1816)  // K = 489 + 9511 % 4092
+    // K = 489 + 9511 % 4092 = 1816 <= X.
+    #expect(TableLeafCell.localPayloadSize(10_000, usableSize: 4096) == 1816)
   }
 }
