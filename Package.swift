@@ -39,7 +39,7 @@ let package = Package(
     .target(name: "Salvage", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     .target(
       name: "LegacyMigration",
-      dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles"]
+      dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles", "Salvage"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
     // On Linux the crypto comes from OpenSSL's libcrypto (libssl-dev); on Apple platforms from CommonCrypto.
@@ -60,7 +60,7 @@ let package = Package(
       name: "DittoRecoverCLI",
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
-        "SafeFiles", "OutcomeReport", "BackupReader",
+        "SafeFiles", "OutcomeReport", "BackupReader", "Salvage",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
@@ -85,7 +85,9 @@ let package = Package(
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
-      dependencies: ["LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI"],
+      dependencies: [
+        "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),

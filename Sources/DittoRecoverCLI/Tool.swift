@@ -18,7 +18,7 @@ public enum Tool {
     [
       MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
       InspectCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
-      FixtureCommand.self, OutcomesCommand.self,
+      SalvageCommand.self, FixtureCommand.self, OutcomesCommand.self,
     ]
   }
 

@@ -1,5 +1,6 @@
 import DittoLibrary
 import LegacyStore
+import Salvage
 import Telemetry
 
 /// The 3.0.2 migrator: finds the 2.x store, reads it on a snapshot, merges it into the library.
@@ -59,11 +60,15 @@ public final class LegacyDataMigrator {
     probeAndLog().chosen
   }
 
-  /// True whenever any store file is present, even a zero-byte or unreadable one, or the App Group
-  /// defaults hold 1.x dittos or keyboard additions (or cannot be read at all).
+  /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
+  /// store is gone still holds valid frames, or the App Group defaults hold 1.x dittos or keyboard
+  /// additions (or cannot be read at all).
   public func hasRecoverableLegacyData() -> Bool {
     let findings = LegacyStoreProbe.probe(layout)
     if !findings.candidates.isEmpty { return true }
+    if findings.orphanWALs.contains(where: { Salvager.hasValidFrames(walPath: $0.path) }) {
+      return true
+    }
     do {
       guard let values = try defaults.load() else { return false }
       return !DefaultsLegacyContent(values: values).isEmpty
@@ -132,7 +137,11 @@ public final class LegacyDataMigrator {
     report.store = findings.chosen
     let defaultsContent = readDefaultsContent(&report)
     let hasDefaultsSource = !(defaultsContent?.isEmpty ?? true) || report.defaultsError != nil
-    guard findings.chosen != nil || hasDefaultsSource else {
+    // A -wal whose store was deleted still holds dittos: only the manual path rebuilds them.
+    let orphanWALs =
+      source == .manual
+      ? findings.orphanWALs.filter { Salvager.hasValidFrames(walPath: $0.path) } : []
+    guard findings.chosen != nil || hasDefaultsSource || !orphanWALs.isEmpty else {
       report.outcome = .nothingOnDisk
       return report
     }
@@ -149,23 +158,30 @@ public final class LegacyDataMigrator {
       do {
         var store: CoreDataStore?
         var reader: DittoStoreReader?
+        var salvaged: LegacyLibrary?
         if let candidate {
           let opened = try CoreDataStore(path: candidate.path)
           store = opened
           reader = try DittoStoreReader(store: opened)
+        } else if source == .manual,
+          let rebuilt = salvage(findings.preferenceOrder + orphanWALs, report: &report)
+        {
+          salvaged = rebuilt
         }
         defer { store?.snapshot.remove() }
-        report.sources = sourceReports(candidate: candidate, defaults: defaultsContent)
+        report.sources = sourceReports(
+          candidate: candidate ?? (salvaged != nil ? report.store : nil), defaults: defaultsContent)
         report.counts = try importSources(
-          reader: reader, defaults: defaultsContent, source: source, isDryRun: isDryRun,
-          sources: &report.sources)
+          reader: reader, salvaged: salvaged, defaults: defaultsContent, source: source,
+          isDryRun: isDryRun, sources: &report.sources)
         if let candidate {
           report.store = candidate
           report.readError = nil
         }
         let unreadable =
-          (findings.chosen != nil && candidate == nil)
-          || (findings.chosen == nil && report.defaultsError != nil)
+          salvaged == nil
+          && ((findings.chosen != nil && candidate == nil)
+            || (findings.chosen == nil && report.defaultsError != nil))
         report.outcome = MigrationOutcome.derive(
           foundStore: true, readSucceeded: !unreadable, dittosRead: report.counts.dittosRead,
           inserted: report.counts.inserted)
@@ -184,6 +200,39 @@ public final class LegacyDataMigrator {
       }
     }
     return report
+  }
+
+  /// Rebuilds dittos from the bytes of the first candidate salvage can decode (stores SQLite could not
+  /// open, then lone `-wal` files). Sets `report.salvaged` and `report.store`; nil when none decodes.
+  private func salvage(_ candidates: [LegacyCandidate], report: inout MigrationReport)
+    -> LegacyLibrary?
+  {
+    var fallback: (LegacyCandidate, LegacyLibrary)?
+    for candidate in candidates {
+      do {
+        let result = try Salvager.salvage(path: candidate.path, options: SalvageOptions())
+        logger.info(
+          "salvage: \(candidate.path, privacy: .public): \(result.library.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public)"
+        )
+        if result.library.dittoCount > 0 {
+          fallback = (candidate, result.library)
+          break
+        }
+        if fallback == nil { fallback = (candidate, result.library) }
+      } catch {
+        logger.warning("salvage: \(error.description, privacy: .public)")
+      }
+    }
+    guard let (candidate, library) = fallback else { return nil }
+    if let error = report.readError {
+      logger.warning(
+        "runMigration(manual): SQLite could not read the store (\(error.code, privacy: .public)); using salvaged rows"
+      )
+    }
+    report.readError = nil
+    report.store = candidate
+    report.salvaged = library.dittoCount
+    return library
   }
 
   /// The App Group defaults' legacy keys; nil when there is no defaults file.
@@ -221,8 +270,8 @@ public final class LegacyDataMigrator {
   /// Imports the store (when readable), then the keyboard's pending additions, then 1.x content,
   /// in one transaction, counting each source's share.
   private func importSources(
-    reader: DittoStoreReader?, defaults: DefaultsLegacyContent?, source: MigrationSource,
-    isDryRun: Bool, sources: inout [LegacySourceReport]
+    reader: DittoStoreReader?, salvaged: LegacyLibrary?, defaults: DefaultsLegacyContent?,
+    source: MigrationSource, isDryRun: Bool, sources: inout [LegacySourceReport]
   ) throws -> ImportCounts {
     var perSource = sources
     for index in perSource.indices {
@@ -241,6 +290,7 @@ public final class LegacyDataMigrator {
       try sink(item)
     }
     let defaultsItems: LegacyItemSource = { sink in
+      try salvaged?.categories.emit { try forward($0, from: .coreData, to: sink) }
       try defaults?.pending.emit { try forward($0, from: .pending, to: sink) }
       try defaults?.version1.emit { try forward($0, from: .v1, to: sink) }
     }

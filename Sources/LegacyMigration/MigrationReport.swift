@@ -47,7 +47,7 @@ public struct MigrationReport: Sendable {
     case .foundUnreadable: return .foundButUnreadable(errorDescription ?? "unknown error")
     case .emptyStore: return .emptyStore
     case .success, .noNewData:
-      if let salvaged, salvaged > 0 { return .salvaged(counts.inserted) }
+      if salvaged != nil, counts.inserted > 0 { return .salvaged(counts.inserted) }
       return .inserted(counts.inserted)
     }
   }

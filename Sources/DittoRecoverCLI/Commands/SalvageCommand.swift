@@ -1,0 +1,109 @@
+import Exchange
+import LegacyStore
+import Salvage
+
+/// `ditto-recover salvage PATH`: what the bytes of a damaged store or a lone `-wal` still hold.
+struct SalvageCommand: Command {
+  static let name = "salvage"
+  static let abstract = "Rebuild dittos from a store SQLite cannot open, or from a -wal left alone."
+  static let discussion: String? = """
+    PATH is a store file (its -wal and -shm beside it are used) or a lone -wal file. Reads raw pages
+    (main file, WAL frames valid by salt and checksum, free space) on a private copy and reports what
+    each source gave; nothing is imported. Rows SQLite can still read are taken as SQLite reads them.
+    Deleted rows are never part of the result; --include-deleted lists them apart.
+    To import what salvage finds, use 'recover' (the manual path salvages unreadable stores).
+    """
+  static let options: [OptionSpec] = [
+    .positional("path", value: "path", help: "A store file, or a lone -wal file."),
+    .flag("include-deleted", help: "Also list dittos found in free space (deleted by the user)."),
+    .option(
+      "format", value: "format",
+      help: "Print the rebuilt dittos as JSON or as CSV the app imports.",
+      allowed: ExportFormat.allCases.map(\.rawValue)),
+    .json, .verbose,
+  ]
+
+  let path: String
+  let includeDeleted: Bool
+  let format: ExportFormat?
+
+  init(arguments: ParsedArguments) throws(UsageError) {
+    path = arguments.value("path") ?? ""
+    includeDeleted = arguments.flag("include-deleted")
+    if arguments.flag("json"), let format = arguments.value("format"), format != "json" {
+      throw UsageError("'--json' and '--format \(format)' cannot be used together")
+    }
+    format = arguments.flag("json") ? .json : arguments.value("format").flatMap(ExportFormat.init)
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    let result: SalvageResult
+    do {
+      result = try Salvager.salvage(
+        path: path, options: SalvageOptions(includeDeleted: includeDeleted))
+    } catch {
+      throw CommandFailure(
+        error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
+    }
+    switch format {
+    case .json:
+      context.standardOutput.write(json(result).rendered() + "\n")
+    case .csv:
+      let writer = ExportWriter(format: .csv) { context.standardOutput.write(bytes: $0) }
+      for category in result.library.categories {
+        writer.beginCategory(title: category.title)
+        for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+      }
+      writer.finish()
+    case nil:
+      context.standardOutput.write(text(result))
+    }
+    return .success
+  }
+
+  private func json(_ result: SalvageResult) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "categories": .array(
+        result.library.categories.map { category in
+          .object([
+            "title": .string(category.title),
+            "dittos": .array(category.dittos.map(Self.dittoJSON)),
+          ])
+        }),
+      "sources": .array(
+        result.sources.map {
+          .object([
+            "kind": .string($0.kind.rawValue), "pages": .number($0.pages), "rows": .number($0.rows),
+          ])
+        }),
+      "usedSQLite": .bool(result.usedSQLite),
+      "notes": .array(result.notes.map(JSONValue.string)),
+    ]
+    if includeDeleted { object["deleted"] = .array(result.deleted.map(Self.dittoJSON)) }
+    return .object(object)
+  }
+
+  private static func dittoJSON(_ ditto: LegacyDitto) -> JSONValue {
+    .object(["text": .string(ditto.text), "useCount": .int(ditto.useCount)])
+  }
+
+  private func text(_ result: SalvageResult) -> String {
+    var lines = ["salvaged \(path):"]
+    for source in result.sources {
+      lines.append("  \(source.kind.rawValue): \(source.pages) pages, \(source.rows) rows")
+    }
+    lines.append(
+      "  \(result.library.dittoCount) dittos in \(result.library.categories.count) categories\(result.usedSQLite ? " (SQLite could read part of the store)" : "")"
+    )
+    for category in result.library.categories {
+      lines.append("    \(category.title): \(category.dittos.count) dittos")
+    }
+    if includeDeleted {
+      lines.append("  \(result.deleted.count) deleted dittos found in free space (not imported)")
+    }
+    for note in result.notes { lines.append("  note: \(note)") }
+    lines.append(
+      "Use --format csv for a file the app imports, or 'recover' to import into a library.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

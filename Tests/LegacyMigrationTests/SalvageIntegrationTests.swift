@@ -1,0 +1,102 @@
+import DittoLibrary
+import Foundation
+import LegacyMigration
+import LegacyStore
+import SQLiteDB
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// Stores SQLite cannot open: the automatic path reports them; only "Recover Old Dittos" rebuilds them.
+@Suite struct SalvageIntegrationTests {
+  let spec = FixtureContent.make(categories: 3, dittosPerCategory: 5, seed: 17)
+
+  @Test func aLoneWALIsRecoverableOnlyByTheManualPath() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(spec, journal: .walOnly)
+    // 3.0.0's cleanup deleted the store but not its -wal (the test's own fixture file).
+    try FileManager.default.removeItem(atPath: harness.builder.path("Ditto.sqlite"))
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator()
+    #expect(migrator.hasRecoverableLegacyData())
+    let automatic = try #require(migrator.migrateIfNeeded().report)
+    #expect(automatic.outcome == .nothingOnDisk)
+    #expect(automatic.salvaged == nil)
+    let manual = migrator.recoverNow()
+    #expect(manual.outcome == .success)
+    #expect(manual.salvaged == 15)
+    #expect(manual.counts.inserted == 15)
+    #expect(manual.recoveryResult == .salvaged(15))
+    #expect(
+      manual.recoveryResult.message
+        == "Recovered 15 dittos from damaged data. Some dittos may be missing.")
+    #expect(manual.store?.relativePath == "Ditto.sqlite-wal")
+    #expect(
+      harness.log.outcomeLines.last
+        == "migration_outcome source=manual outcome=success categories=3 dittos=15 inserted=15 salvaged=15"
+    )
+    #expect(same(try harness.libraryContents(), texts(of: spec)))
+    let again = migrator.recoverNow()
+    #expect(again.outcome == .noNewData)
+    #expect(again.recoveryResult == .inserted(0))
+    try harness.assertPreserved()
+  }
+
+  @Test func aStoreWithAZeroedHeaderIsSalvagedManually() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(spec)
+    let path = harness.builder.path("Ditto.sqlite")
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    bytes.replaceSubrange(0..<100, with: [UInt8](repeating: 0, count: 100))
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator()
+    let automatic = try #require(migrator.migrateIfNeeded().report)
+    #expect(automatic.outcome == .foundUnreadable)
+    #expect(!automatic.telemetryLine.contains("salvaged="))
+    let manual = migrator.recoverNow()
+    #expect(manual.outcome == .success)
+    #expect(manual.salvaged == 15)
+    #expect(manual.errorDescription == nil)
+    #expect(same(try harness.libraryContents(), texts(of: spec)))
+    try harness.assertPreserved()
+  }
+
+  @Test func garbageStaysUnreadableEvenForSalvage() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeGarbage(count: 50_000, seed: 4, at: "Ditto.sqlite")
+    let report = harness.makeMigrator().recoverNow()
+    #expect(report.outcome == .foundUnreadable)
+    #expect(report.salvaged == nil)
+    #expect(report.recoveryResult.detail?.contains("Ditto.sqlite") == true)
+  }
+
+  @Test func salvageCommandJSON() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeStore(spec, journal: .walOnly)
+    // Delete a few rows so free space holds them, then checkpoint into a copy.
+    let live = harness.builder.path("live.sqlite")
+    try LegacyStoreWriter.write(spec, to: live)
+    let database = try Database(path: live, mode: .readWrite)
+    try database.execute(sql: "PRAGMA secure_delete = OFF; DELETE FROM ZDITTO WHERE Z_PK % 5 = 0")
+    try database.close()
+    let run = ToolRunner.run(["salvage", live, "--include-deleted", "--json"])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    let sources = try #require(json["sources"] as? [[String: Any]])
+    #expect(
+      sources.allSatisfy {
+        ["main", "wal", "freelist"].contains($0["kind"] as? String ?? "") && $0["pages"] is Int
+          && $0["rows"] is Int
+      })
+    #expect((json["categories"] as? [[String: Any]])?.count == 3)
+    let deleted = try #require(json["deleted"] as? [[String: Any]])
+    #expect(deleted.count == 3)
+    #expect(deleted.allSatisfy { $0["text"] is String && $0["useCount"] is Int })
+    let csv = ToolRunner.run([
+      "salvage", harness.builder.path("Ditto.sqlite-wal"), "--format", "csv",
+    ])
+    #expect(csv.standardOutput.hasPrefix("Category,Ditto\r\n"))
+    #expect(ToolRunner.run(["salvage", harness.builder.path("nothing.sqlite")]).exitCode == 66)
+  }
+}
