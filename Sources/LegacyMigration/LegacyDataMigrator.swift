@@ -214,11 +214,12 @@ public final class LegacyDataMigrator {
         logger.info(
           "salvage: \(candidate.path, privacy: .public): \(result.library.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public)"
         )
+        // Rows rebuilt, or nothing: an unreadable store that salvage finds empty stays unreadable
+        // ("could not read" never becomes "empty").
         if result.library.dittoCount > 0 {
           fallback = (candidate, result.library)
           break
         }
-        if fallback == nil { fallback = (candidate, result.library) }
       } catch {
         logger.warning("salvage: \(error.description, privacy: .public)")
       }
