@@ -1,0 +1,630 @@
+#!/usr/bin/env python3
+"""The performance benchmark of ditto-recover against the sqlite3 shell (run it with scripts/bench).
+
+For each store size it measures, in one run and interleaved (ours and the reference alternate in a
+shuffled order every round, on the same files):
+
+    OPERATION   OURS                                         REFERENCE
+    export      ditto-recover export --legacy S --format csv  sqlite3 -csv -header -readonly S "SELECT … ORDER BY …"
+                                                              (our CSV uses CRLF, the shell's LF: compared parsed)
+    migrate     ditto-recover migrate --container C           sqlite3 L: ATTACH S, create the library's tables,
+                (no library yet: it is created)                 INSERT … SELECT in one transaction (fresh L each run)
+    recover     ditto-recover recover --container C           sqlite3 L: the same copy as INSERT OR IGNORE into the
+                (library already holds every ditto)             full library (for scale; the target is ours ÷ migrate)
+    status,     ditto-recover status|inventory --container C  find C -printf '%s %P\\n' (for scale; no target)
+    inventory   (a container with 10,000 files)
+
+Times are wall-clock medians of `--runs` runs, process start included, spawned with posix_spawn
+(stdout to /dev/null). Peak memory comes from separate runs under `/usr/bin/time -v` ("Maximum resident
+set size"), so the timed runs carry no wrapper; "beyond baseline" subtracts the peak RSS of
+`ditto-recover --version` measured the same way. Every run gets a fresh folder holding a hard link to the
+generated store, so no run sees another's -wal/-shm, library or flag; the store's hash is checked at the
+end (nothing may write to it).
+
+Before timing, each size is verified: our CSV and sqlite3's CSV parse to the same rows, and our library
+and the reference library hold the same categories and dittos (title, order, text, use count).
+"""
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIZES = {400: 8, 10_000: 20, 100_000: 50, 1_000_000: 100}  # dittos: categories
+DEFAULT_RUNS = {400: 15, 10_000: 11, 100_000: 7, 1_000_000: 5}
+CONTAINER_FILES = 10_000
+SEED = 302
+
+# Categories by Z_FOK_PROFILE, dittos by Z_FOK_CATEGORY (unique in the generated stores, so no tie-breaker
+# is needed). Written this way SQLite scans ZDITTO in rowid order and sorts; adding `c.Z_PK, d.Z_PK`
+# tie-breakers makes its planner walk ZDITTO_ZCATEGORY_INDEX and fetch rows in random order instead, about
+# 2× slower at 100,000 dittos. The reference is the fastest plan: it matches the issue's 0.31 s figure.
+EXPORT_SQL = (
+    "SELECT c.ZTITLE AS Category, d.ZTEXT AS Ditto FROM ZDITTO d JOIN ZCATEGORY c ON c.Z_PK = d.ZCATEGORY "
+    "ORDER BY c.Z_FOK_PROFILE, d.Z_FOK_CATEGORY"
+)
+
+NOW = "((julianday('now') - 2440587.5) * 86400.0)"
+
+# The SQL-only copy: the same rows our migrate writes (categories in list order with sort_order 0…,
+# dittos in list order with sort_order 0… per category and their use counts), duplicates ignored by
+# the library's UNIQUE (category_id, text) index, in one transaction. `NOT INDEXED` makes SQLite read ZDITTO
+# in rowid order and sort, rather than walk ZDITTO_ZCATEGORY_INDEX with a random row fetch per ditto
+# (about 1.2× slower at 100,000): the reference is the fastest plan the engine offers.
+COPY_SQL = """\
+ATTACH 'file:{store}?mode=ro' AS legacy;
+BEGIN IMMEDIATE;
+{schema}
+INSERT INTO category (profile_id, title, sort_order, modified_at)
+  SELECT 1, coalesce(ZTITLE, 'Untitled'), row_number() OVER (ORDER BY Z_FOK_PROFILE, Z_PK) - 1, {now}
+  FROM legacy.ZCATEGORY WHERE ZPROFILE = 1
+  AND NOT EXISTS (SELECT 1 FROM category c WHERE c.profile_id = 1 AND c.title = coalesce(ZTITLE, 'Untitled'))
+  ORDER BY Z_FOK_PROFILE, Z_PK;
+INSERT OR IGNORE INTO ditto (category_id, text, use_count, sort_order, modified_at)
+  SELECT c.id, d.ZTEXT, coalesce(d.ZUSE_COUNT, 0),
+    row_number() OVER (PARTITION BY d.ZCATEGORY ORDER BY d.Z_FOK_CATEGORY, d.Z_PK) - 1, {now}
+  FROM legacy.ZDITTO AS d NOT INDEXED
+  JOIN legacy.ZCATEGORY lc ON lc.Z_PK = d.ZCATEGORY
+  JOIN category c ON c.profile_id = 1 AND c.title = coalesce(lc.ZTITLE, 'Untitled')
+  WHERE d.ZTEXT <> '';
+COMMIT;
+"""
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def human_seconds(seconds):
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+class Runner:
+    """Spawns commands, times them, measures peak RSS under /usr/bin/time -v."""
+
+    def __init__(self, work, tool, cache):
+        self.work = work
+        self.tool = tool
+        self.cache = cache
+        self.devnull = os.open(os.devnull, os.O_WRONLY)
+        self.stderr_path = os.path.join(work, "stderr.log")
+        self.env = dict(os.environ)
+        # Our snapshot copies and sqlite3's temporary files land in the bench folder.
+        self.env["TMPDIR"] = os.path.join(work, "tmp")
+        os.makedirs(self.env["TMPDIR"], exist_ok=True)
+        self.counter = 0
+
+    def _spawn(self, argv, stdout_fd):
+        err = os.open(self.stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        actions = [(os.POSIX_SPAWN_DUP2, stdout_fd, 1), (os.POSIX_SPAWN_DUP2, err, 2)]
+        start = time.perf_counter_ns()
+        pid = os.posix_spawnp(argv[0], argv, self.env, file_actions=actions)
+        _, status, usage = os.wait4(pid, 0)
+        elapsed = (time.perf_counter_ns() - start) / 1e9
+        os.close(err)
+        self.last_cpu = usage.ru_utime + usage.ru_stime
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            with open(self.stderr_path, errors="replace") as f:
+                detail = f.read()[-2000:]
+            raise SystemExit(f"bench: exit {code} from {' '.join(argv)}\n{detail}")
+        return elapsed
+
+    def time(self, argv):
+        return self._spawn(argv, self.devnull)
+
+    def peak_rss_kb(self, argv):
+        report = os.path.join(self.work, "time-v.txt")
+        self._spawn(["/usr/bin/time", "-v", "-o", report, "--"] + argv, self.devnull)
+        with open(report) as f:
+            text = f.read()
+        match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+        if not match:
+            raise SystemExit(f"bench: no RSS in /usr/bin/time -v output:\n{text}")
+        return int(match.group(1))
+
+    def output(self, argv, path):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            return self._spawn(argv, fd)
+        finally:
+            os.close(fd)
+
+    def fresh_dir(self, label):
+        self.counter += 1
+        path = os.path.join(self.work, "runs", f"{self.counter:05d}-{label}")
+        os.makedirs(path)
+        return path
+
+
+class Command:
+    """One side of a comparison: `prepare()` (untimed) returns (argv, cleanup)."""
+
+    def __init__(self, label, prepare):
+        self.label = label
+        self.prepare = prepare
+
+
+def measure(runner, name, commands, runs, mem_runs, rnd):
+    """Runs every command `runs` times for time and `mem_runs` times for memory, interleaved."""
+    result = {c.label: {"seconds": [], "cpu_seconds": [], "rss_kb": []} for c in commands}
+    plan = [("seconds", i) for i in range(runs)] + [("rss_kb", i) for i in range(mem_runs)]
+    for kind, _ in plan:
+        order = list(commands)
+        rnd.shuffle(order)
+        for command in order:
+            argv, cleanup = command.prepare()
+            if kind == "seconds":
+                value = runner.time(argv)
+                result[command.label]["cpu_seconds"].append(runner.last_cpu)
+            else:
+                value = runner.peak_rss_kb(argv)
+            result[command.label][kind].append(value)
+            if cleanup:
+                cleanup()
+    for label, samples in result.items():
+        samples["median_seconds"] = statistics.median(samples["seconds"])
+        samples["median_cpu_seconds"] = statistics.median(samples["cpu_seconds"])
+        samples["peak_rss_kb"] = max(samples["rss_kb"]) if samples["rss_kb"] else None
+        log(
+            f"  {name:<9} {label:<5} median {human_seconds(samples['median_seconds']):>10}"
+            f"  (min {human_seconds(min(samples['seconds']))}, max {human_seconds(max(samples['seconds']))})"
+            f"  CPU {human_seconds(samples['median_cpu_seconds'])}"
+            f"  peak RSS {samples['peak_rss_kb'] / 1024:.1f} MB"
+        )
+    return result
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def ensure_store(cache, dittos, categories):
+    path = os.path.join(cache, "stores", f"ditto-{dittos}-c{categories}-s{SEED}.sqlite")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        log(f"generating {dittos} dittos in {categories} categories → {path}")
+        subprocess.run(
+            [sys.executable, os.path.join(ROOT, "Benchmarks", "generate_store.py"), "--out", path,
+             "--dittos", str(dittos), "--categories", str(categories), "--seed", str(SEED)],
+            check=True,
+        )
+    return path
+
+
+def ensure_container(cache, store):
+    """A container with CONTAINER_FILES files: the store plus small files in nested folders."""
+    path = os.path.join(cache, f"container-{CONTAINER_FILES}")
+    marker = path + ".complete"
+    if os.path.exists(marker):
+        return path
+    shutil.rmtree(path, ignore_errors=True)
+    rnd = random.Random(SEED)
+    os.makedirs(path)
+    shutil.copyfile(store, os.path.join(path, "Ditto.sqlite"))
+    made = 1
+    folders = ["Library/Caches/com.apple.keyboard", "Library/Caches/images", "Library/Application Support",
+               "Library/Preferences", "Documents/exports", "tmp/uploads", "Library/Logs"]
+    while made < CONTAINER_FILES:
+        folder = os.path.join(path, rnd.choice(folders), f"d{made // 100:03d}")
+        os.makedirs(folder, exist_ok=True)
+        for _ in range(min(100, CONTAINER_FILES - made)):
+            with open(os.path.join(folder, f"file-{made:05d}.dat"), "wb") as f:
+                f.write(b"x" * rnd.randint(0, 1024))
+            made += 1
+    open(marker, "w").close()
+    return path
+
+
+def library_ddl(runner, work):
+    """The library schema, taken from an empty library the tool itself creates."""
+    folder = runner.fresh_dir("schema")
+    header = os.path.join(folder, "header.csv")
+    with open(header, "wb") as f:
+        f.write(b"Category,Ditto\r\n")
+    library = os.path.join(folder, "empty.sqlite")
+    runner.time([runner.tool, "import", "--library", library, "--csv", header])
+    db = sqlite3.connect(library)
+    rows = db.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").fetchall()
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    user_version = db.execute("PRAGMA user_version").fetchone()[0]
+    profiles = db.execute("SELECT id FROM profile ORDER BY id").fetchall()
+    db.close()
+    statements = [f"PRAGMA application_id = {application_id};", f"PRAGMA user_version = {user_version};"]
+    statements += [sql + ";" for (sql,) in rows]
+    statements += [f"INSERT INTO profile (id) VALUES ({pid});" for (pid,) in profiles]
+    shutil.rmtree(folder)
+    return "\n".join(statements)
+
+
+def copy_script(store, schema):
+    # The library's own settings, as LibraryStore sets them: WAL, synchronous FULL, foreign keys on.
+    head = "PRAGMA journal_mode = WAL;\nPRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON;\n"
+    return head + COPY_SQL.format(store=store.replace("'", "''"), schema=schema, now=NOW)
+
+
+def library_rows(path):
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    query = (
+        "SELECT c.title, c.sort_order, d.text, d.use_count, d.sort_order FROM ditto d "
+        "JOIN category c ON c.id = d.category_id ORDER BY c.sort_order, c.id, d.sort_order, d.id"
+    )
+    categories = db.execute("SELECT title, sort_order FROM category ORDER BY sort_order, id").fetchall()
+    digest = hashlib.sha256()
+    count = 0
+    for row in db.execute(query):
+        digest.update(repr(row).encode())
+        count += 1
+    db.close()
+    return categories, count, digest.hexdigest()
+
+
+def csv_rows(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def bench_size(runner, dittos, categories, schema, runs, mem_runs, rnd):
+    store = ensure_store(runner.cache, dittos, categories)
+    store_hash = sha256(store)
+    tool = runner.tool
+    log(f"\n== {dittos} dittos in {categories} categories ({os.path.getsize(store) / 1e6:.1f} MB), {runs} runs")
+
+    def linked(label):
+        folder = runner.fresh_dir(label)
+        target = os.path.join(folder, "Ditto.sqlite")
+        os.link(store, target)
+        return folder, target
+
+    def cleanup(folder):
+        return lambda: shutil.rmtree(folder)
+
+    # -- Verification (untimed): the reference computes the same thing as ours.
+    folder, linked_store = linked("verify")
+    runner.output([tool, "export", "--legacy", linked_store, "--format", "csv"], os.path.join(folder, "ours.csv"))
+    runner.output(["sqlite3", "-csv", "-header", "-readonly", linked_store, EXPORT_SQL], os.path.join(folder, "ref.csv"))
+    ours_csv, ref_csv = csv_rows(os.path.join(folder, "ours.csv")), csv_rows(os.path.join(folder, "ref.csv"))
+    if ours_csv != ref_csv or len(ours_csv) != dittos + 1:
+        raise SystemExit(f"bench: export differs from sqlite3 ({len(ours_csv)} vs {len(ref_csv)} rows) in {folder}")
+    with open(os.path.join(folder, "ours.csv"), "rb") as f:
+        crlf = f.read(64).startswith(b"Category,Ditto\r\n")
+    del ours_csv, ref_csv
+    shutil.rmtree(folder)
+
+    # Full libraries for `recover` (made once, also compared with each other).
+    full, full_store = linked("full")
+    runner.time([tool, "migrate", "--container", full])
+    ours_library = os.path.join(full, "DittoLibrary.sqlite")
+    ref_library = os.path.join(full, "reference.sqlite")
+    copy_path = os.path.join(full, "copy.sql")
+    with open(copy_path, "w") as f:
+        f.write(copy_script(full_store, schema))
+    dedupe_path = os.path.join(full, "dedupe.sql")
+    with open(dedupe_path, "w") as f:
+        f.write(copy_script(full_store, ""))
+    runner.time(["sqlite3", "-bail", ref_library, f".read {copy_path}"])
+    ours_rows, ref_rows = library_rows(ours_library), library_rows(ref_library)
+    if ours_rows != ref_rows or ours_rows[1] != dittos:
+        raise SystemExit(f"bench: library content differs from the SQL-only copy in {full}")
+    runner.output([tool, "recover", "--container", full, "--json"], os.path.join(full, "recover.json"))
+    with open(os.path.join(full, "recover.json")) as f:
+        report = json.load(f)
+    if report.get("outcome") != "no_new_data" or report.get("skipped") != dittos:
+        raise SystemExit(f"bench: recover into a full library did not skip everything: {report}")
+    log(f"  verified: CSV rows equal ({dittos}), libraries equal, recover skips {dittos}")
+
+    # -- Timed commands.
+    def ours_export():
+        folder, path = linked("export-ours")
+        return [tool, "export", "--legacy", path, "--format", "csv"], cleanup(folder)
+
+    def ref_export():
+        folder, path = linked("export-ref")
+        return ["sqlite3", "-csv", "-header", "-readonly", path, EXPORT_SQL], cleanup(folder)
+
+    def ours_migrate():
+        folder, _ = linked("migrate-ours")
+        return [tool, "migrate", "--container", folder], cleanup(folder)
+
+    def ref_migrate():
+        folder, path = linked("migrate-ref")
+        script = os.path.join(folder, "copy.sql")
+        with open(script, "w") as f:
+            f.write(copy_script(path, schema))
+        return ["sqlite3", "-bail", os.path.join(folder, "reference.sqlite"), f".read {script}"], cleanup(folder)
+
+    def ours_recover():
+        return [tool, "recover", "--container", full], None
+
+    def ref_recover():
+        return ["sqlite3", "-bail", ref_library, f".read {dedupe_path}"], None
+
+    result = {"categories": categories, "store_bytes": os.path.getsize(store), "csv_crlf": crlf, "operations": {}}
+    ops = result["operations"]
+    ops["export"] = measure(runner, "export", [Command("ours", ours_export), Command("ref", ref_export)], runs, mem_runs, rnd)
+    ops["migrate"] = measure(runner, "migrate", [Command("ours", ours_migrate), Command("ref", ref_migrate)], runs, mem_runs, rnd)
+    ops["recover"] = measure(runner, "recover", [Command("ours", ours_recover), Command("ref", ref_recover)], runs, mem_runs, rnd)
+    shutil.rmtree(full)
+    if sha256(store) != store_hash:
+        raise SystemExit(f"bench: {store} changed during the run")
+    result["store_sha256"] = store_hash
+    return result
+
+
+def bench_container(runner, store_10k, runs, mem_runs, rnd):
+    container = ensure_container(runner.cache, store_10k)
+    count = sum(len(files) for _, _, files in os.walk(container))
+    log(f"\n== status and inventory on a container with {count} files, {runs} runs")
+    tool = runner.tool
+    find = ["find", container, "-printf", "%s %P\\n"]
+    result = {"files": count, "operations": {}}
+    for op in ("status", "inventory"):
+        result["operations"][op] = measure(
+            runner, op,
+            [Command("ours", lambda op=op: ([tool, op, "--container", container], None)),
+             Command("ref", lambda: (find, None))],
+            runs, mem_runs, rnd)
+    return result
+
+
+def baselines(runner, runs, rnd):
+    log("\n== process baselines")
+    return measure(
+        runner, "baseline",
+        [Command("ours", lambda: ([runner.tool, "--version"], None)),
+         Command("ref", lambda: (["sqlite3", "-version"], None)),
+         Command("spawn", lambda: (["/bin/true"], None))],
+        runs, 3, rnd)
+
+
+# -- Report ---------------------------------------------------------------------------------------
+
+TARGETS = {
+    # (operation, size) -> (description, limit, what is compared)
+    ("export", 100_000): ("≤ 1.1× sqlite3", 1.1, "ref"),
+    ("export", 1_000_000): ("≤ 1.1× sqlite3", 1.1, "ref"),
+    ("migrate", 400): ("≤ 3× SQL copy", 3.0, "ref"),
+    ("migrate", 100_000): ("≤ 1.2× SQL copy", 1.2, "ref"),
+    ("migrate", 1_000_000): ("≤ 1.2× SQL copy", 1.2, "ref"),
+}
+
+
+def fmt_mb(kb):
+    return f"{kb / 1024:.1f}"
+
+
+def cpu(samples):
+    return human_seconds(samples["median_cpu_seconds"])
+
+
+def cpu_ratio(ours, ref):
+    return f"{ours['median_cpu_seconds'] / max(ref['median_cpu_seconds'], 1e-4):.2f}"
+
+
+def build_report(data):
+    base = data["baseline"]
+    base_ours_kb = base["ours"]["peak_rss_kb"]
+    base_ref_kb = base["ref"]["peak_rss_kb"]
+    lines = []
+    lines.append(f"Run {data['started']} on {data['machine']}; ditto-recover {data['version']}, "
+                 f"sqlite3 {data['sqlite_version']}; medians of {data['runs_note']}.")
+    lines.append("")
+    lines.append(f"Process baselines (median, peak RSS): `ditto-recover --version` "
+                 f"{human_seconds(base['ours']['median_seconds'])}, {fmt_mb(base_ours_kb)} MB; "
+                 f"`sqlite3 -version` {human_seconds(base['ref']['median_seconds'])}, {fmt_mb(base_ref_kb)} MB; "
+                 f"spawning `/bin/true` {human_seconds(base['spawn']['median_seconds'])}.")
+    lines.append("")
+    lines.append("Wall-clock medians decide the targets; CPU time (user + sys of the process, median) is shown "
+                 "because it is far less disturbed by other load on the machine (load average "
+                 f"{data['load_before']} before the run, {data.get('load_after', '?')} after).")
+    lines.append("")
+    lines.append("| dittos | operation | ours | reference | ours ÷ ref | target | met? | CPU ours / ref | CPU ÷ | peak RSS ours / ref (MB) | ours beyond baseline (MB) | ours µs/ditto |")
+    lines.append("|---:|---|---:|---:|---:|---|:-:|---:|---:|---:|---:|---:|")
+    verdicts = []
+    sizes = sorted(int(s) for s in data["sizes"])
+    for size in sizes:
+        entry = data["sizes"][str(size)]
+        ops = entry["operations"]
+        migrate_ours = ops["migrate"]["ours"]["median_seconds"]
+        for op in ("export", "migrate", "recover"):
+            ours, ref = ops[op]["ours"], ops[op]["ref"]
+            ratio = ours["median_seconds"] / ref["median_seconds"]
+            target, met = "", ""
+            if (op, size) in TARGETS:
+                description, limit, _ = TARGETS[(op, size)]
+                target = description
+                met = "yes" if ratio <= limit else "**no**"
+                verdicts.append((f"{op} at {size:,}", f"{ratio:.2f}×", description, ratio <= limit))
+            if op == "recover":
+                recover_ratio = ours["median_seconds"] / migrate_ours
+                target = f"≤ 0.5× our migrate: {recover_ratio:.2f}×"
+                met = "yes" if recover_ratio <= 0.5 else "**no**"
+                verdicts.append((f"recover ÷ migrate at {size:,}", f"{recover_ratio:.2f}×", "≤ 0.5×", recover_ratio <= 0.5))
+            beyond = ours["peak_rss_kb"] - base_ours_kb
+            if op == "migrate" and size == 1_000_000:
+                target += "; RSS < 64 MB beyond baseline"
+                memory_ok = beyond < 64 * 1024
+                met += " / " + ("yes" if memory_ok else "**no**")
+                verdicts.append((f"migrate peak RSS beyond baseline at {size:,}", f"{fmt_mb(beyond)} MB", "< 64 MB", memory_ok))
+            lines.append(
+                f"| {size:,} | {op} | {human_seconds(ours['median_seconds'])} | {human_seconds(ref['median_seconds'])} "
+                f"| {ratio:.2f} | {target} | {met} | {cpu(ours)} / {cpu(ref)} | {cpu_ratio(ours, ref)} "
+                f"| {fmt_mb(ours['peak_rss_kb'])} / {fmt_mb(ref['peak_rss_kb'])} "
+                f"| {fmt_mb(beyond)} | {ours['median_seconds'] / size * 1e6:.2f} |")
+    if "container" in data:
+        entry = data["container"]
+        for op in ("status", "inventory"):
+            ours, ref = entry["operations"][op]["ours"], entry["operations"][op]["ref"]
+            lines.append(
+                f"| {entry['files']:,} files | {op} | {human_seconds(ours['median_seconds'])} "
+                f"| {human_seconds(ref['median_seconds'])} (find) | {ours['median_seconds'] / ref['median_seconds']:.2f} "
+                f"| (none) | | {cpu(ours)} / {cpu(ref)} | {cpu_ratio(ours, ref)} "
+                f"| {fmt_mb(ours['peak_rss_kb'])} / {fmt_mb(ref['peak_rss_kb'])} "
+                f"| {fmt_mb(ours['peak_rss_kb'] - base_ours_kb)} | |")
+    # Growth: time ratio between consecutive sizes (10× the dittos must cost at most 11× the time).
+    lines.append("")
+    lines.append("Growth (median time at the larger size ÷ at the smaller; for 10× the dittos the target is ≤ 11×; "
+                 "the reference's growth, on the same files, for comparison):")
+    lines.append("")
+    lines.append("| operation | " + " | ".join(f"{a:,} → {b:,} ({b // a}× dittos)" for a, b in zip(sizes, sizes[1:])) + " |")
+    lines.append("|---|" + "---:|" * (len(sizes) - 1))
+    for op in ("export", "migrate", "recover"):
+        for who in ("ours", "ref"):
+            cells = []
+            for a, b in zip(sizes, sizes[1:]):
+                ta = data["sizes"][str(a)]["operations"][op][who]["median_seconds"]
+                tb = data["sizes"][str(b)]["operations"][op][who]["median_seconds"]
+                growth = tb / ta
+                cell = f"{growth:.2f}×"
+                if b == 10 * a and who == "ours":
+                    ok = growth <= 11
+                    cell += " ok" if ok else " **over**"
+                    verdicts.append((f"{op} growth {a:,} → {b:,}", f"{growth:.2f}×", "≤ 11×", ok))
+                cells.append(cell)
+            lines.append(f"| {op} ({'ours' if who == 'ours' else 'reference'}) | " + " | ".join(cells) + " |")
+    if "100000" in data["sizes"]:
+        ops = data["sizes"]["100000"]["operations"]
+        lines.append("")
+        lines.append(
+            "For scale, the issue's reference figures for 100,000 dittos (measured on this kind of machine "
+            "before the project had code): ordered CSV export by the sqlite3 shell about 0.31 s, SQL-only "
+            f"copy about 0.61 s; in this run: {human_seconds(ops['export']['ref']['median_seconds'])} and "
+            f"{human_seconds(ops['migrate']['ref']['median_seconds'])}.")
+    lines.append("")
+    lines.append("Targets:")
+    lines.append("")
+    for name, measured, target, ok in verdicts:
+        lines.append(f"- {'met' if ok else '**missed**'}: {name}: {measured} (target {target})")
+    return "\n".join(lines) + "\n", verdicts
+
+
+README_BEGIN = "<!-- bench:begin -->"
+README_END = "<!-- bench:end -->"
+
+
+def update_readme(table):
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        log("README.md has no bench markers; not updated")
+        return
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    with open(path, "w") as f:
+        f.write(head + README_BEGIN + "\n" + table + README_END + tail)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="ditto-recover performance benchmark (see scripts/bench)")
+    parser.add_argument("--sizes", default="400,10000,100000,1000000",
+                        help="comma-separated ditto counts out of 400,10000,100000,1000000")
+    parser.add_argument("--runs", type=int, help="timed runs per command (default: 15/11/7/5 by size)")
+    parser.add_argument("--mem-runs", type=int, default=2, help="runs per command under /usr/bin/time -v")
+    parser.add_argument("--tool", required=True, help="the ditto-recover binary (release build)")
+    parser.add_argument("--cache", default=os.path.join(ROOT, ".bench"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "results.md"))
+    parser.add_argument("--json", default=os.path.join(ROOT, "Benchmarks", "results.json"))
+    parser.add_argument("--no-container", action="store_true", help="skip status/inventory")
+    parser.add_argument("--readme", choices=("auto", "yes", "no"), default="auto",
+                        help="put the table in README.md (auto: only when all sizes ran)")
+    parser.add_argument("--print-sql", metavar="STORE",
+                        help="print the reference scripts for STORE (export query, then copy script) and exit")
+    parser.add_argument("--report-only", action="store_true",
+                        help="print the table of the results in --json again (no measuring)")
+    args = parser.parse_args()
+
+    if args.report_only:
+        with open(args.json) as f:
+            data = json.load(f)
+        write_outputs(data, args, [int(size) for size in data["sizes"]])
+        return
+
+    if args.print_sql:
+        work = os.path.join(args.cache, "sql")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(os.path.join(work, "runs"))
+        runner = Runner(work, os.path.abspath(args.tool), args.cache)
+        print(EXPORT_SQL)
+        print(copy_script(os.path.abspath(args.print_sql), library_ddl(runner, work)))
+        shutil.rmtree(work, ignore_errors=True)
+        return
+
+    sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s]
+    for size in sizes:
+        if size not in SIZES:
+            raise SystemExit(f"bench: size {size} is not one of {sorted(SIZES)}")
+    if not shutil.which("sqlite3"):
+        raise SystemExit("bench: needs the sqlite3 command-line shell (apt-get install sqlite3)")
+    if not os.path.exists("/usr/bin/time"):
+        raise SystemExit("bench: needs GNU time (apt-get install time)")
+
+    work = os.path.join(args.cache, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "runs"))
+    runner = Runner(work, os.path.abspath(args.tool), args.cache)
+    rnd = random.Random(SEED)
+
+    version = subprocess.run([runner.tool, "--version"], capture_output=True, text=True).stdout.strip()
+    sqlite_version = subprocess.run(["sqlite3", "-version"], capture_output=True, text=True).stdout.split()[0]
+    data = {
+        "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Linux {platform.release()}",
+        "version": version,
+        "sqlite_version": sqlite_version,
+        "export_sql": EXPORT_SQL,
+        "load_before": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        "sizes": {},
+    }
+    runs_used = {}
+    data["baseline"] = baselines(runner, args.runs or 15, rnd)
+    for size in sorted(sizes):
+        runs = args.runs or DEFAULT_RUNS[size]
+        runs_used[size] = runs
+        data["sizes"][str(size)] = bench_size(runner, size, SIZES[size], library_ddl(runner, work),
+                                              runs, args.mem_runs, rnd)
+    if not args.no_container:
+        store_10k = ensure_store(args.cache, 10_000, SIZES[10_000])
+        data["container"] = bench_container(runner, store_10k, args.runs or 11, args.mem_runs, rnd)
+    data["runs_note"] = ", ".join(f"{runs} runs at {size:,}" for size, runs in runs_used.items()) + \
+        f" (timed runs interleaved with the reference; peak RSS from {args.mem_runs} more runs each under /usr/bin/time -v)"
+    data["copy_sql_template"] = COPY_SQL
+    data["load_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+    write_outputs(data, args, sizes)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def write_outputs(data, args, sizes):
+    """Writes results.md and results.json, prints the table, and updates README.md when asked."""
+    table, verdicts = build_report(data)
+    data["verdicts"] = [{"name": n, "measured": m, "target": t, "met": ok} for n, m, t, ok in verdicts]
+    with open(args.json, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    with open(args.out, "w") as f:
+        f.write("# Benchmark results\n\nWritten by `scripts/bench` (see README.md, \"Performance\").\n\n" + table)
+    print(table)
+    if args.readme == "yes" or (args.readme == "auto" and set(sizes) == set(SIZES)):
+        update_readme(table)
+
+
+if __name__ == "__main__":
+    main()
