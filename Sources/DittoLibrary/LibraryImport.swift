@@ -151,24 +151,33 @@ final class LibraryImport {
     }
   }
 
-  /// Copies one category's dittos from an attached legacy store with `INSERT … SELECT`, in user order,
-  /// applying the same rules as ``add(_:)`` row by row (empty texts skipped, duplicates skipped).
-  func bulkCopy(_ source: DittoBulkSource.Category) throws(SQLiteError) {
-    try beginCategory(title: source.title)
-    guard let category = currentCategory, !isPreview else { return }
-    let rows = "FROM \(source.table) AS d WHERE (\(source.filter)) AND \(source.nonEmptyText)"
-    // Store columns are not qualified: the library's tables have none of their names.
-    let text = "CAST(\(source.text) AS TEXT)"
-    let read: Int
-    if !currentCategoryIsEmpty {
-      // Merging into a category that holds dittos: when every text is already there, skip the
-      // sorted copy entirely (a duplicate must cost less than an insert).
+  /// Copies every ditto of an attached legacy store with one `INSERT … SELECT`, in walk order,
+  /// applying the same rules as ``add(_:)`` row by row: empty texts skipped, a text its category
+  /// already holds skipped (the first occurrence wins), positions appended after the category's last.
+  func bulkCopy(_ source: DittoBulkSource) throws(SQLiteError) {
+    guard !isPreview else { return }
+    var values: [[Int64]] = []
+    var everyCategoryExisted = !source.categories.isEmpty
+    for category in source.categories {
+      try beginCategory(title: category.title)
+      if currentCategoryIsEmpty { everyCategoryExisted = false }
+      values.append([currentCategory ?? 0, nextDittoOrder])
+    }
+    let lookup = source.lookupRows(values: values)
+    try database.registerLookup(
+      named: DittoBulkSource.lookupFunction, rows: lookup.rows, fallback: lookup.fallback)
+    let ordered = source.orderedCTE(extraColumns: ["cat", "base"])
+    let keep = DittoBulkSource.nonEmptyText
+    let text = "CAST(t AS TEXT)"
+    if everyCategoryExisted {
+      // Merging into categories that were all there before: when every text is already there, skip
+      // the sorted copy entirely (a duplicate must cost less than an insert).
       let fresh = try database.makeStatement(
-        sql:
-          "SELECT count(*), sum(NOT EXISTS (SELECT 1 FROM main.ditto AS x WHERE x.category_id = ?2 AND x.text = \(text))) \(rows)"
-      )
-      if let parameter = source.parameter { try fresh.bind(.integer(parameter), at: 1) }
-      try fresh.bind(.integer(category), at: 2)
+        sql: """
+          \(ordered) SELECT count(*), coalesce(sum(NOT EXISTS (
+            SELECT 1 FROM main.ditto AS x WHERE x.category_id = cat AND x.text = \(text))), 0)
+          FROM ordered WHERE \(keep)
+          """)
       guard try fresh.step() else { return }
       let total = Int(fresh.int64(at: 0))
       let new = fresh.int64(at: 1)
@@ -179,31 +188,38 @@ final class LibraryImport {
         return
       }
     }
+    let lastID =
+      try database.makeStatement(sql: "SELECT coalesce(max(id), 0) FROM main.ditto")
+      .scalarInt64() ?? 0
     // ditto_rows_read() counts the rows the SELECT reads (inserted or ignored) in the same pass.
     rowCounter.reset()
     let insert = try database.makeStatement(
       sql: """
+        \(ordered)
         INSERT OR IGNORE INTO main.ditto (category_id, text, use_count, sort_order, modified_at)
-        SELECT ?2, \(text), CAST(coalesce(\(source.useCount), 0) AS INTEGER) + ditto_rows_read(),
-               ?3 + row_number() OVER (ORDER BY \(source.order)) - 1, ?4
-        \(rows) ORDER BY \(source.order)
+        SELECT cat, \(text), CAST(coalesce(u, 0) AS INTEGER) + ditto_rows_read(),
+               base + row_number() OVER (PARTITION BY cat ORDER BY \(DittoBulkSource.walkOrder)) - 1, ?1
+        FROM ordered WHERE \(keep) ORDER BY \(DittoBulkSource.walkOrder)
         """)
-    if let parameter = source.parameter { try insert.bind(.integer(parameter), at: 1) }
-    try insert.bind(.integer(category), at: 2)
-    try insert.bind(.integer(nextDittoOrder), at: 3)
-    try insert.bind(.real(now), at: 4)
+    try insert.bind(.real(now), at: 1)
     try insert.run()
     let inserted = database.changesCount
-    read = rowCounter.count
+    let read = rowCounter.count
     counts.dittosRead += read
     counts.inserted += inserted
     counts.skipped += read - inserted
-    if inserted > 0, categoriesReceivingDittos.insert(category).inserted {
-      counts.categoriesReceivingDittos += 1
+    if inserted > 0 {
+      let receiving = try database.makeStatement(
+        sql: "SELECT DISTINCT category_id FROM main.ditto WHERE id > ?1")
+      try receiving.bind(.integer(lastID), at: 1)
+      while try receiving.step() {
+        if categoriesReceivingDittos.insert(receiving.int64(at: 0)).inserted {
+          counts.categoriesReceivingDittos += 1
+        }
+      }
+      receiving.reset()
+      currentCategoryIsEmpty = false
     }
-    // Positions of skipped duplicates stay unused: gaps are allowed, order is kept.
-    nextDittoOrder += Int64(read)
-    currentCategoryIsEmpty = false
     didWrite()
   }
 

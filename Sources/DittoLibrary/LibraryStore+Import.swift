@@ -70,7 +70,7 @@ extension LibraryStore {
       try database.inTransaction(.immediate) {
         let session = try LibraryImport(
           database: database, isPreview: false, writeStepHook: writeStepHook)
-        for category in source.categories { try session.bulkCopy(category) }
+        try session.bulkCopy(source)
         try extra { item in
           switch item {
           case .category(let title, _): try session.beginCategory(title: title)

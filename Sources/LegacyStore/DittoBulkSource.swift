@@ -1,39 +1,94 @@
 import SQLiteDB
 
-/// A Ditto store described as SQL, for a connection that ATTACHes its snapshot and copies rows with
-/// `INSERT … SELECT`: the same categories, order and rules as ``DittoStoreReader/walk(_:)``, without
-/// a row passing through Swift.
+/// A Ditto store described as SQL: its categories in walk order and one statement shape that yields
+/// every ditto in walk order, for the reader's own walk and for a connection that ATTACHes the
+/// snapshot and copies rows with `INSERT … SELECT` (no row passing through Swift).
 ///
-/// Every table name is qualified with ``schema``; the snapshot at ``databasePath`` must be attached
-/// under that name (read-only) for the SQL to run.
+/// The dittos are read in one pass over the table (`NOT INDEXED`: a full scan, then one sort), which
+/// is how SQLite reads a large table fastest: following the category index instead fetches rows in
+/// key order, one page read per ditto when keys are scattered.
+///
+/// Every table name is qualified with ``schema``; for `INSERT … SELECT`, the snapshot at
+/// ``databasePath`` must be attached under that name (read-only).
 public struct DittoBulkSource: Sendable {
-  /// One category in walk order and the SQL selecting its dittos in user order.
+  /// One category in walk order.
   public struct Category: Sendable {
     public var title: String
     public var origin: LegacyCategoryOrigin
-    /// `"legacy"."ZDITTO"`.
-    public var table: String
-    /// The row filter, using `?1` when ``parameter`` is set. Rows with a NULL or empty text are not
-    /// excluded here: add ``nonEmptyText``.
-    public var filter: String
-    public var parameter: Int64?
-    /// The text column (`ZTEXT`).
-    public var text: String
-    /// The use-count expression (`ZUSE_COUNT`, or `NULL` when the column is missing).
-    public var useCount: String
-    /// The ORDER BY terms of user order.
-    public var order: String
-
-    /// `ZTEXT IS NOT NULL AND ZTEXT <> ''`: the reader skips other rows.
-    public var nonEmptyText: String { "\(text) IS NOT NULL AND \(text) <> ''" }
+    /// The category's `Z_PK`; nil for `Recovered` (dittos whose category is NULL or missing).
+    public var key: Int64?
   }
 
   /// The snapshot copy of the store's main file (its `-wal` beside it).
   public var databasePath: String
-  /// The schema name the SQL expects the snapshot to be attached under.
+  /// The schema name the SQL expects the store under.
   public var schema: String
-  /// Categories in walk order.
+  /// Categories in walk order (`Recovered` last, when planned).
   public var categories: [Category]
+  /// `"schema"."ZDITTO"`.
+  var table: String
+  /// `ZUSE_COUNT`, or `NULL` when the column is missing.
+  var useCount: String
+  /// `ZCATEGORY`, or `NULL` when the column is missing (every ditto is then an orphan).
+  var categoryKey: String
+  /// `Z_FOK_CATEGORY`, or nil when the column is missing (order falls back to `Z_PK`).
+  var orderKey: String?
+
+  /// The ORDER BY of walk order over ``orderedCTE(extraColumns:)``'s `ordered` rows.
+  public static let walkOrder = "r, k NULLS LAST, p"
+  /// Keeps the rows the reader keeps (a NULL or empty text is skipped).
+  public static let nonEmptyText = "t IS NOT NULL AND t <> ''"
+
+  /// The name of the SQL function ``orderedCTE(lookup:extraColumns:)`` calls: register it with
+  /// ``lookupRows(values:)`` on the connection that runs the statement.
+  public static let lookupFunction = "ditto_category_lookup"
+
+  /// `WITH ordered AS (…)`: one row per ditto of a planned category with `r` (the category's
+  /// position in walk order), `k` (order key, NULL for orphans), `p` (`Z_PK`), `t` (text),
+  /// `u` (use count) and each extra column of its category.
+  ///
+  /// Categories are mapped through ``lookupFunction`` (a hash lookup per row) rather than a join.
+  ///
+  /// - Parameter extraColumns: names of the per-category values registered after the rank
+  ///   (for example the library category id and its first free position).
+  public func orderedCTE(extraColumns: [String] = []) -> String {
+    let link = categoryKey == "NULL" ? "NULL" : "d.\(categoryKey)"
+    let uses = useCount == "NULL" ? "NULL" : "d.\(useCount)"
+    let order = orderKey.map { "d.\($0)" } ?? "NULL"
+    let function = Self.lookupFunction
+    var inner = ["\(function)(\(link), 0) AS r", "\(order) AS k0"]
+    for (position, name) in extraColumns.enumerated() {
+      inner.append("\(function)(\(link), \(position + 1)) AS \(name)")
+    }
+    inner += ["d.Z_PK AS p", "d.ZTEXT AS t", "\(uses) AS u"]
+    let orphanRank = categories.firstIndex { $0.key == nil }.map(String.init) ?? "NULL"
+    let outer =
+      ["r", "CASE WHEN r IS \(orphanRank) THEN NULL ELSE k0 END AS k"] + extraColumns + [
+        "p", "t", "u",
+      ]
+    return """
+      WITH ordered AS (SELECT \(outer.joined(separator: ", ")) FROM (
+        SELECT \(inner.joined(separator: ", ")) FROM \(table) AS d NOT INDEXED) WHERE r IS NOT NULL)
+      """
+  }
+
+  /// The rows ``lookupFunction`` serves: for each category key, its rank then `values[i]`; the
+  /// `Recovered` category's row (when planned) serves keys that are NULL or unknown.
+  ///
+  /// - Parameter values: one array per entry of ``categories``, in order.
+  public func lookupRows(values: [[Int64]] = []) -> (rows: [Int64: [Int64]], fallback: [Int64]?) {
+    var rows: [Int64: [Int64]] = [:]
+    var fallback: [Int64]?
+    for (index, category) in categories.enumerated() {
+      let row = [Int64(index)] + (index < values.count ? values[index] : [])
+      if let key = category.key {
+        if rows[key] == nil { rows[key] = row }
+      } else {
+        fallback = row
+      }
+    }
+    return (rows, fallback)
+  }
 }
 
 extension DittoStoreReader {
@@ -48,16 +103,7 @@ extension DittoStoreReader {
     guard storeTextEncoding == "UTF-8" else { return nil }
     do {
       var summary = LegacyReadSummary()
-      let plan = try planCategories(summary: &summary)
-      let categories = plan.map { category in
-        let query = dittoQuery(for: category.selection, schema: schema)
-        return DittoBulkSource.Category(
-          title: category.title, origin: category.origin, table: query.table, filter: query.filter,
-          parameter: query.parameter, text: query.text, useCount: query.useCount,
-          order: query.order)
-      }
-      return DittoBulkSource(
-        databasePath: snapshotPath, schema: schema, categories: categories)
+      return try bulkSource(schema: schema, plan: planCategories(summary: &summary))
     } catch let error as LegacyStoreError {
       throw error
     } catch let error as SQLiteError {
@@ -65,5 +111,23 @@ extension DittoStoreReader {
     } catch {
       throw .unreadable(file: file, reason: "\(error)")
     }
+  }
+
+  /// The SQL description of `plan` for tables in `schema`.
+  func bulkSource(schema: String, plan: [PlannedCategory]) -> DittoBulkSource {
+    let query = dittoQuery(for: .withoutCategory, schema: schema)
+    return DittoBulkSource(
+      databasePath: snapshotPath, schema: schema,
+      categories: plan.map { category in
+        let key: Int64?
+        switch category.selection {
+        case .category(let pk): key = pk
+        case .withoutCategory: key = nil
+        }
+        return DittoBulkSource.Category(title: category.title, origin: category.origin, key: key)
+      },
+      table: query.table, useCount: query.useCount,
+      categoryKey: hasCategoryLink ? "ZCATEGORY" : "NULL",
+      orderKey: hasOrderKey ? "Z_FOK_CATEGORY" : nil)
   }
 }

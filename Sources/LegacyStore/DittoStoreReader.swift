@@ -238,35 +238,47 @@ public final class DittoStoreReader {
   private func walkUnmapped(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
     var summary = LegacyReadSummary()
     let plan = try planCategories(summary: &summary)
-    var statements: [String: Statement] = [:]
-    for category in plan {
-      summary.categories += 1
-      try sink(.category(title: category.title, origin: category.origin))
-      let query = dittoQuery(for: category.selection, schema: "main")
-      let sql =
-        "SELECT \(query.text), \(query.useCount) FROM \(query.table) WHERE \(query.filter) ORDER BY \(query.order)"
-      let statement: Statement
-      if let cached = statements[sql] {
-        statement = cached
-      } else {
-        statement = try store.database.makeStatement(sql: sql)
-        statements[sql] = statement
-      }
-      if let parameter = query.parameter { try statement.bind(.integer(parameter), at: 1) }
-      defer { statement.reset() }
-      while try statement.step() {
-        let text = statement.text(at: 0)
-        guard let text, !text.isEmpty else {
-          summary.skippedEmptyTexts += 1
-          continue
-        }
-        summary.dittos += 1
-        if case .withoutCategory = category.selection { summary.dittosWithoutCategory += 1 }
-        try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 1) ?? 0)))
+    // One ordered pass over every ditto (see DittoBulkSource); categories are announced as the
+    // rows reach them, empty ones included.
+    let source = bulkSource(schema: "main", plan: plan)
+    let lookup = source.lookupRows()
+    try store.database.registerLookup(
+      named: DittoBulkSource.lookupFunction, rows: lookup.rows, fallback: lookup.fallback)
+    let statement = try store.database.makeStatement(
+      sql:
+        "\(source.orderedCTE()) SELECT r, t, u FROM ordered ORDER BY \(DittoBulkSource.walkOrder)")
+    defer { statement.reset() }
+    var announced = 0
+    func announce(through rank: Int) throws {
+      while announced <= rank, announced < plan.count {
+        summary.categories += 1
+        try sink(.category(title: plan[announced].title, origin: plan[announced].origin))
+        announced += 1
       }
     }
+    while try statement.step() {
+      let rank = Int(statement.int64(at: 0))
+      try announce(through: rank)
+      let text = statement.text(at: 1)
+      guard let text, !text.isEmpty else {
+        summary.skippedEmptyTexts += 1
+        continue
+      }
+      summary.dittos += 1
+      if rank < plan.count, case .withoutCategory = plan[rank].selection {
+        summary.dittosWithoutCategory += 1
+      }
+      try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 2) ?? 0)))
+    }
+    try announce(through: plan.count - 1)
     return summary
   }
+
+  /// True when dittos carry a category key (`ZCATEGORY`).
+  var hasCategoryLink: Bool { layout.dittoColumns.contains("ZCATEGORY") }
+
+  /// True when dittos carry an order key (`Z_FOK_CATEGORY`).
+  var hasOrderKey: Bool { layout.dittoColumns.contains("Z_FOK_CATEGORY") }
 
   // MARK: - Layout
 
