@@ -33,6 +33,7 @@ extension LibraryStore {
         willFinish(counts)
         return counts.dittosRead == 0 ? .rollback : .commit
       }
+      if isAwaitingWAL { try switchToWAL() }
     } catch let error as SQLiteError {
       throw LibraryError.writeFailed(error, file: path)
     }
@@ -81,6 +82,7 @@ extension LibraryStore {
         willFinish(counts)
         return counts.dittosRead == 0 ? .rollback : .commit
       }
+      if isAwaitingWAL { try switchToWAL() }
     } catch let error as SQLiteError {
       throw LibraryError.writeFailed(error, file: path)
     }

@@ -14,6 +14,8 @@ public final class LibraryStore {
   /// The library file.
   public let path: String
   let database: Database
+  /// True while a new library waits for its first import before switching to WAL.
+  var isAwaitingWAL = false
   /// Called after each row written during an import with the running count of writes.
   /// Tests use it to stop the process dead at a chosen point.
   public var writeStepHook: (@Sendable (Int) -> Void)?
@@ -43,10 +45,14 @@ public final class LibraryStore {
     do {
       try database.execute(sql: "PRAGMA foreign_keys = OFF")
       try database.execute(sql: "PRAGMA synchronous = FULL")
-      if verdict != .ours {
-        // Created in rollback mode so the header (application_id) reached the main file; from now on
-        // WAL lets the app and the keyboard extension read while the other writes.
-        try database.execute(sql: "PRAGMA journal_mode = WAL")
+      if verdict == .ours {
+        try switchToWAL()
+      } else {
+        // A new library stays in rollback-journal mode until its first import has committed: the
+        // header (application_id) reaches the main file at once, and a bulk load writes each page
+        // once instead of twice (WAL, then checkpoint). Then WAL lets the app and the keyboard
+        // extension read while the other writes.
+        isAwaitingWAL = true
       }
     } catch {
       throw .writeFailed(error, file: path)
@@ -100,7 +106,30 @@ public final class LibraryStore {
   ///
   /// - Throws: ``LibraryError/writeFailed(file:reason:)`` when SQLite refuses to close.
   public func close() throws(LibraryError) {
-    do { try database.close() } catch { throw .writeFailed(error, file: path) }
+    do {
+      try switchToWAL()
+      try database.close()
+    } catch {
+      throw .writeFailed(error, file: path)
+    }
+  }
+
+  /// Puts the library in WAL mode unless it already is. Another process holding the file open
+  /// can make this wait or fail; the library is then left in rollback mode, which is just as
+  /// correct, and the next open tries again.
+  func switchToWAL() throws(SQLiteError) {
+    guard path != ":memory:" else { return }
+    let mode = try database.makeStatement(sql: "PRAGMA main.journal_mode").scalarText()
+    guard mode?.lowercased() != "wal" else {
+      isAwaitingWAL = false
+      return
+    }
+    do {
+      try database.execute(sql: "PRAGMA main.journal_mode = WAL")
+      isAwaitingWAL = false
+    } catch  where error.isBusy {
+      // Left in rollback mode for now (see above).
+    }
   }
 
   /// The schema version recorded in the file.

@@ -48,10 +48,14 @@ public enum CSVFormat {
     }
     output.append(quote)
     if hasQuote {
-      for byte in bytes {
-        output.append(byte)
-        if byte == quote { output.append(quote) }
+      // Copy the runs between quotes whole; double each quote.
+      var start = 0
+      for index in bytes.indices where bytes[index] == quote {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...index]))
+        output.append(quote)
+        start = index + 1
       }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     } else {
       output.append(contentsOf: bytes)
     }

@@ -236,10 +236,50 @@ public final class DittoStoreReader {
   // MARK: - Walking
 
   private func walkUnmapped(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
+    try scan(
+      category: { try sink(.category(title: $0.title, origin: $0.origin)) },
+      ditto: { statement in
+        guard let text = statement.text(at: 1), !text.isEmpty else { return false }
+        try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 2) ?? 0)))
+        return true
+      })
+  }
+
+  /// Streams the store like ``walk(_:)`` but hands each ditto's text over as UTF-8 bytes, valid only
+  /// during the call (repaired when the store holds invalid UTF-8): exports use it to avoid building
+  /// a `String` per ditto.
+  ///
+  /// - Returns: counts of what was read, once the walk is complete.
+  @discardableResult
+  public func walkUTF8(
+    category: (_ title: String, _ origin: LegacyCategoryOrigin) throws -> Void,
+    ditto: (_ text: UnsafeBufferPointer<UInt8>, _ useCount: Int64) throws -> Void
+  ) throws -> LegacyReadSummary {
+    do {
+      return try scan(
+        category: { try category($0.title, $0.origin) },
+        ditto: { statement in
+          guard !statement.isNull(at: 1) else { return false }
+          let useCount = statement.optionalInt64(at: 2) ?? 0
+          return try statement.withValidUTF8Text(at: 1) { bytes in
+            guard !bytes.isEmpty else { return false }
+            try ditto(bytes, useCount)
+            return true
+          }
+        })
+    } catch let error as SQLiteError {
+      throw LegacyStoreError.from(error, file: store.file)
+    }
+  }
+
+  /// The walk itself: one ordered pass over every ditto (see DittoBulkSource); categories are
+  /// announced as the rows reach them, empty ones included. `ditto` reads columns 1 (text) and
+  /// 2 (use count) of the current row and answers false for a row it skipped (NULL or empty text).
+  private func scan(
+    category: (PlannedCategory) throws -> Void, ditto: (Statement) throws -> Bool
+  ) throws -> LegacyReadSummary {
     var summary = LegacyReadSummary()
     let plan = try planCategories(summary: &summary)
-    // One ordered pass over every ditto (see DittoBulkSource); categories are announced as the
-    // rows reach them, empty ones included.
     let source = bulkSource(schema: "main", plan: plan)
     let lookup = source.lookupRows()
     try store.database.registerLookup(
@@ -252,15 +292,14 @@ public final class DittoStoreReader {
     func announce(through rank: Int) throws {
       while announced <= rank, announced < plan.count {
         summary.categories += 1
-        try sink(.category(title: plan[announced].title, origin: plan[announced].origin))
+        try category(plan[announced])
         announced += 1
       }
     }
     while try statement.step() {
       let rank = Int(statement.int64(at: 0))
       try announce(through: rank)
-      let text = statement.text(at: 1)
-      guard let text, !text.isEmpty else {
+      guard try ditto(statement) else {
         summary.skippedEmptyTexts += 1
         continue
       }
@@ -268,7 +307,6 @@ public final class DittoStoreReader {
       if rank < plan.count, case .withoutCategory = plan[rank].selection {
         summary.dittosWithoutCategory += 1
       }
-      try sink(.ditto(LegacyDitto(text: text, useCount: statement.optionalInt64(at: 2) ?? 0)))
     }
     try announce(through: plan.count - 1)
     return summary

@@ -189,6 +189,34 @@ public final class Statement {
     return withTextBytes(at: index) { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// Calls `body` with column `index` as valid UTF-8 (invalid sequences repaired with U+FFFD, as
+  /// ``text(at:)`` does), without building a `String` when the bytes are already valid.
+  public func withValidUTF8Text<Result>(
+    at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    try withTextBytes(at: index) { bytes in
+      if Self.isValidUTF8(bytes) { return try body(bytes) }
+      var repaired = String(decoding: bytes, as: UTF8.self)
+      return try repaired.withUTF8(body)
+    }
+  }
+
+  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // ASCII runs are checked a byte at a time cheaply; anything else goes through the decoder.
+    var index = 0
+    while index < bytes.count, bytes[index] < 0x80 { index += 1 }
+    if index == bytes.count { return true }
+    var iterator = UnsafeBufferPointer(rebasing: bytes[index...]).makeIterator()
+    var decoder = UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return true
+      case .error: return false
+      }
+    }
+  }
+
   /// Column `index` as raw bytes (a BLOB, or the UTF-8 of a TEXT), nil when NULL.
   public func blob(at index: Int32) -> [UInt8]? {
     guard !isNull(at: index) else { return nil }

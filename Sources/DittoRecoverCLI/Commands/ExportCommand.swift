@@ -44,12 +44,9 @@ struct ExportCommand: Command {
         let store = try CoreDataStore(path: legacy)
         defer { store.snapshot.remove() }
         let reader = try DittoStoreReader(store: store)
-        try reader.walk { item in
-          switch item {
-          case .category(let title, _): writer.beginCategory(title: title)
-          case .ditto(let ditto): writer.ditto(text: ditto.text, useCount: ditto.useCount)
-          }
-        }
+        try reader.walkUTF8(
+          category: { title, _ in writer.beginCategory(title: title) },
+          ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
       } catch let error as LegacyStoreError {
         throw CommandFailure(
           error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
