@@ -11,6 +11,13 @@ let package = Package(
   products: [
     .executable(name: "ditto-recover", targets: ["ditto-recover"]),
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
+    // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
+    // build them): each module they drive is a product.
+    .library(name: "LegacyStore", targets: ["LegacyStore"]),
+    .library(name: "DittoLibrary", targets: ["DittoLibrary"]),
+    .library(name: "BackupReader", targets: ["BackupReader"]),
+    .library(name: "Exchange", targets: ["Exchange"]),
+    .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
   ],
   dependencies: [],
   targets: [

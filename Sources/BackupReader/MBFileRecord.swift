@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 
 // MBFILE: THE `file` COLUMN OF Manifest.db (facts: shared/reference/ios-backup-format.md §3.1)
 //
@@ -72,11 +73,9 @@ public struct MBFileRecord: Sendable, Equatable {
     guard !bytes.isEmpty else { throw MBFileError("the record is empty") }
     let object: Any
     do {
-      var format = PropertyListSerialization.PropertyListFormat.binary
-      object = try PropertyListSerialization.propertyList(
-        from: Data(bytes), options: [], format: &format)
+      object = try UntrustedPropertyList.decode(bytes).value
     } catch {
-      throw MBFileError("not a property list")
+      throw MBFileError(error.reason)
     }
     guard let archive = object as? [String: Any] else {
       throw MBFileError("not a keyed archive (the top level is not a dictionary)")

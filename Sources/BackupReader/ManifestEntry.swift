@@ -59,13 +59,19 @@ public struct ManifestEntry: Sendable, Equatable {
   }
 
   static func pathProblem(_ path: String) -> String? {
-    if path.isEmpty { return nil }
-    if path.hasPrefix("/") { return "the path is absolute" }
-    if path.utf8.contains(0) { return "the path contains a NUL byte" }
-    for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+    // Checked on the UTF-8 bytes, as the kernel resolves the path. Compared as `Character`s, a "/"
+    // followed by a combining mark is one grapheme that is not "/": "../\u{301}x" would hide both
+    // its separator and its ".." component, and be written one folder up.
+    let bytes = Array(path.utf8)
+    if bytes.isEmpty { return nil }
+    if bytes[0] == UInt8(ascii: "/") { return "the path is absolute" }
+    if bytes.contains(0) { return "the path contains a NUL byte" }
+    for component in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
       if component.isEmpty { return "the path has an empty component" }
-      if component == ".." || component == "." { return "the path has a '\(component)' component" }
-      if component.utf8.count > 255 { return "a path component is longer than 255 bytes" }
+      if component.elementsEqual("..".utf8) || component.elementsEqual(".".utf8) {
+        return "the path has a '\(String(decoding: component, as: UTF8.self))' component"
+      }
+      if component.count > 255 { return "a path component is longer than 255 bytes" }
     }
     return nil
   }

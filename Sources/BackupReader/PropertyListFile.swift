@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import SafeFiles
 
 /// Reads a property list file of a backup (`Info.plist`, `Manifest.plist`, `Status.plist`).
@@ -42,11 +43,9 @@ enum PropertyListFile {
     }
     let object: Any
     do {
-      var format = PropertyListSerialization.PropertyListFormat.binary
-      object = try PropertyListSerialization.propertyList(
-        from: Data(bytes), options: [], format: &format)
+      object = try UntrustedPropertyList.decode(bytes).value
     } catch {
-      throw .malformed(file: file, reason: "not a property list")
+      throw .malformed(file: file, reason: error.reason)
     }
     guard let dictionary = object as? [String: Any] else {
       throw .malformed(file: file, reason: "the property list is not a dictionary")

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import SafeFiles
 
 #if canImport(Glibc)
@@ -133,13 +134,12 @@ public struct AppGroupDefaults: Sendable {
     if bytes.isEmpty {
       throw .unreadable(file: path, reason: "the file is empty (0 bytes)")
     }
-    var format = PropertyListSerialization.PropertyListFormat.binary
     let object: Any
+    let format: PropertyListSerialization.PropertyListFormat
     do {
-      object = try PropertyListSerialization.propertyList(
-        from: Data(bytes), options: [], format: &format)
+      (object, format) = try UntrustedPropertyList.decode(bytes)
     } catch {
-      throw .unreadable(file: path, reason: "not a property list")
+      throw .unreadable(file: path, reason: error.reason)
     }
     guard let values = object as? [String: Any] else {
       throw .unreadable(file: path, reason: "the property list is not a dictionary")

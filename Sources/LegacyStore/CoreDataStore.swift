@@ -231,7 +231,7 @@ public final class CoreDataStore {
     // The plist is informational only: a store whose metadata plist is damaged is still read.
     let plist: Any
     do {
-      plist = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+      plist = try UntrustedPropertyList.decode(bytes).value
     } catch {
       return (uuid, nil, nil)
     }

@@ -58,7 +58,16 @@ public final class Statement {
     case .integer(let number): rc = sqlite3_bind_int64(handle, index, number)
     case .real(let number): rc = sqlite3_bind_double(handle, index, number)
     case .text(let text):
-      rc = sqlite3_bind_text(handle, index, text, -1, ditto_sqlite3_transient())
+      // Bound with its UTF-8 length: a length of -1 would make SQLite stop at the first NUL, and
+      // a text holding one (SQLite allows it) would be cut short without an error.
+      var text = text
+      rc = text.withUTF8 { utf8 in
+        let empty: StaticString = ""
+        let start = UnsafeRawPointer(utf8.baseAddress ?? empty.utf8Start)
+        return sqlite3_bind_text64(
+          handle, index, start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(utf8.count),
+          ditto_sqlite3_transient(), UInt8(SQLITE_UTF8))
+      }
     case .blob(let bytes):
       rc = bytes.withUnsafeBytes { raw in
         sqlite3_bind_blob64(

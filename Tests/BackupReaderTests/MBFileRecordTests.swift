@@ -110,6 +110,14 @@ import Testing
     #expect(throws: MBFileError.self) { try MBFileRecord.decode(bytes) }
   }
 
+  /// Foundation on Linux crashed on any set in a binary plist (found by Fuzz/Sources/fuzz-mbfile).
+  @Test(arguments: [HostilePropertyLists.dictionaryWithSet, HostilePropertyLists.topLevelSet])
+  func aBlobHoldingASetIsRefusedNotFatal(bytes: [UInt8]) {
+    #expect(throws: MBFileError("a binary property list holding a set, which is not supported")) {
+      try MBFileRecord.decode(bytes)
+    }
+  }
+
   @Test func foundationWrittenArchive() throws {
     let blob = try BackupBuilder.archive(
       .init(

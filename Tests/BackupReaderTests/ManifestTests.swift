@@ -125,6 +125,11 @@ import Testing
     ("./a", "the path has a '.' component"), ("/etc/passwd", "the path is absolute"),
     ("a//b", "the path has an empty component"), ("a/", "the path has an empty component"),
     ("a\u{0}b", "the path contains a NUL byte"),
+    // A combining mark after a "/" joins it into one Character, which hid the "/" from a
+    // Character-wise check; the kernel reads bytes (found by Fuzz/Sources/fuzz-backup-path).
+    ("../\u{301}x", "the path has a '..' component"),
+    ("D4$//\u{33E}%", "the path has an empty component"),
+    ("/\u{301}etc", "the path is absolute"), ("a/.\u{301}", nil), ("e\u{301}/b", nil),
   ])
   func relativePathsAreCheckedBeforeUse(path: String, problem: String?) {
     let entry = ManifestEntry(

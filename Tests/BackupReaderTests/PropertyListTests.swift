@@ -116,6 +116,19 @@ import Testing
       ])
   }
 
+  /// Foundation on Linux crashed on any set in a binary plist (found by Fuzz/Sources/fuzz-backup-plist).
+  @Test func aPlistHoldingASetIsNotedNotFatal() throws {
+    let folder = try TemporaryDirectory("plists")
+    try BackupBuilder(root: folder.path).writeBytes(
+      HostilePropertyLists.dictionaryWithSet, at: "Info.plist")
+    let metadata = BackupMetadata(folder: folder.path)
+    #expect(
+      metadata.problems == [
+        folder.appending("Info.plist")
+          + ": a binary property list holding a set, which is not supported"
+      ])
+  }
+
   @Test func aFIFONamedInfoPlistIsNeverWaitedOn() throws {
     let folder = try TemporaryDirectory("plists")
     #expect(mkfifo(folder.appending("Info.plist"), 0o644) == 0)

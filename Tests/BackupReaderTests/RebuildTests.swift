@@ -92,7 +92,10 @@ import Testing
 
   @Test func unsafePathsAreRefusedAndNothingIsWrittenOutside() throws {
     let group = DittoDomain.appGroupDomain
-    for path in ["../escaped", "Library/../../escaped", "/tmp/escaped-absolute"] {
+    // "../\u{301}escaped": a combining mark joined to the "/" must not hide the "..".
+    for path in [
+      "../escaped", "Library/../../escaped", "/tmp/escaped-absolute", "../\u{301}escaped",
+    ] {
       builder.addRow(
         .init(
           fileID: BackupBuilder.fileID(domain: group, relativePath: path), domain: group,
@@ -105,9 +108,10 @@ import Testing
     builder.addRow(
       .init(fileID: "../../Info.plist", domain: group, relativePath: "x", flags: 1, blob: nil))
     let report = try rebuild()
-    #expect(report.files.map(\.status) == [.refused, .refused, .refused, .refused])
+    #expect(report.files.map(\.status) == [.refused, .refused, .refused, .refused, .refused])
     #expect(!FileManager.default.fileExists(atPath: folder.appending("escaped")))
     #expect(!FileManager.default.fileExists(atPath: output + "/escaped"))
+    #expect(!FileManager.default.fileExists(atPath: output + "/\u{301}escaped"))
     #expect(!FileManager.default.fileExists(atPath: "/tmp/escaped-absolute"))
   }
 

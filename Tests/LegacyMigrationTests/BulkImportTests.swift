@@ -2,6 +2,7 @@ import DittoLibrary
 import Foundation
 import LegacyMigration
 import LegacyStore
+import SQLiteDB
 import StoreFixtures
 import TestSupport
 import Testing
@@ -88,5 +89,31 @@ import Testing
     let again = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
     #expect(again.inserted == 0)
     #expect(again.skipped == again.dittosRead)
+  }
+
+  /// A text holding NUL bytes: the row-by-row import cut it at the first NUL while the SQL copy kept
+  /// it whole (found by Fuzz/Sources/fuzz-bulk-import). Both now keep it, and tell it from its prefix.
+  @Test func textsWithNULBytesAreKeptWholeOnBothPaths() throws {
+    let folder = try TemporaryDirectory("bulk-nul")
+    let store = folder.appending("Ditto.sqlite")
+    let spec = LegacyStoreSpec(
+      categories: [.init(title: "Work", dittos: [Ditto(text: "before"), Ditto(text: "x")])])
+    try LegacyStoreWriter.write(spec, to: store, journal: .delete)
+    let writer = try Database(path: store, mode: .readWrite)
+    try writer.execute(
+      sql: "UPDATE ZDITTO SET ZTEXT = 'before' || char(0) || 'after' WHERE ZTEXT = 'x'")
+    try writer.close()
+    let opened = try CoreDataStore(path: store)
+    defer { opened.snapshot.remove() }
+    let reader = try DittoStoreReader(store: opened)
+    let rowLibrary = try LibraryStore(path: folder.appending("rows.sqlite"))
+    let rowCounts = try rowLibrary.importItems { try reader.walk($0) }
+    let bulkLibrary = try LibraryStore(path: folder.appending("bulk.sqlite"))
+    let bulkCounts = try bulkLibrary.importItems(bulk: try #require(try reader.makeBulkSource()))
+    #expect(rowCounts == bulkCounts)
+    #expect(rowCounts.inserted == 2)
+    let expected = ["before", "before\u{0}after"]
+    #expect(try rowLibrary.load().categories.map { $0.dittos.map(\.text) } == [expected])
+    #expect(try bulkLibrary.load().categories.map { $0.dittos.map(\.text) } == [expected])
   }
 }

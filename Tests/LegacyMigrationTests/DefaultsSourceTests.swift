@@ -104,6 +104,25 @@ import Testing
     #expect(after.entries[key] == harness.recorded?.entries[key])
   }
 
+  /// A set in a binary plist crashed Foundation on Linux (found by Fuzz/Sources/fuzz-defaults-plist):
+  /// now the file is unreadable, never overwritten, and the process lives.
+  @Test func aBinaryPlistHoldingASetIsUnreadableNotFatal() throws {
+    let harness = try MigrationHarness()
+    try harness.builder.writeBytes(
+      HostilePropertyLists.dictionaryWithSet, at: "Library/Preferences/group.io.kern.ditto.plist")
+    try harness.recordFiles()
+    let migrator = harness.makeMigrator()
+    #expect(throws: DefaultsError.self) { try migrator.defaults.load() }
+    #expect(throws: DefaultsError.self) {
+      try migrator.defaults.update([AppGroupDefaults.completionKey: true])
+    }
+    let result = migrator.recoverNow()
+    #expect(result.outcome == .foundUnreadable)
+    let after = try FileHashes(of: harness.folder.path)
+    let key = "/Library/Preferences/group.io.kern.ditto.plist"
+    #expect(after.entries[key] == harness.recorded?.entries[key])
+  }
+
   @Test func wrongTypesAreSkippedNeverACrash() throws {
     let content = DefaultsLegacyContent(values: [
       "dittos": ["ok", 3, ["nested"]], "pendingCategories": "not a list",

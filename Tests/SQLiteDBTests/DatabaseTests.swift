@@ -22,6 +22,21 @@ import Testing
     #expect(try !select.step())
   }
 
+  /// SQLite text may hold NUL; binding stopped at it (found by Fuzz/Sources/fuzz-bulk-import).
+  @Test(arguments: ["before\u{0}after", "\u{0}", "", "a\u{0}\u{0}🚗"])
+  func textWithNULBytesRoundTripsWhole(text: String) throws {
+    let database = try Database(path: ":memory:", mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE t (s TEXT)")
+    let insert = try database.makeStatement(sql: "INSERT INTO t VALUES (?)")
+    try insert.bind(.text(text))
+    try insert.run()
+    let select = try database.makeStatement(sql: "SELECT s, length(CAST(s AS BLOB)) FROM t")
+    #expect(try select.step())
+    #expect(select.text(at: 0) == text)
+    #expect(select.int64(at: 1) == Int64(text.utf8.count))
+    #expect(select.columnType(at: 0) == .text)
+  }
+
   @Test func aFileThatIsNotADatabaseFailsAtOpen() throws {
     let folder = try TemporaryDirectory("notadb")
     let path = folder.appending("x.sqlite")

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for DittoRecovery. A package of its own, so the main package's `swift build`
+// and `swift test` never build them. Build and run with `scripts/fuzz` (see README.md); a plain
+// `swift build` here builds uninstrumented binaries that libFuzzer cannot drive.
+//
+// One executable per fuzzer, `fuzz-<name>`, from `Sources/fuzz-<name>/main.swift`; its seed corpus
+// is `corpus/<name>/`. To add one: write the main.swift and add a line to this table.
+let fuzzers: [(name: String, modules: [String])] = [
+  ("legacy-store", ["LegacyStore"]),
+  ("bulk-import", ["LegacyStore", "DittoLibrary"]),
+  ("defaults-plist", ["LegacyMigration"]),
+  ("backup-plist", ["BackupReader"]),
+  ("mbfile", ["BackupReader"]),
+  ("keybag", ["BackupReader"]),
+  ("manifest-db", ["BackupReader"]),
+  ("backup-path", ["BackupReader"]),
+  ("csv", ["Exchange", "LegacyStore"]),
+  ("outcome-log", ["OutcomeReport"]),
+]
+
+let package = Package(
+  name: "DittoRecoveryFuzz",
+  products: fuzzers.map { .executable(name: "fuzz-\($0.name)", targets: ["fuzz-\($0.name)"]) },
+  dependencies: [.package(name: "DittoRecovery", path: "..")],
+  targets: [
+    // libFuzzer's LLVMFuzzerRunDriver; `-sanitize=fuzzer` links the library itself.
+    .systemLibrary(name: "CLibFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
+  ]
+    + fuzzers.map { fuzzer in
+      .executableTarget(
+        name: "fuzz-\(fuzzer.name)",
+        dependencies: ["FuzzSupport"]
+          + fuzzer.modules.map { .product(name: $0, package: "DittoRecovery") })
+    }
+)

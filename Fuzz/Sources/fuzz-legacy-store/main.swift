@@ -1,0 +1,24 @@
+import FuzzSupport
+import LegacyStore
+
+// The legacy reader over a hostile store: input = `Ditto.sqlite` and its `-wal` (SplitInput).
+// CoreDataStore (entities, row counts, metadata plist) and DittoStoreReader (the whole 2.x walk) on
+// one snapshot, as `inspect` and `migrate` use them. A thrown LegacyStoreError is an answer.
+let scratch = Scratch()
+
+FuzzDriver.run { bytes in
+  scratch.clear()
+  let input = SplitInput(bytes)
+  let path = scratch.write(input.first, to: "Ditto.sqlite")
+  if let wal = input.second { scratch.write(wal, to: "Ditto.sqlite-wal") }
+  do {
+    let store = try CoreDataStore(path: path)
+    defer { store.snapshot.remove() }
+    _ = (store.journalMode, store.textEncoding, store.storeUUID, store.storeType)
+    for entity in store.entities { _ = try store.rowCount(of: entity) }
+    _ = try DittoStoreReader(store: store).read()
+  } catch {
+    // LegacyStoreError: "could not read", named and explained. Exactly what a hostile file should
+    // get.
+  }
+}
