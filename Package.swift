@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "BackupReader", targets: ["BackupReader"]),
     .library(name: "Exchange", targets: ["Exchange"]),
     .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
+    .library(name: "Salvage", targets: ["Salvage"]),
   ],
   dependencies: [],
   targets: [

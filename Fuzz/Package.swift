@@ -18,6 +18,7 @@ let fuzzers: [(name: String, modules: [String])] = [
   ("backup-path", ["BackupReader"]),
   ("csv", ["Exchange", "LegacyStore"]),
   ("outcome-log", ["OutcomeReport"]),
+  ("salvage", ["Salvage", "LegacyStore"]),
 ]
 
 let package = Package(

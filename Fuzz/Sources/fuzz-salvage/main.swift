@@ -1,0 +1,24 @@
+import FuzzSupport
+import LegacyStore
+import Salvage
+
+// The salvage decoder over hostile bytes: input = a main file and its `-wal` (SplitInput). Salvage
+// reads every page, WAL frame, record, overflow chain and free block it can find; malformed pages
+// must never crash it. Both the store path and the lone -wal path are tried, deleted rows included.
+let scratch = Scratch()
+
+FuzzDriver.run { bytes in
+  scratch.clear()
+  let input = SplitInput(bytes)
+  let path = scratch.write(input.first, to: "Ditto.sqlite")
+  if let wal = input.second { scratch.write(wal, to: "Ditto.sqlite-wal") }
+  for target in [path, path + "-wal"] {
+    do {
+      let result = try Salvager.salvage(path: target, options: SalvageOptions(includeDeleted: true))
+      _ = (result.library.dittoCount, result.deleted.count, result.sources.count)
+    } catch {
+      // LegacyStoreError: nothing decodable, named and explained.
+    }
+  }
+  _ = Salvager.hasValidFrames(walPath: path + "-wal")
+}
