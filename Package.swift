@@ -40,7 +40,9 @@ let package = Package(
       ]
     ),
     .target(name: "Telemetry"),
-    .target(name: "SafeFiles"),
+    // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
+    .target(name: "SystemShims"),
+    .target(name: "SafeFiles", dependencies: ["SystemShims"]),
     .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
     .target(name: "DittoLibrary", dependencies: ["SQLiteDB", "LegacyStore"]),
     // Salvage decodes raw pages (main file, -wal, free space) beside the reader, never inside it.

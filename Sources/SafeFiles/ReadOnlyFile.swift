@@ -1,3 +1,5 @@
+import SystemShims
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -144,6 +146,20 @@ public final class ReadOnlyFile {
   ) throws(FileAccessError) {
     var offset = start
     let end = start + length
+    // In the kernel first (no copy through user space; a clone on file systems that share extents).
+    var source = offset
+    var target = offset
+    while source < end {
+      let copied = ditto_copy_file_range(
+        descriptor, &source, output, &target, Int(min(end - source, 1 << 30)))
+      if copied > 0 { continue }
+      if copied < 0 && errno == EINTR { continue }
+      // 0 (the file shrank, or a file system that reports 0 for what it cannot copy) or an error
+      // (not supported here, another file system, an old kernel): the loop below copies the rest
+      // itself and reports a real read error.
+      break
+    }
+    offset = source
     while offset < end {
       let want = Int(min(Int64(chunkSize), end - offset))
       let got = pread(descriptor, buffer, want, off_t(offset))
