@@ -15,6 +15,8 @@ final class LibraryImport {
   private let isPreview: Bool
   private let now = Date().timeIntervalSince1970
   private let writeStepHook: (@Sendable (Int) -> Void)?
+  /// The largest library (in dittos) whose fingerprints ``bulkCopy(_:)`` holds in memory.
+  private let fingerprintLimit: Int
   private var writes = 0
 
   private(set) var counts = ImportCounts()
@@ -36,10 +38,12 @@ final class LibraryImport {
   private let rememberText: Statement?
   private let rowCounter: RowCounter
 
-  init(database: Database, isPreview: Bool, writeStepHook: (@Sendable (Int) -> Void)?)
-    throws(SQLiteError)
-  {
+  init(
+    database: Database, isPreview: Bool, writeStepHook: (@Sendable (Int) -> Void)?,
+    fingerprintLimit: Int = 0
+  ) throws(SQLiteError) {
     self.database = database
+    self.fingerprintLimit = fingerprintLimit
     self.isPreview = isPreview
     self.writeStepHook = writeStepHook
     rowCounter = try database.makeRowCounter(named: "ditto_rows_read")
@@ -172,17 +176,10 @@ final class LibraryImport {
     if everyCategoryExisted {
       // Merging into categories that were all there before: when every text is already there, skip
       // the sorted copy entirely (a duplicate must cost less than an insert).
-      let fresh = try database.makeStatement(
-        sql: """
-          \(ordered) SELECT count(*), coalesce(sum(NOT EXISTS (
-            SELECT 1 FROM main.ditto AS x WHERE x.category_id = cat AND x.text = \(text))), 0)
-          FROM ordered WHERE \(keep)
-          """)
-      guard try fresh.step() else { return }
-      let total = Int(fresh.int64(at: 0))
-      let new = fresh.int64(at: 1)
-      fresh.reset()
-      if new == 0 {
+      let query = SourceQuery(ordered: ordered, keep: keep, text: text)
+      var presence = try presenceByFingerprints(query, categories: Set(values.map { $0[0] }))
+      if presence == nil { presence = try presenceByProbing(query) }
+      if case .allPresent(let total) = presence {
         counts.dittosRead += total
         counts.skipped += total
         return
@@ -221,6 +218,72 @@ final class LibraryImport {
       currentCategoryIsEmpty = false
     }
     didWrite()
+  }
+
+  /// The pieces of SQL that select a bulk source's dittos as the import sees them.
+  private struct SourceQuery {
+    var ordered: String
+    var keep: String
+    var text: String
+  }
+
+  /// Whether a bulk source holds anything its categories in the library do not.
+  private enum Presence {
+    case allPresent(dittos: Int)
+    case somethingNew
+  }
+
+  /// Decides ``Presence`` with two sequential scans (the library's dittos into a set of fingerprints,
+  /// then the source, stopping at the first ditto not in the set) instead of one random index probe
+  /// per ditto; nil when the library is too large to hold its fingerprints (over
+  /// `fingerprintLimit` dittos).
+  private func presenceByFingerprints(_ query: SourceQuery, categories: Set<Int64>)
+    throws(SQLiteError) -> Presence?
+  {
+    let largestID =
+      try database.makeStatement(sql: "SELECT coalesce(max(id), 0) FROM main.ditto")
+      .scalarInt64() ?? 0
+    guard largestID <= Int64(fingerprintLimit) else { return nil }
+    let fingerprinter = TextFingerprinter()
+    var present = FingerprintSet(expectedCount: Int(largestID))
+    let library = try database.makeStatement(
+      sql: "SELECT category_id, text FROM main.ditto NOT INDEXED")
+    while try library.step() {
+      let category = library.int64(at: 0)
+      // Only TEXT values compare equal to the source's texts in SQL; anything else never matches.
+      guard categories.contains(category), library.columnType(at: 1) == .text else { continue }
+      let fingerprint = library.withTextBytes(at: 1) {
+        fingerprinter.fingerprint(category: category, text: $0)
+      }
+      guard present.insert(fingerprint) else { return nil }
+    }
+    library.reset()
+    let source = try database.makeStatement(
+      sql: "\(query.ordered) SELECT cat, \(query.text) FROM ordered WHERE \(query.keep)")
+    defer { source.reset() }
+    var total = 0
+    while try source.step() {
+      let category = source.int64(at: 0)
+      let fingerprint = source.withTextBytes(at: 1) {
+        fingerprinter.fingerprint(category: category, text: $0)
+      }
+      guard present.contains(fingerprint) else { return .somethingNew }
+      total += 1
+    }
+    return .allPresent(dittos: total)
+  }
+
+  /// Decides ``Presence`` in SQL, one probe of the library's `(category_id, text)` index per ditto.
+  private func presenceByProbing(_ query: SourceQuery) throws(SQLiteError) -> Presence {
+    let fresh = try database.makeStatement(
+      sql: """
+        \(query.ordered) SELECT count(*), coalesce(sum(NOT EXISTS (
+          SELECT 1 FROM main.ditto AS x WHERE x.category_id = cat AND x.text = \(query.text))), 0)
+        FROM ordered WHERE \(query.keep)
+        """)
+    defer { fresh.reset() }
+    guard try fresh.step() else { return .somethingNew }
+    return fresh.int64(at: 1) == 0 ? .allPresent(dittos: Int(fresh.int64(at: 0))) : .somethingNew
   }
 
   private func countInsert(into category: Int64) {

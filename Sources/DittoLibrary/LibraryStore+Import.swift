@@ -70,7 +70,8 @@ extension LibraryStore {
     do {
       try database.inTransaction(.immediate) {
         let session = try LibraryImport(
-          database: database, isPreview: false, writeStepHook: writeStepHook)
+          database: database, isPreview: false, writeStepHook: writeStepHook,
+          fingerprintLimit: fingerprintPrecheckLimit)
         try session.bulkCopy(source)
         try extra { item in
           switch item {

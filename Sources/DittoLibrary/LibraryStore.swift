@@ -19,6 +19,9 @@ public final class LibraryStore {
   /// Called after each row written during an import with the running count of writes.
   /// Tests use it to stop the process dead at a chosen point.
   public var writeStepHook: (@Sendable (Int) -> Void)?
+  /// The largest library (in dittos) for which a bulk import checks "everything already there" with
+  /// fingerprints held in memory (about 21 bytes per ditto) rather than one index probe per ditto.
+  public var fingerprintPrecheckLimit = 2_000_000
 
   /// How long a writer waits for another process's import to finish.
   public static let busyTimeoutMilliseconds: Int32 = 60_000

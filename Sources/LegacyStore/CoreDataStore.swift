@@ -63,9 +63,13 @@ public final class CoreDataStore {
   }
 
   /// `NSPersistenceFrameworkVersion` from the metadata plist, when present and readable.
-  public let frameworkVersion: Int?
+  public var frameworkVersion: Int? { metadataPlist.frameworkVersion }
   /// `NSStoreType` from the metadata plist, when present and readable.
-  public let storeType: String?
+  public var storeType: String? { metadataPlist.storeType }
+  /// Decoded on first use only: reading dittos never needs it, and decoding a plist is a
+  /// noticeable part of a small store's migration.
+  private lazy var metadataPlist: (frameworkVersion: Int?, storeType: String?) =
+    hasMetadataTable ? Self.readMetadataPlist(database) : (nil, nil)
   /// True when `Z_PRIMARYKEY` exists.
   public let hasPrimaryKeyTable: Bool
   /// True when `Z_METADATA` exists.
@@ -84,16 +88,7 @@ public final class CoreDataStore {
       hasPrimaryKeyTable = tables.contains("Z_PRIMARYKEY")
       hasMetadataTable = tables.contains("Z_METADATA")
       entities = hasPrimaryKeyTable ? try Self.readEntities(database, tables: tables) : []
-      if hasMetadataTable {
-        let metadata = try Self.readMetadata(database)
-        storeUUID = metadata.uuid
-        frameworkVersion = metadata.frameworkVersion
-        storeType = metadata.storeType
-      } else {
-        storeUUID = nil
-        frameworkVersion = nil
-        storeType = nil
-      }
+      storeUUID = hasMetadataTable ? try Self.readStoreUUID(database) : nil
     } catch {
       snapshot.remove()
       throw LegacyStoreError.from(error, file: path)
@@ -219,26 +214,33 @@ public final class CoreDataStore {
     }
   }
 
-  private static func readMetadata(_ database: Database) throws(SQLiteError) -> (
-    uuid: String?, frameworkVersion: Int?, storeType: String?
+  private static func readStoreUUID(_ database: Database) throws(SQLiteError) -> String? {
+    try database.makeStatement(
+      sql: "SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"
+    ).scalarText()
+  }
+
+  /// The metadata plist's framework version and store type; nil for what is missing or unreadable
+  /// (the plist is informational only: a store whose metadata plist is damaged is still read).
+  private static func readMetadataPlist(_ database: Database) -> (
+    frameworkVersion: Int?, storeType: String?
   ) {
-    let statement = try database.makeStatement(
-      sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-    defer { statement.reset() }
-    guard try statement.step() else { return (nil, nil, nil) }
-    let uuid = statement.text(at: 0)
-    guard let bytes = statement.blob(at: 1), !bytes.isEmpty else { return (uuid, nil, nil) }
-    // The plist is informational only: a store whose metadata plist is damaged is still read.
     let plist: Any
     do {
+      let statement = try database.makeStatement(
+        sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+      defer { statement.reset() }
+      guard try statement.step(), let bytes = statement.blob(at: 0), !bytes.isEmpty else {
+        return (nil, nil)
+      }
       plist = try UntrustedPropertyList.decode(bytes).value
     } catch {
-      return (uuid, nil, nil)
+      return (nil, nil)
     }
     let dictionary = plist as? [String: Any]
     let version = (dictionary?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
     let type = dictionary?["NSStoreType"] as? String
-    return (uuid, version, type)
+    return (version, type)
   }
 }
 

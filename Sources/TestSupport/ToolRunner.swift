@@ -42,8 +42,14 @@ public enum ToolRunner {
     return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
   }
 
-  /// The built `ditto-recover` executable, next to the test bundle.
+  /// The built `ditto-recover` executable: `DITTO_RECOVER_EXECUTABLE` when set (to run the
+  /// end-to-end tests against another build, such as the static one `scripts/bench` measures),
+  /// else the one next to the test bundle.
   public static var executablePath: String? {
+    if let chosen = ProcessInfo.processInfo.environment["DITTO_RECOVER_EXECUTABLE"], !chosen.isEmpty
+    {
+      return chosen  // used as given: a wrong path fails the tests instead of skipping them
+    }
     var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = folder.appendingPathComponent("ditto-recover").path

@@ -116,4 +116,68 @@ import Testing
     #expect(try rowLibrary.load().categories.map { $0.dittos.map(\.text) } == [expected])
     #expect(try bulkLibrary.load().categories.map { $0.dittos.map(\.text) } == [expected])
   }
+
+  /// "Everything is already there" is decided with fingerprints (two sequential scans) below
+  /// `fingerprintPrecheckLimit` and by index probes above it: both must give the same answer as
+  /// SQL's equality, down to one byte, the category, NUL bytes and values that are not TEXT.
+  @Test func fingerprintsAndIndexProbesAgreeOnWhatIsAlreadyThere() throws {
+    let folder = try TemporaryDirectory("bulk-presence")
+    let store = folder.appending("Ditto.sqlite")
+    let spec = LegacyStoreSpec(
+      categories: [
+        .init(title: "Work", dittos: [Ditto(text: "a"), Ditto(text: "ab"), Ditto(text: "n")]),
+        .init(title: "Home", dittos: [Ditto(text: "b"), Ditto(text: "12345678 and more")]),
+      ])
+    try LegacyStoreWriter.write(spec, to: store, journal: .delete)
+    try Database(path: store, mode: .readWrite).execute(
+      sql: "UPDATE ZDITTO SET ZTEXT = 'n' || char(0) || 'ul' WHERE ZTEXT = 'n'")
+
+    let limits = [
+      0, try LibraryStore(path: folder.appending("probe.sqlite")).fingerprintPrecheckLimit,
+    ]
+    func importStore(into library: LibraryStore) throws -> ImportCounts {
+      let opened = try CoreDataStore(path: store)
+      defer { opened.snapshot.remove() }
+      return try library.importItems(
+        bulk: try #require(try DittoStoreReader(store: opened).makeBulkSource()))
+    }
+    let libraries = try limits.enumerated().map { index, limit in
+      let library = try LibraryStore(path: folder.appending("library-\(index).sqlite"))
+      library.fingerprintPrecheckLimit = limit
+      #expect(try importStore(into: library).inserted == 5)
+      return library
+    }
+
+    /// Changes the store, imports it into both libraries, and checks both counted `inserted`.
+    func expectBoth(insert inserted: Int, after change: String, _ comment: Comment) throws {
+      if !change.isEmpty {
+        try Database(path: store, mode: .readWrite).execute(sql: change)
+      }
+      for library in libraries {
+        let counts = try importStore(into: library)
+        #expect(counts.inserted == inserted, comment)
+        #expect(counts.skipped == counts.dittosRead - inserted, comment)
+      }
+    }
+    try expectBoth(insert: 0, after: "", "unchanged store: all present")
+    try expectBoth(
+      insert: 1, after: "UPDATE ZDITTO SET ZTEXT = 'aB' WHERE ZTEXT = 'ab'", "one byte differs")
+    try expectBoth(
+      insert: 1, after: "UPDATE ZDITTO SET ZTEXT = 'n' || char(0) || 'uL' WHERE ZTEXT LIKE 'n%'",
+      "differs after a NUL byte")
+    try expectBoth(
+      insert: 1,
+      after: """
+        UPDATE ZDITTO SET ZCATEGORY = (SELECT Z_PK FROM ZCATEGORY WHERE ZTITLE = 'Home')
+        WHERE ZTEXT = 'a'
+        """, "same text, other category")
+    try expectBoth(
+      insert: 1, after: "UPDATE ZDITTO SET ZTEXT = '12345678 and more!' WHERE ZTEXT LIKE '1234%'",
+      "differs in the last partial word")
+    try expectBoth(insert: 0, after: "", "all present again")
+    for library in libraries {
+      let texts = try library.load().categories.map { $0.dittos.map(\.text) }
+      #expect(texts.map { $0.count } == [5, 4])
+    }
+  }
 }
