@@ -52,11 +52,9 @@ let package = Package(
       dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles", "Salvage"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
-    // On Linux the crypto comes from OpenSSL's libcrypto (libssl-dev); on Apple platforms from CommonCrypto.
-    .systemLibrary(
-      name: "COpenSSL",
-      providers: [.apt(["libssl-dev"])]
-    ),
+    // On Linux the crypto comes from OpenSSL's libcrypto, loaded on first use (headers: libssl-dev);
+    // on Apple platforms from CommonCrypto.
+    .target(name: "COpenSSL"),
     .target(
       name: "BackupCrypto",
       dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]

@@ -43,7 +43,7 @@ public final class AESCBCCryptor {
   #if canImport(CommonCrypto)
     private let cryptor: CCCryptorRef
   #else
-    private let context: OpaquePointer
+    private let context: UnsafeMutableRawPointer
   #endif
   private var pending = 0
 
@@ -69,20 +69,19 @@ public final class AESCBCCryptor {
       }
       cryptor = made
     #else
-      guard let made = EVP_CIPHER_CTX_new() else {
+      try CryptoLibrary.load()
+      guard let made = ditto_cipher_context_new() else {
         throw .failed(operation: "EVP_CIPHER_CTX_new")
       }
-      let cipher =
-        key.count == 16
-        ? EVP_aes_128_cbc() : key.count == 24 ? EVP_aes_192_cbc() : EVP_aes_256_cbc()
       let initialized = key.withUnsafeBufferPointer { keyBytes in
         iv.withUnsafeBufferPointer { ivBytes in
-          EVP_CipherInit_ex(
-            made, cipher, nil, keyBytes.baseAddress, ivBytes.baseAddress, isEncrypting ? 1 : 0)
+          ditto_cipher_init(
+            made, 0, keyBytes.baseAddress, Int32(keyBytes.count), ivBytes.baseAddress,
+            isEncrypting ? 1 : 0)
         }
       }
-      guard initialized == 1, EVP_CIPHER_CTX_set_padding(made, 0) == 1 else {
-        EVP_CIPHER_CTX_free(made)
+      guard initialized == 1 else {
+        ditto_cipher_context_free(made)
         throw .failed(operation: "AES-CBC setup")
       }
       context = made
@@ -93,7 +92,7 @@ public final class AESCBCCryptor {
     #if canImport(CommonCrypto)
       CCCryptorRelease(cryptor)
     #else
-      EVP_CIPHER_CTX_free(context)
+      ditto_cipher_context_free(context)
     #endif
   }
 
@@ -123,7 +122,7 @@ public final class AESCBCCryptor {
       guard input.count <= Int(Int32.max) - 32 else { throw .invalidInput("a chunk too large") }
       var length: Int32 = 0
       let status = output.withUnsafeMutableBytes { out in
-        EVP_CipherUpdate(
+        ditto_cipher_update(
           context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length,
           input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(input.count))
       }
@@ -152,7 +151,7 @@ public final class AESCBCCryptor {
     #else
       var length: Int32 = 0
       let status = output.withUnsafeMutableBytes { out in
-        EVP_CipherFinal_ex(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+        ditto_cipher_final(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
       }
       guard status == 1 else { throw .failed(operation: "AES-CBC") }
       written = Int(length)

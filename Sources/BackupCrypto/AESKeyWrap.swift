@@ -70,24 +70,21 @@ public enum AESKeyWrap {
     private static func run(_ input: [UInt8], kek: [UInt8], isWrapping: Bool) throws(CryptoError)
       -> [UInt8]
     {
-      guard let context = EVP_CIPHER_CTX_new() else {
+      try CryptoLibrary.load()
+      guard let context = ditto_cipher_context_new() else {
         throw .failed(operation: "EVP_CIPHER_CTX_new")
       }
-      defer { EVP_CIPHER_CTX_free(context) }
-      // OpenSSL 1.1 refuses wrap modes unless this flag is set; 3.x accepts it.
-      EVP_CIPHER_CTX_set_flags(context, Int32(EVP_CIPHER_CTX_FLAG_WRAP_ALLOW))
-      let cipher =
-        kek.count == 16
-        ? EVP_aes_128_wrap() : kek.count == 24 ? EVP_aes_192_wrap() : EVP_aes_256_wrap()
+      defer { ditto_cipher_context_free(context) }
       let initialized = kek.withUnsafeBufferPointer { kekBytes in
-        EVP_CipherInit_ex(context, cipher, nil, kekBytes.baseAddress, nil, isWrapping ? 1 : 0)
+        ditto_cipher_init(
+          context, 1, kekBytes.baseAddress, Int32(kekBytes.count), nil, isWrapping ? 1 : 0)
       }
       guard initialized == 1 else { throw .failed(operation: "AES key wrap setup") }
       var output = [UInt8](repeating: 0, count: input.count + 16)
       var written: Int32 = 0
       let updated = input.withUnsafeBufferPointer { inBytes in
         output.withUnsafeMutableBufferPointer { out in
-          EVP_CipherUpdate(
+          ditto_cipher_update(
             context, out.baseAddress, &written, inBytes.baseAddress, Int32(inBytes.count))
         }
       }
@@ -97,7 +94,7 @@ public enum AESKeyWrap {
       }
       var tail: Int32 = 0
       let finished = output.withUnsafeMutableBufferPointer { out in
-        EVP_CipherFinal_ex(context, out.baseAddress.map { $0 + Int(written) }, &tail)
+        ditto_cipher_final(context, out.baseAddress.map { $0 + Int(written) }, &tail)
       }
       guard finished == 1 else {
         if isWrapping { throw .failed(operation: "AES key wrap") }

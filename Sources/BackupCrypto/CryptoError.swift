@@ -6,12 +6,16 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
   case integrityCheckFailed
   /// The library refused an operation (named in `operation`).
   case failed(operation: String)
+  /// The system's crypto library could not be loaded (Linux: OpenSSL's `libcrypto.so.3`).
+  case libraryUnavailable(String)
 
   public var description: String {
     switch self {
     case .invalidInput(let reason): "invalid input: \(reason)"
     case .integrityCheckFailed: "the key unwrap integrity check failed"
     case .failed(let operation): "\(operation) failed"
+    case .libraryUnavailable(let reason):
+      "the crypto library (OpenSSL's libcrypto.so.3) could not be loaded: \(reason)"
     }
   }
 }

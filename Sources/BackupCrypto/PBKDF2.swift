@@ -44,15 +44,15 @@ public enum PBKDF2 {
       }
       guard status == Int32(kCCSuccess) else { throw .failed(operation: "PBKDF2") }
     #else
-      let digest = hash == .sha1 ? EVP_sha1() : EVP_sha256()
+      try CryptoLibrary.load()
       let status = password.withUnsafeBufferPointer { pass in
         salt.withUnsafeBufferPointer { saltBytes in
           output.withUnsafeMutableBufferPointer { out in
             pass.withMemoryRebound(to: CChar.self) { passChars in
-              PKCS5_PBKDF2_HMAC(
+              ditto_pbkdf2(
                 passChars.baseAddress, Int32(passChars.count), saltBytes.baseAddress,
-                Int32(saltBytes.count), Int32(iterations), digest, Int32(out.count),
-                out.baseAddress)
+                Int32(saltBytes.count), Int32(iterations), hash == .sha256 ? 1 : 0,
+                Int32(out.count), out.baseAddress)
             }
           }
         }

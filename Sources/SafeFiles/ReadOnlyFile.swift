@@ -122,7 +122,8 @@ public final class ReadOnlyFile {
   }
 
   /// The (offset, length) ranges holding data, in order; the whole file when holes cannot be found.
-  private func dataRegions() throws(FileAccessError) -> [(Int64, Int64)] {
+  /// A sparse file's holes read as zeros without being stored: callers skip them instead of reading.
+  public func dataRegions() throws(FileAccessError) -> [(Int64, Int64)] {
     var regions: [(Int64, Int64)] = []
     var offset: Int64 = 0
     while offset < size {

@@ -60,6 +60,27 @@ struct DamagedStoreTests {
   }
 
   /// Without a header the page size is inferred from where b-tree pages start.
+  /// A damaged store extended by a 16 MiB hole (a sparse file): the same dittos come back, and
+  /// pages wholly inside the hole are never read (a 2 GiB sparse file used to cost 524,288 reads).
+  @Test func holesOfASparseStoreAreSkipped() throws {
+    let scratch = try TestFolder()
+    let (expected, path) = try Self.closedStore(in: scratch)
+    var bytes = try scratch.bytes(path)
+    let storedPages = bytes.count / 4096
+    for index in 0..<100 { bytes[index] = 0 }
+    try scratch.write(bytes, to: path)
+    guard truncate(path, off_t(bytes.count + (16 << 20))) == 0 else {
+      Issue.record("cannot make a sparse file here")
+      return
+    }
+    let before = try FileHashes(folder: scratch.path + "/store")
+    let result = try Salvager.salvage(path: path, options: SalvageOptions())
+    #expect(result.library == expected)
+    let mainPages = try #require(result.sources.first { $0.kind == .main }).pages
+    #expect(mainPages <= storedPages)
+    #expect(try FileHashes(folder: scratch.path + "/store") == before)
+  }
+
   @Test(arguments: [1024, 8192, 65536])
   func zeroedHeaderWithOtherPageSizes(pageSize: Int) throws {
     let scratch = try TestFolder()
