@@ -53,11 +53,11 @@ extension LibraryStore {
     willFinish: (ImportCounts) -> Void = { _ in }
   ) throws -> ImportCounts {
     var counts = ImportCounts()
-    let schema = quotedIdentifier(source.schema)
+    let schema = SQLText.quotedIdentifier(source.schema)
     do {
       try database.execute(
         sql:
-          "ATTACH DATABASE '\(Database.readOnlyURI(path: source.databasePath).replacingQuotes())' AS \(schema)"
+          "ATTACH DATABASE '\(SQLText.escapedLiteral(Database.readOnlyURI(path: source.databasePath)))' AS \(schema)"
       )
     } catch {
       throw LibraryError.writeFailed(error, file: path)
@@ -106,21 +106,5 @@ extension LibraryStore {
     } catch let error as SQLiteError {
       throw LibraryError.writeFailed(error, file: path)
     }
-  }
-}
-
-private func quotedIdentifier(_ name: String) -> String {
-  "\"" + name.replacingQuotes(of: "\"") + "\""
-}
-
-extension String {
-  /// The string with `quote` doubled, for splicing into SQL between that quote character.
-  fileprivate func replacingQuotes(of quote: Character = "'") -> String {
-    var result = ""
-    for character in self {
-      result.append(character)
-      if character == quote { result.append(quote) }
-    }
-    return result
   }
 }

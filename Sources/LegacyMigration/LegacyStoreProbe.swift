@@ -65,7 +65,8 @@ public enum LegacyStoreProbe {
   /// Examines every probe location with `lstat` (links are never followed, nothing is opened).
   public static func probe(_ layout: ContainerLayout) -> Findings {
     var findings = Findings()
-    var seen = Set<FileIdentity>()
+    // A handful of places: a list is cheaper than a hashed set (no generic metadata to build).
+    var seen: [FileIdentity] = []
     var places: [(ProbeRoot, String, String)] = containerFolders.map {
       (.appGroup, layout.container, $0)
     }
@@ -103,7 +104,7 @@ public enum LegacyStoreProbe {
               root: root, relativePath: relative, path: path, reason: status.kind.humanName))
           continue
         }
-        guard seen.insert(status.identity).inserted else { continue }
+        guard seen.appendIfNew(status.identity) else { continue }
         findings.candidates.append(
           LegacyCandidate(root: root, relativePath: relative, path: path, bytes: status.size))
       }
@@ -112,12 +113,21 @@ public enum LegacyStoreProbe {
   }
 
   private static func orphanWAL(
-    root: ProbeRoot, relative: String, path: String, seen: inout Set<FileIdentity>
+    root: ProbeRoot, relative: String, path: String, seen: inout [FileIdentity]
   ) throws(FileAccessError) -> LegacyCandidate? {
     guard let status = try FileStatus.of(path: path + "-wal"), status.kind == .regular,
-      status.size > 0, seen.insert(status.identity).inserted
+      status.size > 0, seen.appendIfNew(status.identity)
     else { return nil }
     return LegacyCandidate(
       root: root, relativePath: relative + "-wal", path: path + "-wal", bytes: status.size)
+  }
+}
+
+extension Array where Element == FileIdentity {
+  /// Appends `identity` unless present; true when it was new.
+  fileprivate mutating func appendIfNew(_ identity: FileIdentity) -> Bool {
+    guard !contains(identity) else { return false }
+    append(identity)
+    return true
   }
 }

@@ -246,7 +246,7 @@ public final class CoreDataStore {
 
 /// `"name"` with embedded quotes doubled: safe to splice a table or column name into SQL.
 func quoted(_ identifier: String) -> String {
-  "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  SQLText.quotedIdentifier(identifier)
 }
 
 @available(*, unavailable)

@@ -120,7 +120,7 @@ public final class StoreSnapshot {
   }
 
   private static func makePrivateDirectory(for file: String) throws(LegacyStoreError) -> String {
-    let base = FileManager.default.temporaryDirectory.path
+    let base = temporaryDirectory()
     var template = Array((base + "/ditto-snapshot-XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard made != nil else {
@@ -134,11 +134,45 @@ public final class StoreSnapshot {
   }
 
   /// Deletes our own `mkdtemp` folder (never a legacy file: `directory` is always one we created).
+  ///
+  /// It holds only files (the copies and what SQLite made beside them): they are unlinked inside
+  /// the folder, then the folder is removed; anything unexpected falls back to FileManager.
   private static func removeDirectory(_ directory: String) {
+    if removeFlatDirectory(directory) { return }
     do {
       try FileManager.default.removeItem(atPath: directory)
     } catch {
       // A leftover temporary folder is harmless; the user's data is never in it alone.
     }
+  }
+
+  private static func removeFlatDirectory(_ directory: String) -> Bool {
+    guard let stream = opendir(directory) else { return false }
+    let folder = dirfd(stream)
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    var removedAll = true
+    for name in names where unlinkat(folder, name, 0) != 0 {
+      removedAll = false
+    }
+    closedir(stream)
+    return removedAll && rmdir(directory) == 0
+  }
+
+  /// Where snapshots go: `TMPDIR` (as Foundation resolves it on Apple platforms), else `/tmp`.
+  private static func temporaryDirectory() -> String {
+    #if os(Linux)
+      if let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty {
+        return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
+      }
+      return "/tmp"
+    #else
+      return FileManager.default.temporaryDirectory.path
+    #endif
   }
 }

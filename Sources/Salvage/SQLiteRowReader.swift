@@ -78,7 +78,7 @@ struct SQLiteReading {
     guard columns.contains("Z_PK") else { return }
     foundTables.insert(table)
     func column(_ column: String) -> String { columns.contains(column) ? column : "NULL" }
-    let quotedName = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    let quotedName = SQLText.quotedIdentifier(name)
     let sql: String
     switch table {
     case .profile: sql = "SELECT Z_PK FROM \(quotedName)"
