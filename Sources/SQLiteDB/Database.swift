@@ -206,8 +206,10 @@ public final class Database {
       guard rc == SQLITE_OK else { throw error(code: rc) }
     }
     sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 1_000_000)
-    // A small page cache: readers stream, and the keyboard extension has tens of MB in all.
-    try execute(sql: "PRAGMA cache_size = -8192")
+    // SQLite's default page cache (2 MB), stated so it never grows by accident: readers stream,
+    // the keyboard extension has tens of MB in all, and the ordered walk's sort is faster with it
+    // (export of 100,000 dittos: 0.50 s at 2 MB against 0.56 s at 8 MB, which also sorts in it).
+    try execute(sql: "PRAGMA cache_size = -2000")
     try execute(sql: "PRAGMA query_only = 1")
   }
 }
