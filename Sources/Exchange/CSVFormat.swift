@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// RFC 4180 CSV as Ditto 3.x exports and imports it.
 ///
 /// Records end with CRLF. A field is quoted when it contains a comma, a quote, CR or LF, or starts or
@@ -34,13 +40,35 @@ public enum CSVFormat {
     let quote = UInt8(ascii: "\"")
     var hasQuote = false
     var needsQuotes = bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
-    for byte in bytes {
+    // Eight bytes at a time: a word holds byte b when (word ^ b·0x0101…) has a zero byte.
+    var index = 0
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      while index + 8 <= bytes.count {
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        if Self.holds(word, quoteBytes) {
+          hasQuote = true
+          needsQuotes = true
+          break
+        }
+        if !needsQuotes,
+          Self.holds(word, commaBytes) || Self.holds(word, lineFeedBytes)
+            || Self.holds(word, carriageReturnBytes)
+        {
+          needsQuotes = true
+        }
+        index += 8
+      }
+    }
+    while !hasQuote, index < bytes.count {
+      let byte = bytes[index]
       if byte == quote {
         hasQuote = true
         needsQuotes = true
-        break
+      } else if byte == UInt8(ascii: ",") || byte == 10 || byte == 13 {
+        needsQuotes = true
       }
-      if byte == UInt8(ascii: ",") || byte == 10 || byte == 13 { needsQuotes = true }
+      index += 1
     }
     guard needsQuotes else {
       output.append(contentsOf: bytes)
@@ -48,9 +76,13 @@ public enum CSVFormat {
     }
     output.append(quote)
     if hasQuote {
-      // Copy the runs between quotes whole; double each quote.
+      // Copy the runs between quotes whole (memchr finds each quote); double each quote.
       var start = 0
-      for index in bytes.indices where bytes[index] == quote {
+      while start < bytes.count,
+        let found = memchr(bytes.baseAddress! + start, Int32(quote), bytes.count - start)
+      {
+        let index = bytes.baseAddress!.distance(
+          to: found.assumingMemoryBound(to: UInt8.self))
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...index]))
         output.append(quote)
         start = index + 1
@@ -60,5 +92,16 @@ public enum CSVFormat {
       output.append(contentsOf: bytes)
     }
     output.append(quote)
+  }
+
+  private static let quoteBytes: UInt64 = 0x2222_2222_2222_2222
+  private static let commaBytes: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
+  private static let lineFeedBytes: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+  private static let carriageReturnBytes: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+
+  /// True when some byte of `word` equals the byte repeated in `pattern` (exact, no false hits).
+  @inline(__always) private static func holds(_ word: UInt64, _ pattern: UInt64) -> Bool {
+    let difference = word ^ pattern
+    return (difference &- 0x0101_0101_0101_0101) & ~difference & 0x8080_8080_8080_8080 != 0
   }
 }

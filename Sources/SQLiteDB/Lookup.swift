@@ -6,32 +6,78 @@
 
 /// A table of integers an SQL function reads from, so one statement can map keys to values without a
 /// join (a join on a VALUES list is scanned row by row: SQLite does not index it).
+///
+/// It is called once per row of a scan, so a key is found without hashing when keys are small
+/// (Core Data's `Z_PK`s are): a direct index by key, else a dictionary.
 final class LookupTable {
-  let rows: [Int64: [Int64]]
-  let fallback: [Int64]?
+  /// Every row's values, one after another; row `r` is `values[starts[r]..<starts[r + 1]]`.
+  private let values: [Int64]
+  private let starts: [Int]
+  /// Row index by key when every key is in `0..<byKey.count`; -1 for a key with no row.
+  private let byKey: [Int32]
+  private let byKeySparse: [Int64: Int32]
+  private let fallbackRow: Int32
 
   init(rows: [Int64: [Int64]], fallback: [Int64]?) {
-    self.rows = rows
-    self.fallback = fallback
+    var values: [Int64] = []
+    var starts: [Int] = [0]
+    var index: [Int64: Int32] = [:]
+    for (key, row) in rows {
+      index[key] = Int32(starts.count - 1)
+      values += row
+      starts.append(values.count)
+    }
+    if let fallback {
+      values += fallback
+      starts.append(values.count)
+      fallbackRow = Int32(starts.count - 2)
+    } else {
+      fallbackRow = -1
+    }
+    self.values = values
+    self.starts = starts
+    let largest = rows.keys.max() ?? -1
+    let smallest = rows.keys.min() ?? 0
+    if smallest >= 0, largest < Int64(max(4096, 4 * rows.count)) {
+      var byKey = [Int32](repeating: -1, count: Int(largest) + 1)
+      for (key, row) in index { byKey[Int(key)] = row }
+      self.byKey = byKey
+      byKeySparse = [:]
+    } else {
+      byKey = []
+      byKeySparse = index
+    }
   }
 
   /// The value in `column` for `key`; the fallback row for a key that is NULL, not an integer or not
   /// in the table; nil (SQL NULL) when there is no such row or column.
   func value(key: OpaquePointer?, column: Int) -> Int64? {
-    var row = fallback
+    var row = fallbackRow
     switch sqlite3_value_type(key) {
     case SQLITE_INTEGER:
-      if let found = rows[sqlite3_value_int64(key)] { row = found }
+      if let found = self.row(for: sqlite3_value_int64(key)) { row = found }
     case SQLITE_FLOAT:
       let number = sqlite3_value_double(key)
-      if number.rounded() == number, abs(number) < 9.0e18, let found = rows[Int64(number)] {
+      if number.rounded() == number, abs(number) < 9.0e18, let found = self.row(for: Int64(number))
+      {
         row = found
       }
     default:
       break
     }
-    guard let row, column >= 0, column < row.count else { return nil }
-    return row[column]
+    guard row >= 0, column >= 0 else { return nil }
+    let start = starts[Int(row)]
+    guard column < starts[Int(row) + 1] - start else { return nil }
+    return values[start + column]
+  }
+
+  private func row(for key: Int64) -> Int32? {
+    if !byKey.isEmpty {
+      guard key >= 0, key < Int64(byKey.count) else { return nil }
+      let row = byKey[Int(key)]
+      return row >= 0 ? row : nil
+    }
+    return byKeySparse[key]
   }
 }
 

@@ -210,20 +210,57 @@ public final class Statement {
     }
   }
 
+  /// True when `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or values
+  /// above U+10FFFF), checked on the bytes themselves: eight ASCII bytes at a time, then each
+  /// multi-byte sequence against its allowed ranges.
   static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    // ASCII runs are checked a byte at a time cheaply; anything else goes through the decoder.
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    let count = bytes.count
     var index = 0
-    while index < bytes.count, bytes[index] < 0x80 { index += 1 }
-    if index == bytes.count { return true }
-    var iterator = UnsafeBufferPointer(rebasing: bytes[index...]).makeIterator()
-    var decoder = UTF8()
-    while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue: continue
-      case .emptyInput: return true
-      case .error: return false
+    while index < count {
+      if index + 8 <= count,
+        raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
       }
+      let lead = base[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      // The allowed range of the second byte and the sequence length, by lead byte.
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0:
+        length = 3
+        low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED:
+        length = 3
+        high = 0x9F
+      case 0xF0:
+        length = 4
+        low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4:
+        length = 4
+        high = 0x8F
+      default: return false
+      }
+      guard index + length <= count, (low...high).contains(base[index + 1]) else { return false }
+      var next = index + 2
+      while next < index + length {
+        guard base[next] & 0xC0 == 0x80 else { return false }
+        next += 1
+      }
+      index += length
     }
+    return true
   }
 
   /// Column `index` as raw bytes (a BLOB, or the UTF-8 of a TEXT), nil when NULL.
