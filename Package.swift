@@ -85,11 +85,12 @@ let package = Package(
       ]
     ),
 
-    .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport"]),
+    .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures"]),
     .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
     .testTarget(name: "DittoLibraryTests", dependencies: ["DittoLibrary", "TestSupport"]),
     .testTarget(
-      name: "SalvageTests", dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles"]),
+      name: "SalvageTests",
+      dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures"]),
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import StoreFixtures
 import Testing
 
 @testable import Salvage
