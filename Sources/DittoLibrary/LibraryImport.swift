@@ -85,6 +85,14 @@ final class LibraryImport {
     }
   }
 
+  /// Applies one item of a source: a category starts (or merges into) it, a ditto is added to it.
+  func apply(_ item: LegacyItem) throws(SQLiteError) {
+    switch item {
+    case .category(let title, _): try beginCategory(title: title)
+    case .ditto(let ditto): try add(ditto)
+    }
+  }
+
   /// Starts (or merges into) the category titled `title`.
   func beginCategory(title: String) throws(SQLiteError) {
     counts.categoriesRead += 1

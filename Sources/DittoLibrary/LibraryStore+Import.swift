@@ -24,10 +24,7 @@ extension LibraryStore {
         let session = try LibraryImport(
           database: database, isPreview: false, writeStepHook: writeStepHook)
         try source { item in
-          switch item {
-          case .category(let title, _): try session.beginCategory(title: title)
-          case .ditto(let ditto): try session.add(ditto)
-          }
+          try session.apply(item)
         }
         counts = session.counts
         willFinish(counts)
@@ -74,10 +71,7 @@ extension LibraryStore {
           fingerprintLimit: fingerprintPrecheckLimit)
         try session.bulkCopy(source)
         try extra { item in
-          switch item {
-          case .category(let title, _): try session.beginCategory(title: title)
-          case .ditto(let ditto): try session.add(ditto)
-          }
+          try session.apply(item)
         }
         counts = session.counts
         willFinish(counts)
@@ -97,10 +91,7 @@ extension LibraryStore {
     do {
       let session = try LibraryImport(database: database, isPreview: true, writeStepHook: nil)
       try source { item in
-        switch item {
-        case .category(let title, _): try session.beginCategory(title: title)
-        case .ditto(let ditto): try session.add(ditto)
-        }
+        try session.apply(item)
       }
       return session.counts
     } catch let error as SQLiteError {

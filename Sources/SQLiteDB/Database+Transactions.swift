@@ -51,7 +51,10 @@ extension Database {
     // > then the ROLLBACK command will fail with an error, but no harm is caused by this.
     // > (https://www.sqlite.org/lang_transaction.html)
     guard isInsideTransaction else { return }
-    do { try execute(sql: "ROLLBACK TRANSACTION") } catch
-    { /* the body's error is the one we report */  }
+    do {
+      try execute(sql: "ROLLBACK TRANSACTION")
+    } catch {
+      // The body's error is the one we report.
+    }
   }
 }

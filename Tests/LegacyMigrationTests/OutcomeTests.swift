@@ -29,10 +29,10 @@ import Testing
         try harness.builder.writeStore(spec)
         let library = try LibraryStore(path: harness.layout.defaultLibraryPath)
         _ = try library.importItems { sink in
-          try DittoStoreReader.read(path: harness.builder.path("Ditto.sqlite")).categories.forEach {
-            category in
+          let stored = try DittoStoreReader.read(path: harness.builder.path("Ditto.sqlite"))
+          for category in stored.categories {
             try sink(.category(title: category.title, origin: category.origin))
-            try category.dittos.forEach { try sink(.ditto($0)) }
+            for ditto in category.dittos { try sink(.ditto(ditto)) }
           }
         }
         try library.close()
