@@ -63,7 +63,7 @@ let package = Package(
       name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
-      dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange"]),
+      dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange", "SafeFiles"]),
     .target(
       name: "DittoRecoverCLI",
       dependencies: [
@@ -96,6 +96,7 @@ let package = Package(
       name: "LegacyMigrationTests",
       dependencies: [
         "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
+        "SafeFiles", "Salvage", "BackupReader",
       ],
       exclude: ["Fixtures"]
     ),

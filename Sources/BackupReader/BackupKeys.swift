@@ -94,11 +94,24 @@ enum DecryptingCopy {
     } catch {
       throw BackupError.decryptionFailed(file: source.path, reason: error.description)
     }
-    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard output >= 0 else {
-      throw FileAccessError(path: destination, operation: "create", code: errno)
+    // A new file only; on failure only this partial output is removed (if still ours).
+    let created = try CreatedFile(path: destination)
+    do {
+      let written = try decrypt(
+        source, into: created.descriptor, destination: destination, cryptor: cryptor,
+        plaintextSize: plaintextSize)
+      created.close()
+      return written
+    } catch {
+      created.discard()
+      throw error
     }
-    defer { close(output) }
+  }
+
+  private static func decrypt(
+    _ source: ReadOnlyFile, into output: Int32, destination: String, cryptor: AESCBCCryptor,
+    plaintextSize: Int64?
+  ) throws -> Int64 {
     var written: Int64 = 0
     var held: [UInt8] = []  // the last block, kept until we know whether it holds padding
     var offset: Int64 = 0

@@ -190,14 +190,9 @@ public struct BackupRebuilder {
           "\(entry.domain)/\(entry.relativePath): listed twice in the manifest (or by case)"
         return file
       }
-      let written: Int64
-      do {
-        written = try contents.copy(entry, from: source, to: destination)
-      } catch {
-        // Our own partial output, never a backup file: the engine must not read half a file.
-        unlink(destination)
-        throw error
-      }
+      // The copy creates `destination` exclusively and removes its own partial output on failure,
+      // so the engine never reads half a file and nothing that was already there is touched.
+      let written = try contents.copy(entry, from: source, to: destination)
       file.copiedBytes = written
       if let expected = entry.expectedBytes, expected != written {
         file.status = .sizeMismatch

@@ -1,42 +1,23 @@
-import Foundation
+import SafeFiles
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// A fresh `mkdtemp` folder (mode 0700) under the system temporary directory, for decrypted copies.
+/// A fresh private folder (mode 0700) under the system temporary directory, for decrypted copies;
+/// removed with everything in it when released (see SafeFiles' PrivateDirectory).
 final class PrivateFolder {
-  let path: String
-  private var isRemoved = false
+  private let directory: PrivateDirectory
+  var path: String { directory.path }
 
   /// - Parameter purpose: the file the folder is for, named in errors.
   /// - Throws: ``BackupError/unreadable(file:reason:)`` when no folder can be made.
   init(purpose: String) throws(BackupError) {
-    let base = FileManager.default.temporaryDirectory.path
-    var template = Array((base + "/ditto-decrypted-XXXXXX").utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-      throw .unreadable(
-        file: purpose,
-        reason: "cannot create a private folder in \(base): \(String(cString: strerror(errno)))")
+    do {
+      directory = try PrivateDirectory(prefix: "ditto-decrypted-")
+    } catch {
+      throw .unreadable(file: purpose, reason: "cannot create a private folder: \(error)")
     }
-    path = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  deinit {
-    remove()
   }
 
   /// Removes the folder and what it holds: only ever our own `mkdtemp` folder.
   func remove() {
-    guard !isRemoved else { return }
-    isRemoved = true
-    do {
-      try FileManager.default.removeItem(atPath: path)
-    } catch {
-      // A leftover private temporary folder is harmless.
-    }
+    directory.remove()
   }
 }

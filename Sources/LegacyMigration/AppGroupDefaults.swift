@@ -45,6 +45,9 @@ public struct AppGroupDefaults: Sendable {
 
   /// The defaults file.
   public let path: String
+  /// Tests only: called with the finished temporary file just before it is renamed into place;
+  /// throwing makes the update fail there (the temporary file is then discarded, if still ours).
+  public var willReplace: (@Sendable (_ temporaryPath: String) throws -> Void)?
 
   public init(path: String) {
     self.path = path
@@ -150,14 +153,15 @@ public struct AppGroupDefaults: Sendable {
   // MARK: - Writing
 
   private func replaceAtomically(with data: Data, in folder: String) throws(DefaultsError) {
-    var template = Array((folder + "/." + Self.fileName + ".XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else {
-      throw .writeFailed(
-        file: path, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+    // Our own new temporary file beside the defaults file, renamed over it once complete; on
+    // failure only that temporary file is removed (CreatedFile checks it is still ours).
+    let temporary: CreatedFile
+    do {
+      temporary = try CreatedFile(uniqueIn: folder, prefix: "." + Self.fileName + ".")
+    } catch {
+      throw .writeFailed(file: path, reason: "cannot create a temporary file: \(error.reason)")
     }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fd = temporary.descriptor
     var failure: String?
     // Keep the permissions of the file being replaced (mkstemp creates 0600).
     var existing = stat()
@@ -165,7 +169,7 @@ public struct AppGroupDefaults: Sendable {
     if fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
     data.withUnsafeBytes { raw in
       var offset = 0
-      while offset < raw.count {
+      while failure == nil, offset < raw.count {
         let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
@@ -176,11 +180,15 @@ public struct AppGroupDefaults: Sendable {
       }
     }
     if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-    close(fd)
-    if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+    temporary.close()
+    if failure == nil, let willReplace {
+      do { try willReplace(temporary.path) } catch { failure = "\(error)" }
+    }
+    if failure == nil, rename(temporary.path, path) != 0 {
+      failure = String(cString: strerror(errno))
+    }
     if let failure {
-      // Only our own temporary file is removed, never the defaults file.
-      unlink(temporary)
+      temporary.discard()
       throw .writeFailed(file: path, reason: failure)
     }
   }

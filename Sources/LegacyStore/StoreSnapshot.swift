@@ -31,7 +31,8 @@ public final class StoreSnapshot {
   public let header: [UInt8]
   /// Bytes copied per file suffix ("" for the main file, "-wal", "-shm", "-journal").
   public let copiedBytes: [String: Int64]
-  private var isRemoved = false
+  /// The `mkdtemp` folder: removing it is the only deletion this type makes.
+  private let folder: PrivateDirectory
 
   /// The sidecar suffixes SQLite may use beside a database file.
   public static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
@@ -57,8 +58,13 @@ public final class StoreSnapshot {
     if requireSQLiteHeader {
       try Self.checkHeader(header, size: main.size, file: path)
     }
-    directory = try Self.makePrivateDirectory(for: path)
-    let baseName = (path as NSString).lastPathComponent
+    do {
+      folder = try PrivateDirectory(prefix: "ditto-snapshot-")
+    } catch {
+      throw .ioError(file: path, reason: "could not create a snapshot folder: \(error)")
+    }
+    directory = folder.path
+    let baseName = path.split(separator: "/").last.map(String.init) ?? ""
     mainCopy = directory + "/" + (baseName.isEmpty ? "store.sqlite" : baseName)
     var copied: [String: Int64] = [:]
     do {
@@ -75,13 +81,13 @@ public final class StoreSnapshot {
         copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
       }
     } catch let error as LegacyStoreError {
-      Self.removeDirectory(directory)
+      folder.remove()
       throw error
     } catch let error as FileAccessError {
-      Self.removeDirectory(directory)
+      folder.remove()
       throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
     } catch {
-      Self.removeDirectory(directory)
+      folder.remove()
       throw .ioError(file: path, reason: "\(error)")
     }
     copiedBytes = copied
@@ -96,9 +102,7 @@ public final class StoreSnapshot {
 
   /// Removes the private folder. Safe to call more than once.
   public func remove() {
-    guard !isRemoved else { return }
-    isRemoved = true
-    Self.removeDirectory(directory)
+    folder.remove()
   }
 
   // MARK: - Helpers
@@ -119,60 +123,4 @@ public final class StoreSnapshot {
     }
   }
 
-  private static func makePrivateDirectory(for file: String) throws(LegacyStoreError) -> String {
-    let base = temporaryDirectory()
-    var template = Array((base + "/ditto-snapshot-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard made != nil else {
-      throw .ioError(
-        file: file,
-        reason: "could not create a snapshot folder in \(base): \(String(cString: strerror(errno)))"
-      )
-    }
-    return String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// Deletes our own `mkdtemp` folder (never a legacy file: `directory` is always one we created).
-  ///
-  /// It holds only files (the copies and what SQLite made beside them): they are unlinked inside
-  /// the folder, then the folder is removed; anything unexpected falls back to FileManager.
-  private static func removeDirectory(_ directory: String) {
-    if removeFlatDirectory(directory) { return }
-    do {
-      try FileManager.default.removeItem(atPath: directory)
-    } catch {
-      // A leftover temporary folder is harmless; the user's data is never in it alone.
-    }
-  }
-
-  private static func removeFlatDirectory(_ directory: String) -> Bool {
-    guard let stream = opendir(directory) else { return false }
-    let folder = dirfd(stream)
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    var removedAll = true
-    for name in names where unlinkat(folder, name, 0) != 0 {
-      removedAll = false
-    }
-    closedir(stream)
-    return removedAll && rmdir(directory) == 0
-  }
-
-  /// Where snapshots go: `TMPDIR` (as Foundation resolves it on Apple platforms), else `/tmp`.
-  private static func temporaryDirectory() -> String {
-    #if os(Linux)
-      if let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty {
-        return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
-      }
-      return "/tmp"
-    #else
-      return FileManager.default.temporaryDirectory.path
-    #endif
-  }
 }

@@ -98,26 +98,31 @@ public final class ReadOnlyFile {
   public func copy(to destination: String, chunkSize: Int = 1 << 20) throws(FileAccessError)
     -> Int64
   {
-    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard output >= 0 else {
-      throw FileAccessError(path: destination, operation: "create", code: errno)
-    }
-    defer { close(output) }
+    // A new file only (O_EXCL): a copy never overwrites anything, and on failure it removes only
+    // its own partial output (CreatedFile checks the path still names that file).
+    let created = try CreatedFile(path: destination)
+    let output = created.descriptor
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
-    var end: Int64 = 0
-    for (start, length) in try dataRegions() {
-      try copyRange(
-        start: start, length: length, to: output, buffer: buffer, chunkSize: chunkSize,
-        destination: destination)
-      end = max(end, start + length)
-    }
-    if end < size {
-      // A trailing hole: extend our own new copy to the original's length.
-      guard ftruncate(output, off_t(size)) == 0 else {
-        throw FileAccessError(path: destination, operation: "extend", code: errno)
+    do throws(FileAccessError) {
+      var end: Int64 = 0
+      for (start, length) in try dataRegions() {
+        try copyRange(
+          start: start, length: length, to: output, buffer: buffer, chunkSize: chunkSize,
+          destination: destination)
+        end = max(end, start + length)
       }
+      if end < size {
+        // A trailing hole: extend our own new copy to the original's length.
+        guard ftruncate(output, off_t(size)) == 0 else {
+          throw FileAccessError(path: destination, operation: "extend", code: errno)
+        }
+      }
+    } catch {
+      created.discard()
+      throw error
     }
+    created.close()
     return size
   }
 

@@ -21,7 +21,7 @@ final class SalvageSnapshot {
   /// The copied `-wal`, nil when there was none.
   let walCopy: String?
   private let storeSnapshot: StoreSnapshot?
-  private let ownDirectory: String?
+  private let ownDirectory: PrivateDirectory?
 
   /// Copies the store whose main file is `mainPath` (which may be missing when `walPath` exists).
   ///
@@ -50,21 +50,18 @@ final class SalvageSnapshot {
     } catch {
       throw LegacyStoreError.from(error, file: walPath)
     }
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ditto-salvage-\(UUID().uuidString)").path
+    let directory: PrivateDirectory
     do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: false,
-        attributes: [.posixPermissions: 0o700])
+      directory = try PrivateDirectory(prefix: "ditto-salvage-")
     } catch {
       throw .ioError(file: walPath, reason: "could not create a private folder: \(error)")
     }
-    let base = (mainPath as NSString).lastPathComponent
-    let copy = directory + "/" + (base.isEmpty ? "store.sqlite" : base) + "-wal"
+    let base = mainPath.split(separator: "/").last.map(String.init) ?? ""
+    let copy = directory.path + "/" + (base.isEmpty ? "store.sqlite" : base) + "-wal"
     do {
       try wal.copy(to: copy)
     } catch {
-      Self.removeDirectory(directory)
+      directory.remove()
       throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
     }
     storeSnapshot = nil
@@ -80,15 +77,7 @@ final class SalvageSnapshot {
   /// Removes the private copies. Safe to call more than once.
   func remove() {
     storeSnapshot?.remove()
-    if let ownDirectory { Self.removeDirectory(ownDirectory) }
-  }
-
-  private static func removeDirectory(_ directory: String) {
-    do {
-      try FileManager.default.removeItem(atPath: directory)
-    } catch {
-      // A leftover private folder is harmless: it only holds copies.
-    }
+    ownDirectory?.remove()
   }
 }
 

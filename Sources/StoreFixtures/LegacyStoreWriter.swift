@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDB
+import SafeFiles
 
 /// Writes synthetic Ditto 2.x stores with Core Data's layout (section 13 of the reference).
 ///
@@ -47,11 +48,9 @@ public enum LegacyStoreWriter {
     case .walOnly:
       // Write in a private folder, copy the three files while the writer is still open (so nothing is
       // checkpointed), then close the private writer.
-      let scratch = FileManager.default.temporaryDirectory
-        .appendingPathComponent("ditto-fixture-\(UUID().uuidString)").path
-      try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-      defer { removeScratch(scratch) }
-      let scratchStore = scratch + "/" + (path as NSString).lastPathComponent
+      let scratch = try PrivateDirectory(prefix: "ditto-fixture-")
+      defer { scratch.remove() }
+      let scratchStore = scratch.path + "/" + (path as NSString).lastPathComponent
       let database = try Database(path: scratchStore, mode: .readWriteCreate)
       try fill(database, spec: spec, journal: journal, seed: seed)
       for suffix in ["", "-wal", "-shm"] {
@@ -182,14 +181,5 @@ public enum LegacyStoreWriter {
     let data = try PropertyListSerialization.data(
       fromPropertyList: plist, format: .binary, options: 0)
     return Array(data)
-  }
-
-  private static func removeScratch(_ folder: String) {
-    do {
-      // Our own scratch folder under the temporary directory, never a user's file.
-      try FileManager.default.removeItem(atPath: folder)
-    } catch {
-      // Leftover scratch space is harmless.
-    }
   }
 }

@@ -71,6 +71,9 @@ struct CrashTests {
     let library = container + "/DittoLibrary.sqlite"
     var childEnvironment = ProcessInfo.processInfo.environment
     childEnvironment.merge(environment) { $1 }
+    // A process killed with SIGKILL cannot remove its snapshot folder: keep it in this test's own
+    // folder (beside the container, never inside it), which is removed with the test.
+    childEnvironment["TMPDIR"] = folder.path
     let launcher = try ProcessLauncher(
       ["migrate", "--container", container], environment: childEnvironment)
     if let delay {

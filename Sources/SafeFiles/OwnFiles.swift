@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// WHAT THIS PROJECT EVER DELETES
+//
+// Legacy files are never deleted, renamed, truncated or written. The only things removed are files
+// and folders this process created itself, and each removal proves it first:
+//
+//   OBJECT                 MADE WITH                         REMOVED ONLY WHEN
+//   PrivateDirectory       mkdtemp (0700) under TMPDIR        its path still names the same folder
+//                                                             (device and inode); its contents are
+//                                                             removed with *at() calls on descriptors,
+//                                                             never following a link
+//   CreatedFile            open(O_CREAT | O_EXCL | O_NOFOLLOW) its path still names the same file
+//                          or mkstemp
+//
+// So a link planted inside a private folder is removed as a link (its target is untouched), and a
+// path that was swapped for another file after we created ours is left alone.
+
+/// The system temporary directory: `TMPDIR` (without a trailing slash), else `/tmp`.
+public func systemTemporaryDirectory() -> String {
+  if let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty {
+    var trimmed = value
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    return trimmed
+  }
+  return "/tmp"
+}
+
+/// A folder this process made with `mkdtemp` (mode 0700): snapshots, decrypted copies, scratch space.
+/// Removed by ``remove()`` or when released; see the table above for what removal checks.
+public final class PrivateDirectory {
+  /// The folder's path.
+  public let path: String
+  private let identity: FileIdentity
+  private var isRemoved = false
+
+  /// Makes `<base>/<prefix>XXXXXX`.
+  ///
+  /// - Parameter base: the parent folder; the system temporary directory by default.
+  /// - Throws: ``FileAccessError`` naming the template when `mkdtemp` fails.
+  public init(prefix: String, in base: String = systemTemporaryDirectory()) throws(FileAccessError)
+  {
+    var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+      throw FileAccessError(path: base + "/" + prefix + "XXXXXX", operation: "mkdtemp", code: errno)
+    }
+    let made = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let status = try FileStatus.of(path: made), status.kind == .directory else {
+      throw FileAccessError(path: made, operation: "lstat", code: ENOTDIR)
+    }
+    path = made
+    identity = status.identity
+  }
+
+  deinit {
+    remove()
+  }
+
+  /// Removes the folder and everything in it, unless its path no longer names the folder we made.
+  /// Safe to call more than once. Returns true when the folder is gone.
+  @discardableResult
+  public func remove() -> Bool {
+    guard !isRemoved else { return true }
+    isRemoved = true
+    let parentPath = Self.parent(of: path)
+    let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+    let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard parent >= 0 else { return false }
+    defer { close(parent) }
+    let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard folder >= 0 else { return false }
+    var info = stat()
+    guard fstat(folder, &info) == 0, FileStatus(info).identity == identity else {
+      close(folder)
+      return false
+    }
+    let emptied = Self.removeContents(of: folder, depth: 0)  // closes `folder`
+    return emptied && unlinkat(parent, name, Int32(AT_REMOVEDIR)) == 0
+  }
+
+  /// Removes what the open folder `folder` holds, then closes it: files and links are unlinked
+  /// (a link is never followed), folders are emptied the same way and removed.
+  private static func removeContents(of folder: Int32, depth: Int) -> Bool {
+    // Our own folder: make sure we may remove what is inside (a test may have taken that away).
+    fchmod(folder, 0o700)
+    guard depth < 64, let stream = fdopendir(folder) else {
+      close(folder)
+      return false
+    }
+    defer { closedir(stream) }  // also closes `folder`
+    // Names as raw bytes: a name that is not valid UTF-8 must reach unlinkat unchanged.
+    var names: [[CChar]] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        raw.prefix { $0 != 0 }.map { CChar(bitPattern: $0) } + [0]
+      }
+      if name != [46, 0] && name != [46, 46, 0] { names.append(name) }
+    }
+    var removedAll = true
+    for name in names {
+      var info = stat()
+      guard fstatat(folder, name, &info, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else {
+        removedAll = false
+        continue
+      }
+      if FileKind(mode: UInt32(info.st_mode)) == .directory {
+        let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard child >= 0, removeContents(of: child, depth: depth + 1),
+          unlinkat(folder, name, Int32(AT_REMOVEDIR)) == 0
+        else {
+          removedAll = false
+          continue
+        }
+      } else if unlinkat(folder, name, 0) != 0 {
+        removedAll = false
+      }
+    }
+    return removedAll
+  }
+
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+}
+
+/// A regular file this process has just created (never one that existed before): the output of a
+/// copy, a temporary file to rename into place. ``discard()`` removes it only while its path still
+/// names that file.
+public final class CreatedFile {
+  /// The file's path.
+  public let path: String
+  /// The open descriptor (write-only); closed by ``close()`` or when released.
+  public private(set) var descriptor: Int32
+  private let identity: FileIdentity
+
+  /// Creates `path`, which must not exist (`O_CREAT | O_EXCL | O_NOFOLLOW`).
+  ///
+  /// - Throws: ``FileAccessError`` (`create`), for instance when something already has that name.
+  public convenience init(path: String, mode: mode_t = 0o600) throws(FileAccessError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+    guard fd >= 0 else { throw FileAccessError(path: path, operation: "create", code: errno) }
+    try self.init(path: path, descriptor: fd)
+  }
+
+  /// Creates a new file named `<folder>/<prefix>XXXXXX` (`mkstemp`, mode 0600).
+  ///
+  /// - Throws: ``FileAccessError`` (`mkstemp`).
+  public convenience init(uniqueIn folder: String, prefix: String) throws(FileAccessError) {
+    var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw FileAccessError(
+        path: folder + "/" + prefix + "XXXXXX", operation: "mkstemp", code: errno)
+    }
+    let made = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    try self.init(path: made, descriptor: fd)
+  }
+
+  private init(path: String, descriptor: Int32) throws(FileAccessError) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let code = errno
+      closeDescriptor(descriptor)
+      throw FileAccessError(path: path, operation: "fstat", code: code)
+    }
+    self.path = path
+    self.descriptor = descriptor
+    identity = FileStatus(info).identity
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Closes the descriptor (once); the file stays.
+  public func close() {
+    guard descriptor >= 0 else { return }
+    closeDescriptor(descriptor)
+    descriptor = -1
+  }
+
+  /// Removes the file, only if `path` still names the file we created. Returns true when removed.
+  @discardableResult
+  public func discard() -> Bool {
+    close()
+    let status: FileStatus?
+    do {
+      status = try FileStatus.of(path: path)
+    } catch {
+      return false  // cannot tell what the path names now: leave it
+    }
+    guard let status, status.kind == .regular, status.identity == identity else { return false }
+    return unlink(path) == 0
+  }
+}
+
+/// `close(2)`, callable inside ``CreatedFile`` whose `close()` method hides it.
+private func closeDescriptor(_ descriptor: Int32) {
+  _ = close(descriptor)
+}
