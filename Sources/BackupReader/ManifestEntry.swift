@@ -94,14 +94,20 @@ public struct ManifestListing: Sendable, Equatable {
   /// True when a file with a store's name and a non-zero recorded size is listed in a Ditto domain.
   public var hasDittoStore: Bool { largestStore != nil }
 
-  /// The largest listed store file (`Ditto.sqlite` and its case variants), by recorded size.
+  /// The largest listed store file (`Ditto.sqlite` and its case variants), by recorded size. A store
+  /// whose size the manifest does not record (its file record could not be read) still counts, after
+  /// every store of known size: an unknown size is not an empty store. Only a recorded 0 is empty.
   public var largestStore: ManifestEntry? {
     var best: ManifestEntry?
+    var unknownSize: ManifestEntry?
     for entry in files where Self.isStoreName(entry.relativePath) {
-      let size = entry.expectedBytes ?? 0
+      guard let size = entry.expectedBytes else {
+        if unknownSize == nil { unknownSize = entry }
+        continue
+      }
       if size > 0, size > (best?.expectedBytes ?? 0) { best = entry }
     }
-    return best
+    return best ?? unknownSize
   }
 
   static let storeNames: Set<String> = ["ditto.sqlite"]

@@ -80,8 +80,19 @@ public final class LegacyDataMigrator {
   /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without a file.
   ///
   /// - Throws: ``DefaultsError`` when the file exists but cannot be read.
+  ///
+  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when the file cannot be read, and when its
+  ///   legacy keys are present but none of them holds a value of a usable type: that is data we could
+  ///   not read, never "no data".
   public func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
-    try defaults.load().map(DefaultsLegacyContent.init(values:))
+    guard let values = try defaults.load() else { return nil }
+    let content = DefaultsLegacyContent(values: values)
+    if content.isEmpty, !content.problems.isEmpty {
+      throw .unreadable(
+        file: defaults.path,
+        reason: "legacy keys of an unexpected type: \(content.problems.joined(separator: ", "))")
+    }
+    return content
   }
 
   /// The automatic path: skipped when `legacyCoreDataMigrationComplete_v302` is set.
@@ -170,7 +181,8 @@ public final class LegacyDataMigrator {
         }
         defer { store?.snapshot.remove() }
         report.sources = sourceReports(
-          candidate: candidate ?? (salvaged != nil ? report.store : nil), defaults: defaultsContent)
+          candidate: candidate ?? (salvaged != nil ? report.store : nil), defaults: defaultsContent,
+          defaultsError: report.defaultsError)
         report.counts = try importSources(
           reader: reader, salvaged: salvaged, defaults: defaultsContent, source: source,
           isDryRun: isDryRun, sources: &report.sources)
@@ -239,8 +251,7 @@ public final class LegacyDataMigrator {
   /// The App Group defaults' legacy keys; nil when there is no defaults file.
   private func readDefaultsContent(_ report: inout MigrationReport) -> DefaultsLegacyContent? {
     do {
-      guard let values = try defaults.load() else { return nil }
-      let content = DefaultsLegacyContent(values: values)
+      guard let content = try defaultsLegacyContent() else { return nil }
       for problem in content.problems {
         logger.warning("defaults: ignored \(problem, privacy: .public): unexpected type")
       }
@@ -252,19 +263,13 @@ public final class LegacyDataMigrator {
     }
   }
 
-  private func sourceReports(candidate: LegacyCandidate?, defaults: DefaultsLegacyContent?)
-    -> [LegacySourceReport]
-  {
+  private func sourceReports(
+    candidate: LegacyCandidate?, defaults: DefaultsLegacyContent?, defaultsError: DefaultsError?
+  ) -> [LegacySourceReport] {
     var reports: [LegacySourceReport] = []
     if let candidate { reports.append(LegacySourceReport(kind: .coreData, path: candidate.path)) }
-    if let defaults {
-      if !defaults.pending.isEmpty {
-        reports.append(LegacySourceReport(kind: .pending, path: layout.defaultsPath))
-      }
-      if !defaults.version1.isEmpty {
-        reports.append(LegacySourceReport(kind: .v1, path: layout.defaultsPath))
-      }
-    }
+    reports += LegacySourceReport.defaultsSources(
+      content: defaults, error: defaultsError, path: layout.defaultsPath)
     return reports
   }
 

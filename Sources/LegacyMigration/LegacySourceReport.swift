@@ -8,6 +8,9 @@ public struct LegacySourceReport: Sendable, Equatable {
     case pending
     /// 1.x content in the App Group defaults.
     case v1
+    /// The App Group defaults file as a whole, reported (with ``error``) when it could not be read,
+    /// so an unreadable file is never shown as "no defaults source".
+    case defaults
   }
 
   public var kind: Kind
@@ -22,5 +25,27 @@ public struct LegacySourceReport: Sendable, Equatable {
   public init(kind: Kind, path: String) {
     self.kind = kind
     self.path = path
+  }
+}
+
+extension LegacySourceReport {
+  /// The App Group defaults' sources: one per kind that holds content, or one `defaults` entry
+  /// carrying the error when the file could not be read.
+  public static func defaultsSources(
+    content: DefaultsLegacyContent?, error: DefaultsError?, path: String
+  ) -> [LegacySourceReport] {
+    if let error {
+      var report = LegacySourceReport(kind: .defaults, path: path)
+      report.error = error.description
+      return [report]
+    }
+    var reports: [LegacySourceReport] = []
+    if let content, !content.pending.isEmpty {
+      reports.append(LegacySourceReport(kind: .pending, path: path))
+    }
+    if let content, !content.version1.isEmpty {
+      reports.append(LegacySourceReport(kind: .v1, path: path))
+    }
+    return reports
   }
 }

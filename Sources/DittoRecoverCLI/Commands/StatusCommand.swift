@@ -1,5 +1,6 @@
 import Exchange
 import LegacyMigration
+import LegacyStore
 
 /// `ditto-recover status`: what the probe sees, without reading or writing anything.
 struct StatusCommand: Command {
@@ -28,23 +29,30 @@ struct StatusCommand: Command {
     }
     let hasData = migrator.hasRecoverableLegacyData()
     var defaultsContent: DefaultsLegacyContent?
-    var defaultsError: String?
+    var defaultsFailure: DefaultsError?
     do {
       defaultsContent = try migrator.defaultsLegacyContent()
     } catch {
-      defaultsError = error.description
+      defaultsFailure = error
     }
+    let defaultsError = defaultsFailure?.description
     var sources: [LegacySourceReport] = []
     if let chosen = findings.chosen {
       sources.append(LegacySourceReport(kind: .coreData, path: chosen.path))
     }
-    for (kind, categories) in [
-      (LegacySourceReport.Kind.pending, defaultsContent?.pending ?? []),
-      (.v1, defaultsContent?.version1 ?? []),
-    ] where !categories.isEmpty {
-      var report = LegacySourceReport(kind: kind, path: target.layout.defaultsPath)
-      report.categories = categories.count
-      report.dittos = categories.reduce(0) { $0 + $1.dittos.count }
+    for var report in LegacySourceReport.defaultsSources(
+      content: defaultsContent, error: defaultsFailure, path: target.layout.defaultsPath)
+    {
+      let categories: [LegacyCategory]? =
+        switch report.kind {
+        case .pending: defaultsContent?.pending
+        case .v1: defaultsContent?.version1
+        case .coreData, .defaults: nil
+        }
+      if let categories {
+        report.categories = categories.count
+        report.dittos = categories.reduce(0) { $0 + $1.dittos.count }
+      }
       sources.append(report)
     }
     if json {
@@ -105,7 +113,7 @@ struct StatusCommand: Command {
       lines.append(
         "-wal without its store: [\(wal.root.rawValue)] \(wal.relativePath) (\(wal.bytes) bytes)")
     }
-    for source in sources where source.kind != .coreData {
+    for source in sources where source.kind == .pending || source.kind == .v1 {
       let name = source.kind == .pending ? "keyboard additions not yet merged" : "1.x dittos"
       lines.append(
         "App Group defaults: \(name): \(source.categories) categories, \(source.dittos) dittos")
