@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .executable(name: "ditto-recover", targets: ["ditto-recover"]),
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
+    .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
     // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
     // build them): each module they drive is a product.
     .library(name: "LegacyStore", targets: ["LegacyStore"]),
@@ -40,6 +41,8 @@ let package = Package(
       ]
     ),
     .target(name: "Telemetry"),
+    // The engine's own protocols (destination, flag store) and the merge rules: no store, no reader.
+    .target(name: "LibraryMerge"),
     // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
     .target(name: "SystemShims"),
     .target(name: "SafeFiles", dependencies: ["SystemShims"]),

@@ -1,0 +1,50 @@
+/// A destination's own handle for one of its categories (a `Z_PK`, an index into fetched objects…).
+public struct CategoryID: Sendable, Hashable {
+  public var rawValue: Int64
+
+  public init(_ rawValue: Int64) { self.rawValue = rawValue }
+}
+
+/// A category of the current library, as the merge needs it.
+public struct CurrentCategory: Sendable, Equatable {
+  /// The destination's handle for it.
+  public var id: CategoryID
+  public var title: String
+  /// Its `sortOrder`.
+  public var sortOrder: Int64
+  /// The texts of its dittos (order does not matter to the merge).
+  public var texts: [String]
+  /// The largest `sortOrder` among its dittos; nil when it has none.
+  public var largestDittoSortOrder: Int64?
+
+  public init(
+    id: CategoryID, title: String, sortOrder: Int64, texts: [String],
+    largestDittoSortOrder: Int64?
+  ) {
+    self.id = id
+    self.title = title
+    self.sortOrder = sortOrder
+    self.texts = texts
+    self.largestDittoSortOrder = largestDittoSortOrder
+  }
+}
+
+/// The library the app shows: the first Profile's categories, in display order (`sortOrder`, then
+/// the destination's own tie-breaker).
+public struct CurrentLibrary: Sendable, Equatable {
+  /// False when the store holds no Profile yet (the app creates the store, then migrates, then makes
+  /// presets only if no Profile exists): an import then creates exactly one.
+  public var hasProfile: Bool
+  public var categories: [CurrentCategory]
+
+  public init(hasProfile: Bool, categories: [CurrentCategory]) {
+    self.hasProfile = hasProfile
+    self.categories = categories
+  }
+
+  /// An empty library with no Profile.
+  public static let empty = CurrentLibrary(hasProfile: false, categories: [])
+
+  /// Number of dittos over all categories.
+  public var dittoCount: Int { categories.reduce(0) { $0 + $1.texts.count } }
+}

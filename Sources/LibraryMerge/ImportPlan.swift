@@ -1,0 +1,74 @@
+/// Counts of one import (or of its preview).
+///
+/// `inserted + skipped == dittosRead` always holds.
+public struct ImportCounts: Sendable, Equatable {
+  /// Categories offered by the sources.
+  public var categoriesRead = 0
+  /// Dittos offered by the sources.
+  public var dittosRead = 0
+  /// Categories created (the others merged into an existing one with the same title).
+  public var insertedCategories = 0
+  /// Dittos added.
+  public var inserted = 0
+  /// Dittos not added because their category already held the same text.
+  public var skipped = 0
+  /// Categories (new or existing) that receive at least one new ditto.
+  public var categoriesReceivingDittos = 0
+
+  public init() {}
+}
+
+/// Where a planned ditto goes.
+public enum PlannedTarget: Sendable, Hashable {
+  /// An existing category of the library.
+  case existing(CategoryID)
+  /// The plan's `newCategories[index]`.
+  case new(Int)
+}
+
+/// A category the import creates, appended after the library's last.
+public struct PlannedCategory: Sendable, Equatable {
+  public var title: String
+  public var sortOrder: Int64
+
+  public init(title: String, sortOrder: Int64) {
+    self.title = title
+    self.sortOrder = sortOrder
+  }
+}
+
+/// A ditto the import inserts.
+public struct PlannedDitto: Sendable, Equatable {
+  public var target: PlannedTarget
+  public var text: String
+  public var useCount: Int64
+  public var sortOrder: Int64
+
+  public init(target: PlannedTarget, text: String, useCount: Int64, sortOrder: Int64) {
+    self.target = target
+    self.text = text
+    self.useCount = useCount
+    self.sortOrder = sortOrder
+  }
+}
+
+/// Everything one import inserts into a library, decided before anything is written.
+///
+/// A destination applies it whole or not at all; it never updates or deletes an existing row.
+public struct ImportPlan: Sendable, Equatable {
+  /// True when the library has no Profile and the plan inserts something: exactly one is created.
+  public var createsProfile = false
+  /// Categories to create, in the order they are appended.
+  public var newCategories: [PlannedCategory] = []
+  /// Dittos to insert, in source order.
+  public var dittos: [PlannedDitto] = []
+  /// Totals over every source.
+  public var counts = ImportCounts()
+  /// The same counts per source, in the order the sources were given.
+  public var countsBySource: [ImportCounts] = []
+
+  public init() {}
+
+  /// True when applying the plan writes nothing.
+  public var isEmpty: Bool { newCategories.isEmpty && dittos.isEmpty }
+}

@@ -1,0 +1,40 @@
+/// The completion flag and the attempt counter of the automatic path.
+public struct MigrationFlags: Sendable, Equatable {
+  /// `legacyCoreDataMigrationComplete_v302`.
+  public var isComplete: Bool
+  /// `legacyCoreDataMigrationAttempts_v302`: automatic attempts that ended `found_unreadable`.
+  public var attempts: Int
+
+  public init(isComplete: Bool = false, attempts: Int = 0) {
+    self.isComplete = isComplete
+    self.attempts = attempts
+  }
+}
+
+/// Where the flags live: `UserDefaults(suiteName: "group.io.kern.ditto")` in the app, the App Group
+/// preferences plist of a container copy in `ditto-recover`.
+public protocol MigrationFlagStore: AnyObject {
+  /// The current flags (defaults when none were ever written).
+  ///
+  /// - Throws: ``FlagStoreError`` when they cannot be read.
+  func readFlags() throws(FlagStoreError) -> MigrationFlags
+
+  /// Stores `flags`, keeping everything else the store holds.
+  ///
+  /// - Throws: ``FlagStoreError`` when they cannot be written.
+  func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError)
+}
+
+/// Why the flags could not be read or written.
+public struct FlagStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The store (a file path, or `UserDefaults(<suite>)`).
+  public var store: String
+  public var reason: String
+
+  public init(store: String, reason: String) {
+    self.store = store
+    self.reason = reason
+  }
+
+  public var description: String { "\(store): \(reason)" }
+}
