@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Dependencies point downward only:
-// SQLiteDB ← LegacyStore, DittoLibrary ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
+// LibraryMerge (the engine's protocols and merge rules) ← LegacyMigration, DittoStore;
+// SQLiteDB ← LegacyStore ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
+// SQLiteDB, LegacyStore ← DittoStore (Ditto 3.x's Ditto.store, a MigrationDestination) ← DittoRecoverCLI;
 // SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI.
 // BackupCrypto is the only other module touching C pointers (the system's crypto library).
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
@@ -15,7 +17,6 @@ let package = Package(
     // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
     // build them): each module they drive is a product.
     .library(name: "LegacyStore", targets: ["LegacyStore"]),
-    .library(name: "DittoLibrary", targets: ["DittoLibrary"]),
     .library(name: "BackupReader", targets: ["BackupReader"]),
     .library(name: "Exchange", targets: ["Exchange"]),
     .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
@@ -47,12 +48,11 @@ let package = Package(
     .target(name: "SystemShims"),
     .target(name: "SafeFiles", dependencies: ["SystemShims"]),
     .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
-    .target(name: "DittoLibrary", dependencies: ["SQLiteDB", "LegacyStore"]),
     // Salvage decodes raw pages (main file, -wal, free space) beside the reader, never inside it.
     .target(name: "Salvage", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     .target(
       name: "LegacyMigration",
-      dependencies: ["LegacyStore", "DittoLibrary", "Telemetry", "SafeFiles", "Salvage"]
+      dependencies: ["LegacyStore", "LibraryMerge", "Telemetry", "SafeFiles", "Salvage"]
     ),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
     // On Linux the crypto comes from OpenSSL's libcrypto, loaded on first use (headers: libssl-dev);
@@ -70,7 +70,8 @@ let package = Package(
     .target(
       name: "DittoRecoverCLI",
       dependencies: [
-        "LegacyMigration", "LegacyStore", "DittoLibrary", "Telemetry", "StoreFixtures", "Exchange",
+        "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "StoreFixtures",
+        "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage",
       ]
     ),
@@ -90,10 +91,10 @@ let package = Package(
 
     .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures"]),
     .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
-    .testTarget(name: "DittoLibraryTests", dependencies: ["DittoLibrary", "TestSupport"]),
     .testTarget(
       name: "SalvageTests",
       dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures"]),
+    .testTarget(name: "LibraryMergeTests", dependencies: ["LibraryMerge"]),
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
@@ -112,14 +113,14 @@ let package = Package(
     .testTarget(
       name: "DittoRecoverCLITests",
       dependencies: [
-        "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoLibrary", "Exchange",
+        "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoStore", "Exchange",
         "LegacyStore",
         "StoreFixtures",
       ]),
     .testTarget(
       name: "HarnessTests",
       dependencies: [
-        "TestSupport", "StoreFixtures", "DittoLibrary", "LegacyMigration", "LegacyStore",
+        "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
         "SQLiteDB",
         "ditto-recover",
       ]),

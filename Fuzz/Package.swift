@@ -9,7 +9,6 @@ import PackageDescription
 // is `corpus/<name>/`. To add one: write the main.swift and add a line to this table.
 let fuzzers: [(name: String, modules: [String])] = [
   ("legacy-store", ["LegacyStore"]),
-  ("bulk-import", ["LegacyStore", "DittoLibrary"]),
   ("defaults-plist", ["LegacyMigration"]),
   ("backup-plist", ["BackupReader"]),
   ("mbfile", ["BackupReader"]),

@@ -1,9 +1,8 @@
-import DittoLibrary
 import LegacyMigration
 
 /// The process exit codes (sysexits.h values, as swift-argument-parser uses them).
 public enum ExitCode: Int32, Sendable, Equatable {
-  /// Every outcome but `found_unreadable`.
+  /// Every outcome but `found_unreadable` and `library_error`.
   case success = 0
   /// Anything unforeseen.
   case failure = 1
@@ -18,9 +17,10 @@ public enum ExitCode: Int32, Sendable, Equatable {
 
   /// The one mapping from an attempt's report to an exit code.
   static func of(_ report: MigrationReport) -> ExitCode {
-    if report.libraryError != nil { return .ioError }
+    if report.destinationError != nil { return .ioError }
     switch report.outcome {
     case .foundUnreadable: return .dataError
+    case .libraryError: return .ioError
     case .success, .noNewData, .emptyStore, .nothingOnDisk: return .success
     }
   }

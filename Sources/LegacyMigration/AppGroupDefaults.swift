@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import LibraryMerge
 import SafeFiles
 
 #if canImport(Glibc)
@@ -45,9 +46,9 @@ public struct AppGroupDefaults: Sendable {
 
   /// The defaults file.
   public let path: String
-  /// Tests only: called with the finished temporary file just before it is renamed into place;
-  /// throwing makes the update fail there (the temporary file is then discarded, if still ours).
-  public var willReplace: (@Sendable (_ temporaryPath: String) throws -> Void)?
+  /// Tests only (`@testable`): called with the finished temporary file just before it is renamed
+  /// into place; throwing makes the update fail there (the temporary file is then discarded).
+  var willReplace: (@Sendable (_ temporaryPath: String) throws -> Void)?
 
   public init(path: String) {
     self.path = path
@@ -208,4 +209,41 @@ public struct AppGroupDefaults: Sendable {
     if let text = value as? String, let number = Int(text) { return number }
     return 0
   }
+}
+
+// MARK: - As the engine's flag store and legacy source
+
+extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
+  public func readFlags() throws(FlagStoreError) -> MigrationFlags {
+    do {
+      let values = try load()
+      return MigrationFlags(
+        isComplete: Self.bool(values?[Self.completionKey]),
+        attempts: Self.integer(values?[Self.attemptsKey]))
+    } catch {
+      throw FlagStoreError(store: path, reason: error.description)
+    }
+  }
+
+  /// Writes only the keys whose value changes; every other key keeps its value.
+  public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+    do {
+      let current = try readFlags()
+      var changes: [String: Any] = [:]
+      if flags.isComplete != current.isComplete { changes[Self.completionKey] = flags.isComplete }
+      if flags.attempts != current.attempts { changes[Self.attemptsKey] = flags.attempts }
+      guard !changes.isEmpty else { return }
+      try update(changes)
+    } catch let error as FlagStoreError {
+      throw error
+    } catch let error as DefaultsError {
+      throw FlagStoreError(store: path, reason: error.description)
+    } catch {
+      throw FlagStoreError(store: path, reason: "\(error)")
+    }
+  }
+
+  public var legacySourceName: String { path }
+
+  public func legacyValues() throws(DefaultsError) -> [String: Any]? { try load() }
 }

@@ -15,8 +15,11 @@ public struct ContainerLayout: Sendable, Equatable {
     container + "/Library/Preferences/" + AppGroupDefaults.fileName
   }
 
-  /// The default location of the current library.
-  public var defaultLibraryPath: String { container + "/DittoLibrary.sqlite" }
+  /// The app's library: the SwiftData store Ditto 3.x keeps in the App Group container.
+  public var defaultLibraryPath: String { container + "/" + Self.libraryFileName }
+
+  /// The library's file name.
+  public static let libraryFileName = "Ditto.store"
 
   private static func trimmed(_ path: String) -> String {
     var path = path
@@ -31,4 +34,6 @@ public enum ProbeRoot: String, Sendable, Equatable {
   case appGroup = "appgroup"
   /// The app's own home.
   case app
+  /// A file the user picked (``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``).
+  case picked = "file"
 }

@@ -1,49 +1,58 @@
-import DittoLibrary
 import LegacyStore
+import LibraryMerge
 import Salvage
 import Telemetry
 
-/// The 3.0.2 migrator: finds the 2.x store, reads it on a snapshot, merges it into the library.
+/// The 3.0.2 migrator: finds the legacy data, reads it in full on private snapshots, and merges it
+/// into the app's library through a ``MigrationDestination``.
 ///
-/// Legacy files are never deleted, truncated, renamed or written, on any path. Every attempt logs exactly
-/// one `migration_outcome` line, from one place (``run(source:isDryRun:)``), and returns a
-/// ``MigrationReport``.
+/// Legacy files are never deleted, truncated, renamed or written, on any path. Every attempt logs
+/// exactly one `migration_outcome` line, from one place (``run(_:)``), and returns a
+/// ``MigrationReport``. The migrator knows where legacy data may be (``ContainerLayout``), never where
+/// the library or the flags live: the destination and the flag store are the caller's.
 ///
 /// ```swift
-/// let migrator = LegacyDataMigrator(layout: ContainerLayout(container: groupURL.path), logger: logger)
+/// let defaults = UserDefaultsStore(suiteName: "group.io.kern.ditto")!
+/// let migrator = LegacyDataMigrator(
+///   layout: ContainerLayout(container: groupURL.path, home: NSHomeDirectory()),
+///   destination: SwiftDataDestination(context: context), defaults: defaults, logger: logger)
 /// if case .attempted(let report) = migrator.migrateIfNeeded() { … }
 /// ```
 public final class LegacyDataMigrator {
   /// Where to look.
   public let layout: ContainerLayout
   /// The library to import into.
-  public let libraryPath: String
+  public let destination: any MigrationDestination
+  /// The completion flag and attempt counter.
+  public let flags: any MigrationFlagStore
+  /// The App Group defaults' legacy keys (1.x list, keyboard additions); nil to ignore them.
+  public let legacyDefaults: (any LegacyDefaultsSource)?
   /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
   public let logger: Logger
-  /// Called at each point where a crash must leave everything consistent (tests stop the process
-  /// there): after each write of an import, after the commit, after the flag is written.
-  public var faultHook: (@Sendable (FaultPoint) -> Void)?
 
-  /// The points ``faultHook`` is called at.
-  public enum FaultPoint: Sendable, Equatable {
-    /// The import wrote its Nth step (a row, or one category's rows), inside its transaction.
-    case wrote(Int)
-    /// The import committed; the flag is not written yet.
-    case committed
-    /// The App Group defaults were replaced (flag or attempt counter).
-    case flagWritten
-  }
   /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
-  public static let maximumUnreadableAttempts = 3
+  public static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
 
-  public init(layout: ContainerLayout, libraryPath: String? = nil, logger: Logger) {
+  public init(
+    layout: ContainerLayout, destination: any MigrationDestination, flags: any MigrationFlagStore,
+    legacyDefaults: (any LegacyDefaultsSource)?, logger: Logger
+  ) {
     self.layout = layout
-    self.libraryPath = libraryPath ?? layout.defaultLibraryPath
+    self.destination = destination
+    self.flags = flags
+    self.legacyDefaults = legacyDefaults
     self.logger = logger
   }
 
-  /// The App Group defaults holding the completion flag.
-  public var defaults: AppGroupDefaults { AppGroupDefaults(path: layout.defaultsPath) }
+  /// A migrator whose flags and legacy keys live in the same App Group defaults.
+  public convenience init(
+    layout: ContainerLayout, destination: any MigrationDestination,
+    defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: Logger
+  ) {
+    self.init(
+      layout: layout, destination: destination, flags: defaults, legacyDefaults: defaults,
+      logger: logger)
+  }
 
   /// The result of ``migrateIfNeeded()``.
   public enum AutomaticMigration: Sendable {
@@ -70,29 +79,19 @@ public final class LegacyDataMigrator {
       return true
     }
     do {
-      guard let values = try defaults.load() else { return false }
-      return !DefaultsLegacyContent(values: values).isEmpty
+      return !(try defaultsLegacyContent()?.isEmpty ?? true)
     } catch {
       return true
     }
   }
 
-  /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without a file.
+  /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
   ///
-  /// - Throws: ``DefaultsError`` when the file exists but cannot be read.
-  ///
-  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when the file cannot be read, and when its
-  ///   legacy keys are present but none of them holds a value of a usable type: that is data we could
-  ///   not read, never "no data".
+  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when they cannot be read, and when their
+  ///   legacy keys are present but none holds a value of a usable type: that is data we could not
+  ///   read, never "no data".
   public func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
-    guard let values = try defaults.load() else { return nil }
-    let content = DefaultsLegacyContent(values: values)
-    if content.isEmpty, !content.problems.isEmpty {
-      throw .unreadable(
-        file: defaults.path,
-        reason: "legacy keys of an unexpected type: \(content.problems.joined(separator: ", "))")
-    }
-    return content
+    try LegacySourceReader(logger: logger).readDefaults(legacyDefaults)
   }
 
   /// The automatic path: skipped when `legacyCoreDataMigrationComplete_v302` is set.
@@ -100,247 +99,200 @@ public final class LegacyDataMigrator {
   /// The flags of 3.0.0 and 3.0.1 are ignored, so devices that ran them retry here.
   public func migrateIfNeeded() -> AutomaticMigration {
     do {
-      if try defaults.isMigrationComplete() {
+      if try flags.readFlags().isComplete {
         logger.info(
           "migrateIfNeeded: \(AppGroupDefaults.completionKey, privacy: .public) is set; skipping")
         return .alreadyComplete
       }
     } catch {
-      // An unreadable defaults file must not block recovery: the import is idempotent.
+      // Unreadable flags must not block recovery: the import is idempotent.
       logger.warning("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
     }
-    return .attempted(run(source: .auto, isDryRun: false))
+    return .attempted(run(AttemptRequest(source: .auto)))
   }
 
   /// The manual path ("Recover Old Dittos"): ignores the flag; with `dryRun`, writes nothing.
   public func recoverNow(dryRun: Bool = false) -> MigrationReport {
-    run(source: .manual, isDryRun: dryRun)
+    run(AttemptRequest(source: .manual, isDryRun: dryRun))
+  }
+
+  /// The manual path applied to a file the user picked (a `.dittorecovery` file or a 2.x store),
+  /// read on a private snapshot; its telemetry line carries `from=file`.
+  public func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
+    run(AttemptRequest(source: .manual, isDryRun: dryRun, file: path))
   }
 
   // MARK: - One attempt
 
+  /// What one attempt is asked to do.
+  struct AttemptRequest {
+    var source: MigrationSource
+    var isDryRun = false
+    /// A file the user picked instead of the probed places.
+    var file: String?
+  }
+
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
-  func run(source: MigrationSource, isDryRun: Bool) -> MigrationReport {
-    var report = attempt(source: source, isDryRun: isDryRun)
-    if !isDryRun, source == .auto {
-      updateFlag(&report)
+  func run(_ request: AttemptRequest) -> MigrationReport {
+    let result = attempt(request)
+    var report = MigrationReport(
+      source: request.source, outcome: MigrationOutcome.derive(from: result), result: result)
+    report.isDryRun = request.isDryRun
+    report.isFromFile = request.file != nil
+    if !request.isDryRun, request.source == .auto {
+      updateFlags(&report)
     } else {
       report.flagSet = currentFlag(&report)
     }
-    if isDryRun {
+    if request.isDryRun {
       logger.info(
         "recoverNow(dry-run): would insert \(report.counts.insertedCategories) categories, \(report.counts.inserted) dittos (skipping \(report.counts.skipped) duplicates)"
       )
     } else {
       if let error = report.errorDescription {
         logger.error(
-          "runMigration(\(source.rawValue, privacy: .public)): \(error, privacy: .public)")
+          "runMigration(\(request.source.rawValue, privacy: .public)): \(error, privacy: .public)")
       }
       logger.notice("\(report.telemetryLine, privacy: .public)")
     }
     return report
   }
 
-  private func attempt(source: MigrationSource, isDryRun: Bool) -> MigrationReport {
-    let findings = probeAndLog()
-    var report = MigrationReport(source: source, outcome: .foundUnreadable)
-    report.isDryRun = isDryRun
-    report.store = findings.chosen
-    let defaultsContent = readDefaultsContent(&report)
-    let hasDefaultsSource = !(defaultsContent?.isEmpty ?? true) || report.defaultsError != nil
-    // A -wal whose store was deleted still holds dittos: only the manual path rebuilds them.
-    let orphanWALs =
-      source == .manual
-      ? findings.orphanWALs.filter { Salvager.hasValidFrames(walPath: $0.path) } : []
-    guard findings.chosen != nil || hasDefaultsSource || !orphanWALs.isEmpty else {
-      report.outcome = .nothingOnDisk
-      return report
-    }
-    // Try stores largest first; the first that opens is imported with the defaults sources. A store
-    // that fails halfway is rolled back and the next candidate (or the defaults alone) is tried.
-    var candidates = findings.preferenceOrder.map(Optional.some)
-    candidates.append(nil)
-    for candidate in candidates {
-      if let candidate, candidate != findings.chosen {
-        logger.info(
-          "legacyStoreURL: falling back to \(candidate.path, privacy: .public) (\(candidate.bytes) bytes)"
-        )
-      }
+  private func attempt(_ request: AttemptRequest) -> AttemptResult {
+    let reader = LegacySourceReader(logger: logger)
+    var result = AttemptResult()
+    var sources: [(LegacySourceReport, MergeSource)] = []
+    if let file = request.file {
+      result.foundLegacyData = true
+      let candidate = LegacyCandidate(pickedFile: file)
+      result.store = candidate
       do {
-        var store: CoreDataStore?
-        var reader: DittoStoreReader?
-        var salvaged: LegacyLibrary?
-        if let candidate {
-          let opened = try CoreDataStore(path: candidate.path)
-          store = opened
-          reader = try DittoStoreReader(store: opened)
-        } else if source == .manual,
-          let rebuilt = salvage(findings.preferenceOrder + orphanWALs, report: &report)
-        {
-          salvaged = rebuilt
-        }
-        defer { store?.snapshot.remove() }
-        report.sources = sourceReports(
-          candidate: candidate ?? (salvaged != nil ? report.store : nil), defaults: defaultsContent,
-          defaultsError: report.defaultsError)
-        report.counts = try importSources(
-          reader: reader, salvaged: salvaged, defaults: defaultsContent, source: source,
-          isDryRun: isDryRun, sources: &report.sources)
-        if let candidate {
-          report.store = candidate
-          report.readError = nil
-        }
-        let unreadable =
-          salvaged == nil
-          && ((findings.chosen != nil && candidate == nil)
-            || (findings.chosen == nil && report.defaultsError != nil))
-        report.outcome = MigrationOutcome.derive(
-          foundStore: true, readSucceeded: !unreadable, dittosRead: report.counts.dittosRead,
-          inserted: report.counts.inserted)
-        return report
-      } catch let error as LegacyStoreError {
-        logger.warning("legacyStoreURL: cannot read \(error.description, privacy: .public)")
-        if report.readError == nil { report.readError = error }
-      } catch let error as LibraryError {
-        report.libraryError = error
-        report.outcome = .foundUnreadable
-        return report
+        let library = try reader.readFile(file)
+        sources.append(storeSource(library, path: file))
       } catch {
-        report.libraryError = .writeFailed(file: libraryPath, reason: "\(error)")
-        report.outcome = .foundUnreadable
-        return report
-      }
-    }
-    return report
-  }
-
-  /// Rebuilds dittos from the bytes of the first candidate salvage can decode (stores SQLite could not
-  /// open, then lone `-wal` files). Sets `report.salvaged` and `report.store`; nil when none decodes.
-  private func salvage(_ candidates: [LegacyCandidate], report: inout MigrationReport)
-    -> LegacyLibrary?
-  {
-    var fallback: (LegacyCandidate, LegacyLibrary)?
-    for candidate in candidates {
-      do {
-        let result = try Salvager.salvage(path: candidate.path, options: SalvageOptions())
-        logger.info(
-          "salvage: \(candidate.path, privacy: .public): \(result.library.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public)"
-        )
-        // Rows rebuilt, or nothing: an unreadable store that salvage finds empty stays unreadable
-        // ("could not read" never becomes "empty").
-        if result.library.dittoCount > 0 {
-          fallback = (candidate, result.library)
-          break
-        }
-      } catch {
-        logger.warning("salvage: \(error.description, privacy: .public)")
-      }
-    }
-    guard let (candidate, library) = fallback else { return nil }
-    if let error = report.readError {
-      logger.warning(
-        "runMigration(manual): SQLite could not read the store (\(error.code, privacy: .public)); using salvaged rows"
-      )
-    }
-    report.readError = nil
-    report.store = candidate
-    report.salvaged = library.dittoCount
-    return library
-  }
-
-  /// The App Group defaults' legacy keys; nil when there is no defaults file.
-  private func readDefaultsContent(_ report: inout MigrationReport) -> DefaultsLegacyContent? {
-    do {
-      guard let content = try defaultsLegacyContent() else { return nil }
-      for problem in content.problems {
-        logger.warning("defaults: ignored \(problem, privacy: .public): unexpected type")
-      }
-      return content
-    } catch {
-      report.defaultsError = error
-      logger.warning("defaults: \(error.description, privacy: .public)")
-      return nil
-    }
-  }
-
-  private func sourceReports(
-    candidate: LegacyCandidate?, defaults: DefaultsLegacyContent?, defaultsError: DefaultsError?
-  ) -> [LegacySourceReport] {
-    var reports: [LegacySourceReport] = []
-    if let candidate { reports.append(LegacySourceReport(kind: .coreData, path: candidate.path)) }
-    reports += LegacySourceReport.defaultsSources(
-      content: defaults, error: defaultsError, path: layout.defaultsPath)
-    return reports
-  }
-
-  /// Imports the store (when readable), then the keyboard's pending additions, then 1.x content,
-  /// in one transaction, counting each source's share.
-  private func importSources(
-    reader: DittoStoreReader?, salvaged: LegacyLibrary?, defaults: DefaultsLegacyContent?,
-    source: MigrationSource, isDryRun: Bool, sources: inout [LegacySourceReport]
-  ) throws -> ImportCounts {
-    var perSource = sources
-    for index in perSource.indices {
-      perSource[index].categories = 0
-      perSource[index].dittos = 0
-    }
-    func forward(
-      _ item: LegacyItem, from kind: LegacySourceReport.Kind, to sink: (LegacyItem) throws -> Void
-    ) throws {
-      if let index = perSource.firstIndex(where: { $0.kind == kind }) {
-        switch item {
-        case .category: perSource[index].categories += 1
-        case .ditto: perSource[index].dittos += 1
-        }
-      }
-      try sink(item)
-    }
-    let defaultsItems: LegacyItemSource = { sink in
-      try salvaged?.categories.emit { try forward($0, from: .coreData, to: sink) }
-      try defaults?.pending.emit { try forward($0, from: .pending, to: sink) }
-      try defaults?.version1.emit { try forward($0, from: .v1, to: sink) }
-    }
-    defer { sources = perSource }
-    if isDryRun {
-      let library = try LibraryStore.openReadOnly(path: libraryPath)
-      return try library.previewImport { sink in
-        if let reader { try reader.walk { try forward($0, from: .coreData, to: sink) } }
-        try defaultsItems(sink)
-      }
-    }
-    let library = try LibraryStore(path: libraryPath)
-    if let faultHook { library.writeStepHook = { faultHook(.wrote($0)) } }
-    let announce: (ImportCounts) -> Void = { counts in
-      self.logger.info(
-        "runMigration(\(source.rawValue, privacy: .public)): importing \(counts.categoriesRead) categories / \(counts.dittosRead) dittos"
-      )
-    }
-    let counts: ImportCounts
-    if let reader, let bulk = try reader.makeBulkSource() {
-      // The store is copied by SQL (no row passes through Swift); the defaults' items follow.
-      counts = try library.importItems(bulk: bulk, then: defaultsItems, willFinish: announce)
-      if let index = perSource.firstIndex(where: { $0.kind == .coreData }) {
-        let others = perSource.filter { $0.kind != .coreData }
-        perSource[index].categories = bulk.categories.count
-        perSource[index].dittos = counts.dittosRead - others.reduce(0) { $0 + $1.dittos }
+        logger.warning("recoverNow(file): cannot read \(error.description, privacy: .public)")
+        result.readError = error
+        result.isOutOfSpace = error.code == "no_space_for_snapshot"
       }
     } else {
-      counts = try library.importItems(
-        { sink in
-          if let reader { try reader.walk { try forward($0, from: .coreData, to: sink) } }
-          try defaultsItems(sink)
-        }, willFinish: announce)
+      let findings = probeAndLog()
+      result.orphanWALs = findings.orphanWALs.filter { Salvager.hasValidFrames(walPath: $0.path) }
+      var defaults: DefaultsLegacyContent?
+      do {
+        defaults = try reader.readDefaults(legacyDefaults)
+      } catch {
+        result.defaultsError = error
+        logger.warning("defaults: \(error.description, privacy: .public)")
+      }
+      let salvageable = request.source == .manual && !result.orphanWALs.isEmpty
+      result.foundLegacyData =
+        findings.chosen != nil || !(defaults?.isEmpty ?? true) || result.defaultsError != nil
+        || salvageable
+      guard result.foundLegacyData else { return result }
+      let (read, errors) = reader.readFirstReadable(
+        findings.preferenceOrder, chosen: findings.chosen)
+      result.store = read?.candidate ?? findings.chosen
+      if read == nil, let first = errors.first {
+        result.readError = first
+        result.isOutOfSpace = errors.contains { $0.code == "no_space_for_snapshot" }
+      }
+      var library = read?.library
+      // Only the manual path imports salvaged rows: from stores SQLite could not read, or from a
+      // lone -wal when no store (or only an empty one, like 2.x's empty template) could be read.
+      if request.source == .manual, library?.isEmpty ?? true {
+        let candidates = (read == nil ? findings.preferenceOrder : []) + result.orphanWALs
+        if let salvaged = reader.salvage(candidates) {
+          if result.readError != nil {
+            logger.warning(
+              "runMigration(manual): SQLite could not read the store; using salvaged rows")
+          }
+          library = salvaged.library
+          result.store = salvaged.candidate
+          result.readError = nil
+          result.salvaged = salvaged.library.dittoCount
+        }
+      } else if library?.isEmpty ?? false, !result.orphanWALs.isEmpty {
+        logger.warning(
+          "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.path).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
+        )
+      }
+      if let library, let store = result.store {
+        sources.append(storeSource(library, path: store.path))
+      }
+      sources += defaultsSources(defaults, error: result.defaultsError)
     }
-    if counts.dittosRead == 0 {
+    result.sources = sources.map(\.0)
+    guard sources.contains(where: { !$0.1.categories.isEmpty }) else { return result }
+    let mergeSources = sources.map(\.1)
+    do {
+      let plan = try planOrApply(mergeSources, request: request)
+      result.counts = plan.counts
+      for (index, counts) in plan.countsBySource.enumerated() where index < result.sources.count {
+        result.sources[index].categories = counts.categoriesRead
+        result.sources[index].dittos = counts.dittosRead
+      }
+    } catch {
+      result.destinationError = error
+      logger.error("writeMigratedData: \(error.description, privacy: .public); nothing was changed")
+    }
+    return result
+  }
+
+  /// Previews (dry run: against the library as it is, or an empty one when there is none yet) or
+  /// applies the merge of `sources`.
+  private func planOrApply(_ sources: [MergeSource], request: AttemptRequest)
+    throws(DestinationError) -> ImportPlan
+  {
+    if request.isDryRun {
+      let library: CurrentLibrary
+      do {
+        library = try destination.currentLibrary()
+      } catch where error.kind == .noLibrary {
+        library = .empty
+      }
+      return MergePlanner.plan(sources, into: library)
+    }
+    let categories = sources.reduce(0) { $0 + $1.categories.count }
+    let dittos = sources.reduce(0) { $0 + $1.dittoCount }
+    logger.info(
+      "runMigration(\(request.source.rawValue, privacy: .public)): importing \(categories) categories / \(dittos) dittos"
+    )
+    let plan = try destination.applyImport { MergePlanner.plan(sources, into: $0) }
+    if plan.counts.dittosRead == 0 {
       logger.info("writeMigratedData: nothing to write (the store holds no dittos)")
     } else {
       logger.info(
-        "writeMigratedData: inserted \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
+        "writeMigratedData: inserted \(plan.counts.insertedCategories) new categories, \(plan.counts.inserted) new dittos (skipped \(plan.counts.skipped) duplicates)"
       )
     }
-    try library.close()
-    if counts.dittosRead > 0 { faultHook?(.committed) }
-    return counts
+    return plan
+  }
+
+  private func storeSource(_ library: LegacyLibrary, path: String) -> (
+    LegacySourceReport, MergeSource
+  ) {
+    (
+      LegacySourceReport(kind: .coreData, path: path),
+      MergeSource(kind: .coreData, categories: library.categories)
+    )
+  }
+
+  /// The keyboard's pending additions, then 1.x content; an unreadable defaults domain is reported
+  /// as one `defaults` source with its error.
+  private func defaultsSources(_ content: DefaultsLegacyContent?, error: DefaultsError?)
+    -> [(LegacySourceReport, MergeSource)]
+  {
+    let name = legacyDefaults?.legacySourceName ?? ""
+    let reports = LegacySourceReport.defaultsSources(content: content, error: error, path: name)
+    return reports.map { report in
+      let categories: [LegacyCategory]
+      switch report.kind {
+      case .pending: categories = content?.pending ?? []
+      case .v1: categories = content?.version1 ?? []
+      case .coreData, .defaults: categories = []
+      }
+      return (report, MergeSource(kind: report.kind, categories: categories))
+    }
   }
 
   // MARK: - Probe and inventory
@@ -369,27 +321,19 @@ public final class LegacyDataMigrator {
 
   // MARK: - Flag
 
-  private func updateFlag(_ report: inout MigrationReport) {
+  private func updateFlags(_ report: inout MigrationReport) {
     do {
-      var changes: [String: Any] = [:]
-      switch report.outcome {
-      case .success, .noNewData, .emptyStore, .nothingOnDisk:
-        changes[AppGroupDefaults.completionKey] = true
-      case .foundUnreadable:
-        guard report.libraryError == nil else {
-          report.flagSet = currentFlag(&report)
-          return
-        }
-        let attempts = try defaults.attempts() + 1
-        report.attempts = attempts
-        changes[AppGroupDefaults.attemptsKey] = attempts
-        if attempts >= Self.maximumUnreadableAttempts {
-          changes[AppGroupDefaults.completionKey] = true
-        }
+      let current = try flags.readFlags()
+      guard
+        let next = FlagPolicy.flags(
+          after: report.outcome, isOutOfSpace: report.isOutOfSpace, current: current)
+      else {
+        report.flagSet = current.isComplete
+        return
       }
-      let values = try defaults.update(changes)
-      faultHook?(.flagWritten)
-      report.flagSet = AppGroupDefaults.bool(values[AppGroupDefaults.completionKey])
+      if report.outcome == .foundUnreadable { report.attempts = next.attempts }
+      try flags.writeFlags(next)
+      report.flagSet = next.isComplete
     } catch {
       report.flagError = error
       report.flagSet = currentFlag(&report)
@@ -399,7 +343,7 @@ public final class LegacyDataMigrator {
 
   private func currentFlag(_ report: inout MigrationReport) -> Bool {
     do {
-      return try defaults.isMigrationComplete()
+      return try flags.readFlags().isComplete
     } catch {
       if report.flagError == nil { report.flagError = error }
       return false

@@ -12,6 +12,20 @@ public struct LegacyCandidate: Sendable, Equatable {
   public var bytes: Int64
 }
 
+extension LegacyCandidate {
+  /// A file the user picked, outside the probed places.
+  public init(pickedFile path: String) {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    self.init(root: .picked, relativePath: name, path: path, bytes: 0)
+    // The size is only shown; the read that follows reports any error opening the file.
+    do {
+      bytes = try FileStatus.of(path: path)?.size ?? 0
+    } catch {
+      bytes = 0
+    }
+  }
+}
+
 /// A path with a store's name that is not a regular file: never opened, but reported.
 public struct SkippedCandidate: Sendable, Equatable {
   public var root: ProbeRoot
@@ -30,7 +44,9 @@ public enum LegacyStoreProbe {
     "", "Library/Application Support", "Library/Application Support/Ditto", "Documents",
   ]
   /// Folders in the app's own home.
-  public static let homeFolders = ["Library/Application Support", "Documents"]
+  public static let homeFolders = [
+    "Library/Application Support", "Library/Application Support/Ditto", "Documents",
+  ]
 
   /// Everything the probe found, in probe order.
   public struct Findings: Sendable, Equatable {

@@ -14,24 +14,20 @@ public enum MigrationOutcome: String, Sendable, Equatable, CaseIterable {
   case noNewData = "no_new_data"
   /// The store was read in full and held no ditto.
   case emptyStore = "empty_store"
-  /// A store file exists but could not be read (or the library could not be written).
+  /// A store file exists but could not be read.
   case foundUnreadable = "found_unreadable"
   /// No store file exists in any probed place.
   case nothingOnDisk = "nothing_on_disk"
+  /// The legacy data was read, but the current library could not be read or written: nothing was
+  /// changed. Never a legacy-read error.
+  case libraryError = "library_error"
 
   /// The only place an outcome is derived from what happened.
-  ///
-  /// - Parameters:
-  ///   - foundStore: a candidate file existed.
-  ///   - readSucceeded: the store (and the library write) completed without error.
-  ///   - dittosRead: dittos the complete read offered.
-  ///   - inserted: dittos the import added.
-  public static func derive(foundStore: Bool, readSucceeded: Bool, dittosRead: Int, inserted: Int)
-    -> MigrationOutcome
-  {
-    guard foundStore else { return .nothingOnDisk }
-    guard readSucceeded else { return .foundUnreadable }
-    guard dittosRead > 0 else { return .emptyStore }
-    return inserted > 0 ? .success : .noNewData
+  public static func derive(from result: AttemptResult) -> MigrationOutcome {
+    if result.destinationError != nil { return .libraryError }
+    guard result.foundLegacyData else { return .nothingOnDisk }
+    guard result.readSucceeded else { return .foundUnreadable }
+    guard result.counts.dittosRead > 0 else { return .emptyStore }
+    return result.counts.inserted > 0 ? .success : .noNewData
   }
 }

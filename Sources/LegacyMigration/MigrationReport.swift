@@ -1,5 +1,5 @@
-import DittoLibrary
 import LegacyStore
+import LibraryMerge
 
 /// Everything one migration attempt did, returned on every path, errors included.
 public struct MigrationReport: Sendable {
@@ -13,12 +13,12 @@ public struct MigrationReport: Sendable {
   public var counts = ImportCounts()
   /// Why the store could not be read.
   public var readError: LegacyStoreError?
-  /// Why the library could not be opened or written.
-  public var libraryError: LibraryError?
+  /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
+  public var destinationError: DestinationError?
   /// The completion flag's state after the attempt.
   public var flagSet = false
   /// Why the flag could not be read or written, if so.
-  public var flagError: DefaultsError?
+  public var flagError: FlagStoreError?
   /// The attempt counter after the attempt (automatic path only).
   public var attempts: Int?
   /// True for a preview: nothing was written and the flag was not touched.
@@ -30,14 +30,35 @@ public struct MigrationReport: Sendable {
   /// Why the App Group defaults' legacy keys could not be read, when so.
   public var defaultsError: DefaultsError?
 
+  /// Lone `-wal` files with valid frames whose store is gone (only the manual path salvages them).
+  public var orphanWALs: [LegacyCandidate] = []
+  /// True when the legacy store could not be copied for lack of space (not counted as an attempt).
+  public var isOutOfSpace = false
+  /// True for ``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``: the line carries `from=file`.
+  public var isFromFile = false
+
   public init(source: MigrationSource, outcome: MigrationOutcome) {
     self.source = source
     self.outcome = outcome
   }
 
+  /// The report of an attempt that ended in `outcome` with `result`.
+  public init(source: MigrationSource, outcome: MigrationOutcome, result: AttemptResult) {
+    self.init(source: source, outcome: outcome)
+    store = result.store
+    counts = result.counts
+    readError = result.readError
+    destinationError = result.destinationError
+    salvaged = result.salvaged
+    sources = result.sources
+    defaultsError = result.defaultsError
+    orphanWALs = result.orphanWALs
+    isOutOfSpace = result.isOutOfSpace
+  }
+
   /// The error that decided a `found_unreadable` outcome, as a usable string (file and cause).
   public var errorDescription: String? {
-    libraryError?.description ?? readError?.description ?? defaultsError?.description
+    destinationError?.description ?? readError?.description ?? defaultsError?.description
   }
 
   /// What the "Recover Old Dittos" alert says about this attempt.
@@ -45,6 +66,7 @@ public struct MigrationReport: Sendable {
     switch outcome {
     case .nothingOnDisk: return .nothingOnDisk
     case .foundUnreadable: return .foundButUnreadable(errorDescription ?? "unknown error")
+    case .libraryError: return .libraryUnavailable(errorDescription ?? "unknown error")
     case .emptyStore: return .emptyStore
     case .success, .noNewData:
       if salvaged != nil, counts.inserted > 0 { return .salvaged(counts.inserted) }
@@ -65,11 +87,12 @@ public struct MigrationReport: Sendable {
   /// The seed's telemetry tag: one line, no user content, every value public.
   ///
   /// `migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N`,
-  /// followed by ` salvaged=N` only when salvage ran.
+  /// followed by ` salvaged=N` only when salvage ran and ` from=file` for a file the user picked.
   public var telemetryLine: String {
     var line =
       "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
     if let salvaged { line += " salvaged=\(salvaged)" }
+    if isFromFile { line += " from=file" }
     return line
   }
 }

@@ -12,6 +12,9 @@ public enum RecoveryResult: Sendable, Equatable {
   case inserted(Int)
   /// The store could not be opened normally; this many dittos were rebuilt from its damaged bytes.
   case salvaged(Int)
+  /// The old dittos were read, but the current library could not be written; nothing changed.
+  /// Carries the reason.
+  case libraryUnavailable(String)
 
   /// The text shown in the alert.
   public var message: String {
@@ -28,13 +31,17 @@ public enum RecoveryResult: Sendable, Equatable {
       "Recovered \(count) dittos from your previous version."
     case .salvaged(let count):
       "Recovered \(count) dittos from damaged data. Some dittos may be missing."
+    case .libraryUnavailable:
+      "Found your old dittos, but couldn't save them to your library. Nothing was changed; please try again later."
     }
   }
 
-  /// The underlying error for `foundButUnreadable`, nil otherwise.
+  /// The underlying error for `foundButUnreadable` and `libraryUnavailable`, nil otherwise.
   public var detail: String? {
-    if case .foundButUnreadable(let detail) = self { return detail }
-    return nil
+    switch self {
+    case .foundButUnreadable(let detail), .libraryUnavailable(let detail): return detail
+    default: return nil
+    }
   }
 
   /// The case name used in JSON (`inserted`, `nothingOnDisk`, `foundButUnreadable`, `emptyStore`, `salvaged`).
@@ -45,6 +52,7 @@ public enum RecoveryResult: Sendable, Equatable {
     case .emptyStore: "emptyStore"
     case .inserted: "inserted"
     case .salvaged: "salvaged"
+    case .libraryUnavailable: "libraryUnavailable"
     }
   }
 }

@@ -23,13 +23,16 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   case notADittoStore(file: String, missing: [String])
   /// SQLite refused to read it for another reason (the SQLite error is in `reason`).
   case unreadable(file: String, reason: String)
+  /// The private snapshot could not be made: the disk is full. The store itself was not touched;
+  /// this passes once space is freed.
+  case noSpaceForSnapshot(file: String, reason: String)
 
   /// The file the error is about.
   public var file: String {
     switch self {
     case .notFound(let file), .notARegularFile(let file, _), .ioError(let file, _),
       .notADatabase(let file, _), .damaged(let file, _), .notACoreDataStore(let file, _),
-      .notADittoStore(let file, _), .unreadable(let file, _):
+      .notADittoStore(let file, _), .unreadable(let file, _), .noSpaceForSnapshot(let file, _):
       file
     }
   }
@@ -45,13 +48,14 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case .notACoreDataStore: "not_a_core_data_store"
     case .notADittoStore: "not_a_ditto_store"
     case .unreadable: "unreadable"
+    case .noSpaceForSnapshot: "no_space_for_snapshot"
     }
   }
 
   /// True when trying again later might succeed (I/O errors and locks, not bad contents).
   public var isTransient: Bool {
     switch self {
-    case .ioError, .notFound: true
+    case .ioError, .notFound, .noSpaceForSnapshot: true
     case .notARegularFile, .notADatabase, .damaged, .notACoreDataStore, .notADittoStore,
       .unreadable:
       false
@@ -76,6 +80,8 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
       "\(file): not a Ditto store (missing \(missing.joined(separator: ", ")))"
     case .unreadable(let file, let reason):
       "\(file): could not be read (\(reason))"
+    case .noSpaceForSnapshot(let file, let reason):
+      "\(file): not enough free space to copy it to a private snapshot (\(reason)); free some space and try again"
     }
   }
 

@@ -85,6 +85,9 @@ public final class StoreSnapshot {
       throw error
     } catch let error as FileAccessError {
       folder.remove()
+      if error.code == ENOSPC || error.code == EDQUOT {
+        throw .noSpaceForSnapshot(file: path, reason: "\(error.operation): \(error.reason)")
+      }
       throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
     } catch {
       folder.remove()

@@ -2,7 +2,7 @@
 ///
 /// The app implements it over its SwiftData `ModelContext` (see `docs/EMBEDDING.md`);
 /// `ditto-recover` over a `Ditto.store` file. The engine never learns a path.
-public protocol MigrationDestination: AnyObject {
+public protocol MigrationDestination {
   /// The library as the app shows it (read-only).
   ///
   /// - Throws: ``DestinationError`` when the library cannot be read.

@@ -13,7 +13,7 @@ public struct MigrationFlags: Sendable, Equatable {
 
 /// Where the flags live: `UserDefaults(suiteName: "group.io.kern.ditto")` in the app, the App Group
 /// preferences plist of a container copy in `ditto-recover`.
-public protocol MigrationFlagStore: AnyObject {
+public protocol MigrationFlagStore {
   /// The current flags (defaults when none were ever written).
   ///
   /// - Throws: ``FlagStoreError`` when they cannot be read.

@@ -1,4 +1,5 @@
 import BackupReader
+import DittoStore
 import Exchange
 import LegacyMigration
 
@@ -12,14 +13,17 @@ struct BackupRecoverCommand: Command {
     AppDomain-io.kern.ditto into OUT/<domain>/ (sizes checked against the manifest), then runs the
     same recovery as 'recover' on them. Given several backups, uses the newest that holds a Ditto store.
     An encrypted backup needs its password in a file (--password-file), never on the command line.
-    Then: ditto-recover export --library OUT/DittoLibrary.sqlite --format csv > dittos.csv
+    The library is the backup's own Ditto.store, rebuilt in OUT/AppDomainGroup-group.io.kern.ditto/
+    (or --library); a backup of a device that never ran Ditto 3.x has none: exit 74.
+    Then: ditto-recover export --library OUT/AppDomainGroup-group.io.kern.ditto/Ditto.store --format csv
     """
   static let outOption = OptionSpec.option(
     "out", value: "dir",
     help: "The folder to rebuild into (new or empty; default: a new temporary folder).")
   static let libraryOption = OptionSpec.option(
     "library", value: "file",
-    help: "The library to import into (default: <out>/DittoLibrary.sqlite).")
+    help:
+      "The Ditto 3.x library to import into (default: the backup's Ditto.store, rebuilt in <out>).")
   static let options: [OptionSpec] = [
     BackupCommand.backupArgument, libraryOption, outOption, BackupCommand.passwordFileOption,
     .json, .verbose,
@@ -57,10 +61,11 @@ struct BackupRecoverCommand: Command {
     }
 
     let output = try prepareOutput(chosen, context: context)
-    let libraryPath = library ?? output + "/DittoLibrary.sqlite"
-    for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(libraryPath, root) {
-      throw UsageError(
-        "'\(Self.libraryOption.synopsis)' must not be inside the backup folder \(root)")
+    if let library {
+      for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(library, root) {
+        throw UsageError(
+          "'\(Self.libraryOption.synopsis)' must not be inside the backup folder \(root)")
+      }
     }
 
     let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(
@@ -74,9 +79,12 @@ struct BackupRecoverCommand: Command {
       context.standardError.write("warning: \(problem)\n")
     }
 
+    let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
+    let libraryPath = library ?? layout.defaultLibraryPath
+    try LibraryFile.requireExisting(libraryPath)
     let migrator = LegacyDataMigrator(
-      layout: ContainerLayout(container: rebuild.container, home: rebuild.home),
-      libraryPath: libraryPath, logger: context.logger)
+      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
     let report = migrator.recoverNow()
     var exitCode = ExitCode.of(report)
     let unreadable = summaries.filter { $0.error != nil }

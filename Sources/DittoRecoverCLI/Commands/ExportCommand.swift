@@ -1,4 +1,4 @@
-import DittoLibrary
+import DittoStore
 import Exchange
 import LegacyMigration
 import LegacyStore
@@ -13,7 +13,9 @@ struct ExportCommand: Command {
     in order. CSV: header Category,Ditto, one row per ditto, RFC 4180 quoting, CRLF line ends.
     """
   static let options: [OptionSpec] = [
-    .option("library", value: "file", help: "A library file to export."),
+    .option(
+      "library", value: "file",
+      help: "A Ditto 3.x library (Ditto.store) to export: what the app shows."),
     .option(
       "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
     .option(
@@ -52,19 +54,18 @@ struct ExportCommand: Command {
           error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
       }
     } else if let library {
+      guard try FileStatusProbe.exists(library) else {
+        throw CommandFailure("\(library): no such file", exitCode: .noInput)
+      }
+      let content: DittoStoreContent
       do {
-        guard try FileStatusProbe.exists(library) else {
-          throw CommandFailure("\(library): no such file", exitCode: .noInput)
-        }
-        let store = try LibraryStore.openReadOnly(path: library)
-        try store.walk { item in
-          switch item {
-          case .category(let category): writer.beginCategory(title: category.title)
-          case .ditto(let ditto): writer.ditto(text: ditto.text, useCount: ditto.useCount)
-          }
-        }
-      } catch let error as LibraryError {
-        throw CommandFailure(error.description, exitCode: .ioError)
+        content = try DittoStoreFile.content(at: library)
+      } catch {
+        throw LibraryFile.failure(error)
+      }
+      for category in content.categories {
+        writer.beginCategory(title: category.title)
+        for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
       }
     }
     writer.finish()

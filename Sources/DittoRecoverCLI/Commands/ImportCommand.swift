@@ -1,6 +1,7 @@
-import DittoLibrary
+import DittoStore
 import Exchange
 import LegacyStore
+import LibraryMerge
 
 /// `ditto-recover import`: a CSV in Ditto 3.x's format into a library.
 struct ImportCommand: Command {
@@ -8,11 +9,12 @@ struct ImportCommand: Command {
   static let abstract = "Import a CSV in Ditto 3.x's format (Category,Ditto) into a library."
   static let discussion: String? = """
     Categories merge by title; a ditto whose text its category already holds is skipped. One transaction:
-    all of the file or nothing. Accepts a UTF-8 BOM and CRLF or LF line ends.
+    all of the file or nothing. Accepts a UTF-8 BOM and CRLF or LF line ends. The library must exist (a
+    Ditto.store the app created); it is never created here.
     """
   static let options: [OptionSpec] = [
     .option(
-      "library", value: "file", help: "The library to import into (created if missing).",
+      "library", value: "file", help: "The Ditto 3.x library (Ditto.store) to import into.",
       required: true),
     .option("csv", value: "file", help: "The CSV file to import.", required: true),
     .json, .verbose,
@@ -30,17 +32,36 @@ struct ImportCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     var source = CSVImportSource(path: csv)
-    let counts: ImportCounts
+    var categories: [LegacyCategory] = []
     do {
-      let store = try LibraryStore(path: library)
-      counts = try store.importItems { sink in try source.walk(sink) }
-      try store.close()
-    } catch let error as LibraryError {
-      throw CommandFailure(error.description, exitCode: .ioError)
+      try source.walk { item in
+        switch item {
+        case .category(let title, let origin):
+          categories.append(LegacyCategory(title: title, origin: origin))
+        case .ditto(let ditto):
+          if categories.isEmpty { categories.append(LegacyCategory(title: "Recovered")) }
+          categories[categories.count - 1].dittos.append(ditto)
+        }
+      }
     } catch let error as CSVImportError {
       let missing: Bool
       if case .unreadable = error { missing = true } else { missing = false }
       throw CommandFailure(error.description, exitCode: missing ? .noInput : .dataError)
+    }
+    try LibraryFile.requireExisting(library)
+    let merge = MergeSource(
+      kind: "csv",
+      categories: categories.map {
+        MergeCategory(
+          title: $0.title, dittos: $0.dittos.map { MergeDitto(text: $0.text, useCount: 0) })
+      })
+    let counts: ImportCounts
+    do {
+      counts = try DittoStoreDestination(path: library).applyImport {
+        MergePlanner.plan([merge], into: $0)
+      }.counts
+    } catch {
+      throw LibraryFile.failure(error)
     }
     if json {
       let object: JSONValue = .object([

@@ -22,6 +22,7 @@ struct MigrateCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate()
+    try target.requireLibrary()
     let migrator = target.makeMigrator(context)
     switch migrator.migrateIfNeeded() {
     case .alreadyComplete:
@@ -37,7 +38,7 @@ struct MigrateCommand: Command {
       }
       return .success
     case .attempted(let report):
-      let library = migrator.libraryPath
+      let library = target.libraryPath
       context.standardOutput.write(
         json
           ? ReportRendering.json(report, libraryPath: library).rendered() + "\n"

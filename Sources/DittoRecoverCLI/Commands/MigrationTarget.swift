@@ -1,23 +1,20 @@
+import DittoStore
 import LegacyMigration
+import LibraryMerge
 import SafeFiles
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// The `--container`, `--home` and `--library` options shared by migrate, recover and status.
 struct MigrationTarget {
   static let options: [OptionSpec] = [.container, .home, .library]
 
   let layout: ContainerLayout
-  let libraryPath: String?
+  /// The app's library: `--library`, or `<container>/Ditto.store`.
+  let libraryPath: String
 
   init(arguments: ParsedArguments) {
     layout = ContainerLayout(
       container: arguments.value("container") ?? ".", home: arguments.value("home"))
-    libraryPath = arguments.value("library")
+    libraryPath = arguments.value("library") ?? layout.defaultLibraryPath
   }
 
   /// Checks that the folders exist, so a typo is an error rather than "nothing on disk".
@@ -42,25 +39,47 @@ struct MigrationTarget {
     }
   }
 
-  /// The migrator for this target, logging through the context.
-  ///
-  /// Crash tests only: `DITTO_RECOVER_CRASH_AFTER_WRITES=N` stops the process dead (SIGKILL) right
-  /// after the Nth write step of an import; `DITTO_RECOVER_CRASH_AT=committed` (or `flag-written`)
-  /// right after the commit (or after the flag is written).
+  /// Stops with exit 74 when there is no library to write into: a `Ditto.store` is never created
+  /// here (its model hashes can only come from the app).
+  func requireLibrary() throws {
+    try LibraryFile.requireExisting(libraryPath)
+  }
+
+  /// The migrator for this target: the library file as its destination, the container's App Group
+  /// defaults plist as its flag store and legacy source, logging through the context.
   func makeMigrator(_ context: ToolContext) -> LegacyDataMigrator {
-    let migrator = LegacyDataMigrator(
-      layout: layout, libraryPath: libraryPath, logger: context.logger)
-    let limit = context.environment["DITTO_RECOVER_CRASH_AFTER_WRITES"].flatMap { Int($0) }
-    let stage = context.environment["DITTO_RECOVER_CRASH_AT"]
-    if limit != nil || stage != nil {
-      migrator.faultHook = { point in
-        switch point {
-        case .wrote(let count): if let limit, count >= limit { kill(getpid(), SIGKILL) }
-        case .committed: if stage == "committed" { kill(getpid(), SIGKILL) }
-        case .flagWritten: if stage == "flag-written" { kill(getpid(), SIGKILL) }
-        }
-      }
+    LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
+  }
+}
+
+/// The app's library file, `Ditto.store`, as the commands need it.
+enum LibraryFile {
+  /// What to do when there is no library: the message of exit 74.
+  static func missingMessage(_ path: String) -> String {
+    """
+    \(path): no Ditto 3.x library (Ditto.store) here. ditto-recover never creates one: only the app \
+    can make a store it will open. Run Ditto 3.0.2 on the device (it creates its library and migrates \
+    by itself), or, here, see what would be recovered with 'recover --dry-run' or 'export --legacy FILE'.
+    """
+  }
+
+  /// Throws exit 74 with ``missingMessage(_:)`` when nothing exists at `path`.
+  static func requireExisting(_ path: String) throws {
+    let exists: Bool
+    do {
+      exists = try FileStatus.of(path: path) != nil
+    } catch {
+      throw CommandFailure("\(path): \(error.reason)", exitCode: .ioError)
     }
-    return migrator
+    guard exists else { throw CommandFailure(missingMessage(path), exitCode: .ioError) }
+  }
+
+  /// Exit 74 for a library error, with the message for a missing one.
+  static func failure(_ error: DestinationError) -> CommandFailure {
+    CommandFailure(
+      error.kind == .noLibrary ? missingMessage(error.file) : error.description,
+      exitCode: .ioError)
   }
 }

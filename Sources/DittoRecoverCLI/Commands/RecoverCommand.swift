@@ -28,9 +28,10 @@ struct RecoverCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate()
+    if !dryRun { try target.requireLibrary() }
     let migrator = target.makeMigrator(context)
     let report = migrator.recoverNow(dryRun: dryRun)
-    let library = migrator.libraryPath
+    let library = target.libraryPath
     context.standardOutput.write(
       json
         ? ReportRendering.json(report, libraryPath: library).rendered() + "\n"

@@ -1,3 +1,4 @@
+import DittoStore
 import Exchange
 import LegacyMigration
 import LegacyStore
@@ -23,7 +24,7 @@ struct StatusCommand: Command {
     var flagSet = false
     var flagError: String?
     do {
-      flagSet = try migrator.defaults.isMigrationComplete()
+      flagSet = try migrator.flags.readFlags().isComplete
     } catch {
       flagError = error.description
     }
@@ -36,6 +37,7 @@ struct StatusCommand: Command {
       defaultsFailure = error
     }
     let defaultsError = defaultsFailure?.description
+    let library = LibraryStatus(path: target.libraryPath)
     var sources: [LegacySourceReport] = []
     if let chosen = findings.chosen {
       sources.append(LegacySourceReport(kind: .coreData, path: chosen.path))
@@ -74,14 +76,8 @@ struct StatusCommand: Command {
               "reason": .string($0.reason),
             ]
           }),
-        "orphanWALs": .array(
-          findings.orphanWALs.map {
-            [
-              "path": .string($0.relativePath), "bytes": .number($0.bytes),
-              "root": .string($0.root.rawValue),
-            ]
-          }),
-        "library": .string(migrator.libraryPath),
+        "orphanWALs": .array(findings.orphanWALs.map(ReportRendering.candidateJSON)),
+        "library": library.json,
         "sources": .array(sources.map(ReportRendering.sourceJSON)),
       ]
       if let flagError { object["flagError"] = .string(flagError) }
@@ -119,8 +115,60 @@ struct StatusCommand: Command {
         "App Group defaults: \(name): \(source.categories) categories, \(source.dittos) dittos")
     }
     if let defaultsError { lines.append("App Group defaults unreadable: \(defaultsError)") }
-    lines.append("library: \(migrator.libraryPath)")
+    lines.append(library.line)
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
+  }
+}
+
+/// What `status` says about the app's library (read on a private snapshot; never written).
+struct LibraryStatus {
+  let path: String
+  let summary: DittoStoreSummary?
+  let error: DestinationError?
+
+  init(path: String) {
+    self.path = path
+    do {
+      summary = try DittoStoreFile.summary(at: path)
+      error = nil
+    } catch {
+      summary = nil
+      self.error = error
+    }
+  }
+
+  /// `{"path", "exists", "categories", "dittos", "history", "cloudKit"}`, plus `error` when it could
+  /// not be read.
+  var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "path": .string(path),
+      "exists": .bool(summary?.exists ?? (error?.kind != .noLibrary)),
+      "categories": .number(summary?.categories ?? 0),
+      "dittos": .number(summary?.dittos ?? 0),
+      "history": .bool(summary?.history ?? false),
+      "cloudKit": .bool(summary?.cloudKit ?? false),
+    ]
+    if let summary {
+      object["profiles"] = .number(summary.profiles)
+      if let refusal = summary.writeRefusal { object["writeRefusal"] = .string(refusal) }
+    }
+    if let error, error.kind != .noLibrary {
+      object["error"] = .string(error.description)
+      object["errorCode"] = .string(error.code)
+    }
+    return .object(object)
+  }
+
+  var line: String {
+    if let summary, summary.exists {
+      var line =
+        "library: \(path): \(summary.categories) categories, \(summary.dittos) dittos"
+      if summary.cloudKit { line += " (iCloud sync tables present)" }
+      if let refusal = summary.writeRefusal { line += "; will not be written: \(refusal)" }
+      return line
+    }
+    if let error, error.kind != .noLibrary { return "library: \(error.description)" }
+    return "library: \(path): none yet (run Ditto 3.0.2 on the device to create it)"
   }
 }

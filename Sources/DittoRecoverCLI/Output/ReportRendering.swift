@@ -23,13 +23,16 @@ enum ReportRendering {
       "error": .optional(report.errorDescription),
       "library": .string(libraryPath),
     ]
-    if let code = report.readError?.code ?? report.libraryError?.code {
+    if let code = report.destinationError?.code ?? report.readError?.code {
       object["errorCode"] = .string(code)
     }
     if let flagError = report.flagError { object["flagError"] = .string(flagError.description) }
     if let attempts = report.attempts { object["attempts"] = .number(attempts) }
     if let salvaged = report.salvaged { object["salvaged"] = .number(salvaged) }
     object["sources"] = .array(report.sources.map(sourceJSON))
+    if !report.orphanWALs.isEmpty {
+      object["orphanWALs"] = .array(report.orphanWALs.map(ReportRendering.candidateJSON))
+    }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
     }
@@ -43,6 +46,14 @@ enum ReportRendering {
       object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
     }
     return .object(object)
+  }
+
+  /// `{"path", "bytes", "root"}` of a probed file.
+  static func candidateJSON(_ candidate: LegacyCandidate) -> JSONValue {
+    [
+      "path": .string(candidate.relativePath), "bytes": .number(candidate.bytes),
+      "root": .string(candidate.root.rawValue),
+    ]
   }
 
   static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
@@ -64,8 +75,13 @@ enum ReportRendering {
     lines.append(
       "outcome: \(report.outcome.rawValue)\(report.isDryRun ? " (dry run: nothing written)" : "")")
     if let store = report.store {
-      let root = store.root == .appGroup ? "container" : "home"
-      lines.append("legacy store: \(store.relativePath) in the \(root) (\(store.bytes) bytes)")
+      let root =
+        switch store.root {
+        case .appGroup: "in the container"
+        case .app: "in the home"
+        case .picked: "(the file given)"
+        }
+      lines.append("legacy store: \(store.relativePath) \(root) (\(store.bytes) bytes)")
     } else {
       lines.append("legacy store: none found")
     }
@@ -83,6 +99,11 @@ enum ReportRendering {
     }
     if let salvaged = report.salvaged {
       lines.append("salvaged: \(salvaged) dittos from damaged data")
+    }
+    for wal in report.orphanWALs where report.salvaged == nil {
+      lines.append(
+        "-wal without its store: \(wal.relativePath) (\(wal.bytes) bytes): its dittos can be rebuilt with 'ditto-recover recover' (Recover Old Dittos)"
+      )
     }
     lines.append("completion flag: \(report.flagSet ? "set" : "not set")")
     if let flagError = report.flagError { lines.append("flag error: \(flagError.description)") }

@@ -66,7 +66,7 @@ public struct OptionSpec: Sendable, Equatable {
     help: "The app's own data container (its Library and Documents), if copied.")
   public static let library = option(
     "library", value: "file",
-    help: "The library to import into (default: <container>/DittoLibrary.sqlite).")
+    help: "The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).")
   public static let json = flag("json", help: "Print one JSON object on standard output.")
   public static let verbose = flag("verbose", help: "Show info-level log lines and error causes.")
 }
