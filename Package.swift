@@ -85,7 +85,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
-        "BackupCrypto",
+        "BackupCrypto", "LibraryMerge",
       ]
     ),
 

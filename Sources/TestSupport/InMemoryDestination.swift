@@ -1,0 +1,105 @@
+import LibraryMerge
+
+/// A library held in memory, as the app's `ModelContext` would hold it: for engine tests.
+///
+/// `failure`, when set, makes every `applyImport` throw it after planning (nothing is kept), the
+/// way a destination that rejects every insert would.
+public final class InMemoryDestination: MigrationDestination, @unchecked Sendable {
+  /// One category: its title, sort order and dittos (text, use count, sort order).
+  public struct Category: Equatable, Sendable {
+    public var title: String
+    public var sortOrder: Int64
+    public var dittos: [(text: String, useCount: Int64, sortOrder: Int64)]
+
+    public init(title: String, sortOrder: Int64, dittos: [(String, Int64, Int64)] = []) {
+      self.title = title
+      self.sortOrder = sortOrder
+      self.dittos = dittos.map { (text: $0.0, useCount: $0.1, sortOrder: $0.2) }
+    }
+
+    public static func == (lhs: Category, rhs: Category) -> Bool {
+      lhs.title == rhs.title && lhs.sortOrder == rhs.sortOrder
+        && lhs.dittos.elementsEqual(rhs.dittos) { $0 == $1 }
+    }
+  }
+
+  public private(set) var hasProfile: Bool
+  public private(set) var categories: [Category]
+  /// Thrown by every `applyImport` (and `currentLibrary` when `failsReads`).
+  public var failure: DestinationError?
+  public var failsReads = false
+  /// Imports applied (an empty plan counts too).
+  public private(set) var applied = 0
+
+  public init(hasProfile: Bool = false, categories: [Category] = []) {
+    self.hasProfile = hasProfile
+    self.categories = categories
+  }
+
+  public func currentLibrary() throws(DestinationError) -> CurrentLibrary {
+    if failsReads, let failure { throw failure }
+    let ordered = categories.indices.sorted {
+      (categories[$0].sortOrder, $0) < (categories[$1].sortOrder, $1)
+    }
+    return CurrentLibrary(
+      hasProfile: hasProfile,
+      categories: ordered.map { index in
+        let category = categories[index]
+        return CurrentCategory(
+          id: CategoryID(Int64(index)), title: category.title, sortOrder: category.sortOrder,
+          texts: category.dittos.map(\.text),
+          largestDittoSortOrder: category.dittos.map(\.sortOrder).max())
+      })
+  }
+
+  public func applyImport(_ plan: (CurrentLibrary) -> ImportPlan) throws(DestinationError)
+    -> ImportPlan
+  {
+    let planned = plan(try currentLibrary())
+    if let failure { throw failure }
+    applied += 1
+    if planned.createsProfile { hasProfile = true }
+    let firstNew = categories.count
+    for category in planned.newCategories {
+      categories.append(Category(title: category.title, sortOrder: category.sortOrder))
+    }
+    for ditto in planned.dittos {
+      let index: Int
+      switch ditto.target {
+      case .existing(let id): index = Int(id.rawValue)
+      case .new(let offset): index = firstNew + offset
+      }
+      categories[index].dittos.append(
+        (text: ditto.text, useCount: ditto.useCount, sortOrder: ditto.sortOrder))
+    }
+    return planned
+  }
+
+  /// Titles and texts in display order.
+  public var contents: [(String, [String])] {
+    categories.enumerated().sorted { ($0.element.sortOrder, $0.offset) < ($1.element.sortOrder, $1.offset) }
+      .map { entry in
+        (entry.element.title, entry.element.dittos.sorted { $0.sortOrder < $1.sortOrder }.map(\.text))
+      }
+  }
+}
+
+/// Flags held in memory; `failure` makes every read and write throw it.
+public final class InMemoryFlagStore: MigrationFlagStore, @unchecked Sendable {
+  public var flags: MigrationFlags
+  public var failure: FlagStoreError?
+  public private(set) var writes = 0
+
+  public init(_ flags: MigrationFlags = MigrationFlags()) { self.flags = flags }
+
+  public func readFlags() throws(FlagStoreError) -> MigrationFlags {
+    if let failure { throw failure }
+    return flags
+  }
+
+  public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+    if let failure { throw failure }
+    writes += 1
+    self.flags = flags
+  }
+}
