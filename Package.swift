@@ -48,6 +48,9 @@ let package = Package(
     .target(name: "SystemShims"),
     .target(name: "SafeFiles", dependencies: ["SystemShims"]),
     .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
+    // The Ditto 3.x library (SwiftData's Ditto.store): read on a snapshot, validated, insert-only writes.
+    .target(
+      name: "DittoStore", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "LibraryMerge"]),
     // Salvage decodes raw pages (main file, -wal, free space) beside the reader, never inside it.
     .target(name: "Salvage", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     .target(
@@ -91,6 +94,11 @@ let package = Package(
 
     .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures"]),
     .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
+    .testTarget(
+      name: "DittoStoreTests",
+      dependencies: [
+        "DittoStore", "LibraryMerge", "StoreFixtures", "SQLiteDB", "SafeFiles", "TestSupport",
+      ]),
     .testTarget(
       name: "SalvageTests",
       dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures"]),

@@ -167,6 +167,17 @@ public final class Database {
     return "file:" + encoded + "?mode=ro"
   }
 
+  /// Whether closing the last connection to a WAL database checkpoints it and deletes `-wal`/`-shm`
+  /// (SQLite's default: on). A connection that must leave a file's bytes as they were (it only
+  /// read, or rolled back) turns it off: `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`.
+  ///
+  /// - Throws: ``SQLiteError``.
+  public func setCheckpointsOnClose(_ enabled: Bool) throws(SQLiteError) {
+    let rc = ditto_sqlite3_db_config_flag(
+      handle, ditto_sqlite3_dbconfig_no_ckpt_on_close(), enabled ? 0 : 1)
+    guard rc == SQLITE_OK else { throw error(code: rc) }
+  }
+
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
   public var changesCount: Int { Int(sqlite3_changes(handle)) }
 

@@ -1,0 +1,148 @@
+import LegacyStore
+import LibraryMerge
+import SQLiteDB
+import SafeFiles
+
+/// Reads a Ditto 3.x library (`Ditto.store`) on a private snapshot of the file with its `-wal` and
+/// `-shm`: the original is never opened by SQLite, so a read never changes it, and a hot journal or
+/// WAL left by a crash is recovered on the copy instead of blocking the read.
+///
+/// ```swift
+/// let content = try DittoStoreFile.content(at: "/group/Ditto.store")
+/// for category in content.categories { print(category.title, category.dittos.count) }
+/// ```
+public enum DittoStoreFile {
+  /// The library the app shows, in full: titles, texts, use counts, sort orders, dates.
+  ///
+  /// - Throws: ``DestinationError``: `.noLibrary` when nothing exists at `path`, `.refused` when it is
+  ///   not a Ditto 3.x store (naming what is wrong), `.readFailed` otherwise.
+  public static func content(at path: String) throws(DestinationError) -> DittoStoreContent {
+    try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
+      try LibraryQueries(database: database, layout: layout).content()
+    }
+  }
+
+  /// The library as the merge planner needs it (category handles are `Z_PK`s).
+  ///
+  /// - Throws: ``DestinationError`` as ``content(at:)`` does.
+  public static func currentLibrary(at path: String) throws(DestinationError) -> CurrentLibrary {
+    try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
+      try LibraryQueries(database: database, layout: layout).currentLibrary().library
+    }
+  }
+
+  /// What `status --json` reports; a missing file is a summary with `exists` false, not an error.
+  ///
+  /// - Throws: ``DestinationError`` `.refused` or `.readFailed` for a file that exists.
+  public static func summary(at path: String) throws(DestinationError) -> DittoStoreSummary {
+    do {
+      return try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
+        let queries = LibraryQueries(database: database, layout: layout)
+        let (profiles, first) = try queries.profiles()
+        let shown = try first.map { (profile) throws(SQLiteError) in
+          try queries.shownCounts(of: profile)
+        }
+        var zMax: [String: Int64] = [:]
+        for entity in layout.entities where zMax[entity.name] == nil {
+          zMax[entity.name] = entity.max
+        }
+        return DittoStoreSummary(
+          path: path, exists: true, categories: shown?.categories ?? 0, dittos: shown?.dittos ?? 0,
+          history: layout.hasHistory, cloudKit: layout.hasCloudKit, profiles: profiles, zMax: zMax,
+          historyTransactions: layout.hasHistory ? try queries.rowCount(of: "ATRANSACTION") : 0,
+          historyChanges: layout.hasHistory ? try queries.rowCount(of: "ACHANGE") : 0,
+          writeRefusal: layout.writeProblems.isEmpty
+            ? nil : layout.writeProblems.joined(separator: "; "))
+      }
+    } catch  where error.kind == .noLibrary {
+      return DittoStoreSummary(path: path, exists: false)
+    }
+  }
+
+  /// Checks that an import into `path` would be accepted, on a snapshot (the original is not opened).
+  ///
+  /// - Returns: the layout found (for the writer's own checks).
+  /// - Throws: ``DestinationError``: `.noLibrary`, `.refused` naming what is wrong, `.readFailed`.
+  static func validateForWrite(at path: String) throws(DestinationError) -> StoreLayout {
+    try withSnapshot(of: path) { (_, layout) throws(SQLiteError) in layout }
+  }
+
+  /// The reason an import into a store with `layout` is refused, nil when it is accepted.
+  static func writeRefusal(_ layout: StoreLayout) -> String? {
+    layout.writeProblems.isEmpty
+      ? nil
+      : "not a Ditto 3.x store this tool may write: " + layout.writeProblems.joined(separator: "; ")
+  }
+
+  // MARK: - Snapshot
+
+  /// Snapshots `path`, opens the copy, resolves its layout and runs `body`; the copy is removed after.
+  static func withSnapshot<Result>(
+    of path: String, _ body: (Database, StoreLayout) throws(SQLiteError) -> Result
+  ) throws(DestinationError) -> Result {
+    let snapshot: StoreSnapshot
+    do {
+      snapshot = try StoreSnapshot(of: path)
+    } catch {
+      throw DestinationError.fromSnapshot(error, file: path)
+    }
+    defer { snapshot.remove() }
+    let database: Database
+    do {
+      database = try openSnapshot(snapshot, displayName: path)
+    } catch {
+      throw DestinationError.fromRead(error, file: path)
+    }
+    let layout = try StoreLayout.inspect(database, file: path)
+    do {
+      return try body(database, layout)
+    } catch {
+      throw DestinationError.fromRead(error, file: path)
+    }
+  }
+
+  private static func openSnapshot(_ snapshot: StoreSnapshot, displayName: String)
+    throws(SQLiteError) -> Database
+  {
+    do {
+      return try Database(
+        path: snapshot.mainCopy, mode: .readOnly, displayName: displayName,
+        options: .untrustedReader)
+    } catch let error where needsWritableCopy(error) {
+      // A hot journal or a WAL that needs recovery cannot be read read-only. This is our private
+      // copy, so letting SQLite recover it there changes nothing the user owns.
+      return try Database(
+        path: snapshot.mainCopy, mode: .readWrite, displayName: displayName,
+        options: .untrustedReader)
+    }
+  }
+
+  private static func needsWritableCopy(_ error: SQLiteError) -> Bool {
+    // SQLITE_READONLY_RECOVERY, _CANTLOCK, _ROLLBACK, _CANTINIT, _DIRECTORY.
+    [264, 520, 776, 1288, 1544].contains(error.extendedCode)
+  }
+}
+
+extension DestinationError {
+  /// Classifies a failure to copy the store for reading.
+  static func fromSnapshot(_ error: LegacyStoreError, file: String) -> DestinationError {
+    switch error {
+    case .notFound:
+      return DestinationError(.noLibrary, file: file, reason: noLibraryReason)
+    case .notARegularFile(_, let kind):
+      return DestinationError(
+        .refused, file: file, reason: "is a \(kind.humanName), not a Ditto 3.x library file")
+    case .notADatabase(_, let reason):
+      return DestinationError(
+        .refused, file: file,
+        reason: "not an SQLite database (\(reason)), so not a Ditto 3.x library")
+    case .damaged(_, let reason), .ioError(_, let reason), .unreadable(_, let reason):
+      return DestinationError(.readFailed, file: file, reason: reason)
+    case .notACoreDataStore, .notADittoStore:
+      return DestinationError(.refused, file: file, reason: error.description)
+    }
+  }
+
+  /// Why a path without a file is not a library.
+  static let noLibraryReason = "there is no Ditto 3.x library here (no such file)"
+}
