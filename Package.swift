@@ -88,7 +88,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
-        "BackupCrypto", "LibraryMerge",
+        "BackupCrypto", "LibraryMerge", "DittoStore", "LegacyMigration",
       ]
     ),
 
@@ -108,7 +108,7 @@ let package = Package(
       name: "LegacyMigrationTests",
       dependencies: [
         "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
-        "SafeFiles", "Salvage", "BackupReader",
+        "SafeFiles", "Salvage", "BackupReader", "LibraryMerge", "DittoStore", "LegacyStore",
       ],
       exclude: ["Fixtures"]
     ),

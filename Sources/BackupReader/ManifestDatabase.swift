@@ -127,7 +127,8 @@ public final class ManifestDatabase {
     switch error {
     case .notFound: .notFound(path: file)
     case .notARegularFile(_, let kind): .unreadable(file: file, reason: "is a \(kind.humanName)")
-    case .ioError(_, let reason): .unreadable(file: file, reason: reason)
+    case .ioError(_, let reason), .noSpaceForSnapshot(_, let reason):
+      .unreadable(file: file, reason: reason)
     case .notADatabase(_, let reason): .notADatabase(file: file, reason: reason)
     case .damaged(_, let reason), .unreadable(_, let reason):
       .manifestUnreadable(file: file, reason: reason)

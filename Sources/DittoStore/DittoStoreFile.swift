@@ -136,7 +136,8 @@ extension DestinationError {
       return DestinationError(
         .refused, file: file,
         reason: "not an SQLite database (\(reason)), so not a Ditto 3.x library")
-    case .damaged(_, let reason), .ioError(_, let reason), .unreadable(_, let reason):
+    case .damaged(_, let reason), .ioError(_, let reason), .unreadable(_, let reason),
+      .noSpaceForSnapshot(_, let reason):
       return DestinationError(.readFailed, file: file, reason: reason)
     case .notACoreDataStore, .notADittoStore:
       return DestinationError(.refused, file: file, reason: error.description)

@@ -10,6 +10,13 @@ public struct LegacyCandidate: Sendable, Equatable {
   public var path: String
   /// Size in bytes.
   public var bytes: Int64
+
+  public init(root: ProbeRoot, relativePath: String, path: String, bytes: Int64) {
+    self.root = root
+    self.relativePath = relativePath
+    self.path = path
+    self.bytes = bytes
+  }
 }
 
 extension LegacyCandidate {

@@ -1,4 +1,3 @@
-import DittoLibrary
 import Exchange
 import Foundation
 import LegacyMigration
@@ -86,11 +85,6 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
       try builder.writeStore(expected, seed: parameters.seed)
     case .freshInstall:
       expected = LegacyStoreSpec(categories: [])
-      let library = try LibraryStore(path: builder.path("DittoLibrary.sqlite"))
-      _ = try library.importItems { sink in
-        for item in Self.presets { try sink(item) }
-      }
-      try library.close()
     case .stale301Flag:
       try builder.writeStore(spec, seed: parameters.seed)
       try builder.writeDefaults(["legacyUserDefaultsMigrationComplete": true])

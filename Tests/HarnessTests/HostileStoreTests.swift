@@ -1,4 +1,4 @@
-import DittoLibrary
+import DittoStore
 import Foundation
 import LegacyMigration
 import LegacyStore
@@ -134,8 +134,9 @@ import Testing
     try build(hostile, at: builder.path("Ditto.sqlite"))
     let before = try FileHashes(of: container)
     let log = InMemoryLogHandler()
-    let migrator = LegacyDataMigrator(
-      layout: ContainerLayout(container: container), logger: log.logger)
+    let library = try LibraryFixtures.copy(.empty, toFolder: folder.appending("library"))
+    let migrator = LegacyDataMigrator.forContainer(
+      ContainerLayout(container: container), library: library, logger: log.logger)
     let preview = migrator.recoverNow(dryRun: true)
     let report = migrator.recoverNow()
     #expect(report.outcome == hostile.outcome, "\(hostile.name): \(report.errorDescription ?? "")")
@@ -161,13 +162,12 @@ import Testing
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
     try build(Self.cases[4], at: builder.path("Ditto.sqlite"))
-    let report = LegacyDataMigrator(
-      layout: ContainerLayout(container: container), logger: .disabled
+    let libraryPath = try LibraryFixtures.copy(.empty, toFolder: container)
+    let report = LegacyDataMigrator.forContainer(
+      ContainerLayout(container: container), logger: .disabled
     ).recoverNow()
     #expect(report.counts.inserted == 3)
-    let library = try LibraryStore.openReadOnly(
-      path: ContainerLayout(container: container).defaultLibraryPath
-    ).load()
+    let library = try DittoStoreFile.content(at: libraryPath)
     #expect(library.categories.first?.dittos.map(\.useCount) == [0, 3, 0])
     #expect(library.categories.first?.dittos.first?.text == "hello")
   }

@@ -30,7 +30,7 @@ import Testing
         [("General", ["Hello from 1.x", "Second, with \"quotes\"", "Line\nbreak 🚗"])]))
     #expect(report.sources.map(\.kind) == [.v1])
     // The flag was added and every other key kept, with its type.
-    let values = try #require(try migrator.defaults.load())
+    let values = try #require(try AppGroupDefaults(path: harness.layout.defaultsPath).load())
     #expect(values["someAppKey"] as? Int == 42)
     #expect(values["lastOpened"] is Date)
     #expect((values["dittos"] as? [String])?.count == 4)
@@ -112,9 +112,9 @@ import Testing
       HostilePropertyLists.dictionaryWithSet, at: "Library/Preferences/group.io.kern.ditto.plist")
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
-    #expect(throws: DefaultsError.self) { try migrator.defaults.load() }
+    #expect(throws: DefaultsError.self) { try AppGroupDefaults(path: harness.layout.defaultsPath).load() }
     #expect(throws: DefaultsError.self) {
-      try migrator.defaults.update([AppGroupDefaults.completionKey: true])
+      try AppGroupDefaults(path: harness.layout.defaultsPath).update([AppGroupDefaults.completionKey: true])
     }
     let result = migrator.recoverNow()
     #expect(result.outcome == .foundUnreadable)

@@ -1,4 +1,4 @@
-import DittoLibrary
+import DittoStore
 import Foundation
 import LegacyMigration
 import LegacyStore
@@ -15,17 +15,31 @@ final class MigrationHarness {
   /// The hashes taken by ``recordFiles()``.
   var recorded: FileHashes? { before }
 
-  init(_ label: String = "container") throws {
+  /// A container holding a library as the app creates it before it migrates (`library: .empty`),
+  /// another of the fixture libraries, or none.
+  init(_ label: String = "container", library: LibraryFixtures.Name? = .empty) throws {
     folder = try TemporaryDirectory(label)
     builder = try ContainerBuilder(root: folder.path)
+    if let library { try LibraryFixtures.copy(library, toFolder: folder.path) }
   }
 
   var layout: ContainerLayout { ContainerLayout(container: folder.path) }
 
   func makeMigrator(home: String? = nil, library: String? = nil) -> LegacyDataMigrator {
-    LegacyDataMigrator(
-      layout: ContainerLayout(container: folder.path, home: home), libraryPath: library,
-      logger: log.logger)
+    let layout = ContainerLayout(container: folder.path, home: home)
+    return LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: library ?? layout.defaultLibraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: log.logger)
+  }
+
+  /// Runs the manual path once with a log of its own, so the library already holds the legacy data.
+  @discardableResult
+  func prefillLibrary(home: String? = nil) -> MigrationReport {
+    let layout = ContainerLayout(container: folder.path, home: home)
+    return LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: InMemoryLogHandler().logger
+    ).recoverNow()
   }
 
   /// Records every file's hash; ``assertPreserved()`` checks them later.
@@ -43,15 +57,13 @@ final class MigrationHarness {
   }
 
   static func isOwnedByMigration(_ path: String) -> Bool {
-    path.hasPrefix("/DittoLibrary.sqlite")
+    path.hasPrefix("/Ditto.store")
       || path == "/Library/Preferences/group.io.kern.ditto.plist"
   }
 
   /// The library's contents as (title, texts).
   func libraryContents(_ path: String? = nil) throws -> [(String, [String])] {
-    try LibraryStore.openReadOnly(path: path ?? layout.defaultLibraryPath).load().categories.map {
-      ($0.title, $0.dittos.map(\.text))
-    }
+    try LibraryFixtures.contents(of: path ?? layout.defaultLibraryPath)
   }
 }
 

@@ -1,7 +1,7 @@
-import DittoLibrary
 import Foundation
 import LegacyMigration
 import LegacyStore
+import LibraryMerge
 import StoreFixtures
 import TestSupport
 import Testing
@@ -27,15 +27,7 @@ import Testing
       case .success: try harness.builder.writeStore(spec)
       case .noNewData:
         try harness.builder.writeStore(spec)
-        let library = try LibraryStore(path: harness.layout.defaultLibraryPath)
-        _ = try library.importItems { sink in
-          let stored = try DittoStoreReader.read(path: harness.builder.path("Ditto.sqlite"))
-          for category in stored.categories {
-            try sink(.category(title: category.title, origin: category.origin))
-            for ditto in category.dittos { try sink(.ditto(ditto)) }
-          }
-        }
-        try library.close()
+        #expect(harness.prefillLibrary().outcome == .success)
       case .emptyStore:
         try harness.builder.writeStore(LegacyStoreSpec(categories: [.init(title: "Nothing here")]))
       case .foundUnreadable:
@@ -68,21 +60,32 @@ import Testing
   }
 
   @Test func deriveIsTheOnlyRule() {
+    func result(
+      found: Bool = true, store: Bool = true, readError: Bool = false, dittos: Int = 3,
+      inserted: Int = 0, library: Bool = false
+    ) -> AttemptResult {
+      var result = AttemptResult()
+      result.foundLegacyData = found
+      if store {
+        result.store = LegacyCandidate(
+          root: .appGroup, relativePath: "Ditto.sqlite", path: "/c/Ditto.sqlite", bytes: 1)
+      }
+      if readError { result.readError = .notADatabase(file: "/c/Ditto.sqlite", reason: "x") }
+      if library {
+        result.destinationError = DestinationError(.writeFailed, file: "Ditto.store", reason: "x")
+      }
+      result.counts.dittosRead = dittos
+      result.counts.inserted = inserted
+      return result
+    }
+    #expect(MigrationOutcome.derive(from: result(found: false, store: false)) == .nothingOnDisk)
+    #expect(MigrationOutcome.derive(from: result(readError: true)) == .foundUnreadable)
+    #expect(MigrationOutcome.derive(from: result(dittos: 0)) == .emptyStore)
+    #expect(MigrationOutcome.derive(from: result(dittos: 3)) == .noNewData)
+    #expect(MigrationOutcome.derive(from: result(dittos: 3, inserted: 1)) == .success)
+    #expect(MigrationOutcome.derive(from: result(inserted: 1, library: true)) == .libraryError)
     #expect(
-      MigrationOutcome.derive(foundStore: false, readSucceeded: true, dittosRead: 5, inserted: 5)
-        == .nothingOnDisk)
-    #expect(
-      MigrationOutcome.derive(foundStore: true, readSucceeded: false, dittosRead: 5, inserted: 5)
-        == .foundUnreadable)
-    #expect(
-      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 0, inserted: 0)
-        == .emptyStore)
-    #expect(
-      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 3, inserted: 0)
-        == .noNewData)
-    #expect(
-      MigrationOutcome.derive(foundStore: true, readSucceeded: true, dittosRead: 3, inserted: 1)
-        == .success)
+      MigrationOutcome.derive(from: result(readError: true, library: true)) == .libraryError)
   }
 
   @Test func userFacingMessagesAreTheSeedsWordForWord() {
@@ -103,6 +106,7 @@ import Testing
     #expect(
       RecoveryResult.inserted(27).message == "Recovered 27 dittos from your previous version.")
     #expect(RecoveryResult.foundButUnreadable("why").detail == "why")
+    #expect(RecoveryResult.libraryUnavailable("disk full").detail == "disk full")
   }
 
   @Test func unreadableStoresAreRetriedTwiceThenTheFlagIsSet() throws {
@@ -132,8 +136,9 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator(library: harness.builder.path("NotALibrary.sqlite"))
     let report = try #require(migrator.migrateIfNeeded().report)
-    #expect(report.outcome == .foundUnreadable)
-    #expect(report.libraryError != nil)
+    #expect(report.outcome == .libraryError)
+    #expect(report.destinationError?.kind == .refused)
+    #expect(report.readError == nil)
     #expect(!report.flagSet)
     #expect(report.attempts == nil)
     #expect(harness.log.outcomeLines.count == 1)
@@ -146,7 +151,8 @@ import Testing
       FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1), journal: .walOnly)
     let before = try FileHashes(of: harness.folder.path)
     let report = harness.makeMigrator(library: harness.builder.path("Ditto.sqlite")).recoverNow()
-    #expect(report.libraryError != nil)
+    #expect(report.destinationError?.kind == .refused)
+    #expect(report.outcome == .libraryError)
     let after = try FileHashes(of: harness.folder.path)
     #expect(after.changes(since: before).isEmpty)
   }

@@ -1,6 +1,6 @@
 import BackupReader
 import Foundation
-import LegacyMigration
+@testable import LegacyMigration
 import LegacyStore
 import SafeFiles
 import Salvage

@@ -15,8 +15,9 @@ import Testing
       at: container, parameters: .init(categories: 3, dittosPerCategory: 4, seed: 21))
     let content = try DittoStoreReaderOrNil.read(container)
     let log = InMemoryLogHandler()
-    let migrator = LegacyDataMigrator(
-      layout: ContainerLayout(container: container), logger: log.logger)
+    try LibraryFixtures.ensure(inFolder: container)
+    let migrator = LegacyDataMigrator.forContainer(
+      ContainerLayout(container: container), logger: log.logger)
     _ = migrator.migrateIfNeeded()
     _ = migrator.recoverNow()
     _ = migrator.recoverNow(dryRun: true)

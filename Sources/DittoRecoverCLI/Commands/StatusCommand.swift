@@ -2,6 +2,7 @@ import DittoStore
 import Exchange
 import LegacyMigration
 import LegacyStore
+import LibraryMerge
 
 /// `ditto-recover status`: what the probe sees, without reading or writing anything.
 struct StatusCommand: Command {
