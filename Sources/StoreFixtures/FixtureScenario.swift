@@ -18,7 +18,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   case garbage
   /// A valid 2.x store with a profile and no dittos.
   case emptyStore = "empty-store"
-  /// Nothing legacy: only the new library, with the app's preset categories.
+  /// Nothing legacy: only the 3.x library, with the app's preset categories.
   case freshInstall = "fresh-install"
   /// An intact store plus 3.0.1's flag in the App Group defaults (3.0.2 must still migrate).
   case stale301Flag = "stale-301-flag"
@@ -41,16 +41,41 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
     }
   }
 
+  /// The Ditto 3.x library (`Ditto.store`) a scenario's container holds. Such libraries are for
+  /// ditto-recover and tests only: their model hashes are not the app's, so the app cannot open them.
+  public enum Library: String, Sendable, CaseIterable {
+    /// None: a device that never ran 3.x.
+    case none
+    /// As the app creates it just before it migrates: no Profile, no rows (2.0.1 → 3.0.2).
+    case empty
+    /// One Profile with the four 3.x presets (after 3.0.0/3.0.1).
+    case presets
+  }
+
   /// What a scenario needs.
   public struct Parameters: Sendable {
     public var categories: Int
     public var dittosPerCategory: Int
     public var seed: UInt64
+    /// The library; nil: the scenario's own (``FixtureScenario/defaultLibrary``).
+    public var library: Library?
 
-    public init(categories: Int = 4, dittosPerCategory: Int = 6, seed: UInt64 = 1) {
+    public init(
+      categories: Int = 4, dittosPerCategory: Int = 6, seed: UInt64 = 1, library: Library? = nil
+    ) {
       self.categories = categories
       self.dittosPerCategory = dittosPerCategory
       self.seed = seed
+      self.library = library
+    }
+  }
+
+  /// The library a device in this state holds: an empty store on the 2.0.1 → 3.0.2 paths, the
+  /// presets where 3.0.0 or 3.0.1 ran.
+  public var defaultLibrary: Library {
+    switch self {
+    case .intact2x, .walOnly, .emptyStore: .empty
+    case .user578kb, .zeroByte, .garbage, .freshInstall, .stale301Flag, .after302: .presets
     }
   }
 
@@ -92,18 +117,15 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
       try builder.writeDefaults([AppGroupDefaults.completionKey: true])
       try builder.writeStore(spec, seed: parameters.seed)
     }
+    switch parameters.library ?? defaultLibrary {
+    case .none: break
+    case .empty: try SwiftDataStoreWriter.write(.empty, to: builder.path("Ditto.store"))
+    case .presets: try SwiftDataStoreWriter.write(.presets, to: builder.path("Ditto.store"))
+    }
     let library = Self.library(from: expected)
     try Self.writeExpected(library, to: builder.path("expected.json"))
     return library
   }
-
-  /// The app's preset categories in a fresh install.
-  static let presets: [LegacyItem] = [
-    .category(title: "Instructions", origin: .other("preset")),
-    .ditto(LegacyDitto(text: "Welcome to Ditto! Tap a ditto to insert it.")),
-    .category(title: "Greetings", origin: .other("preset")),
-    .ditto(LegacyDitto(text: "Hi there!")),
-  ]
 
   static func library(from spec: LegacyStoreSpec) -> LegacyLibrary {
     LegacyLibrary(

@@ -1,16 +1,12 @@
-import DittoLibrary
 import Exchange
 import LegacyStore
+import StoreFixtures
 
-/// Builds a library from a stream of items (tests only).
-enum DittoLibraryFactory {
-  @discardableResult
-  static func library(at path: String, _ items: LegacyItemSource) throws -> Int {
-    let store = try LibraryStore(path: path)
-    let counts = try store.importItems(items)
-    try store.close()
-    return counts.inserted
-  }
+/// Writes a Ditto 3.x-shaped library at `path` (empty by default, as the app creates it).
+@discardableResult
+func makeLibrary(_ path: String, _ spec: SwiftDataStoreSpec = .empty) throws -> String {
+  try SwiftDataStoreWriter.write(spec, to: path)
+  return path
 }
 
 /// Field counts of each CSV record, through the project's RFC 4180 reader.

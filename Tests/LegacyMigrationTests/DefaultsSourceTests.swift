@@ -1,4 +1,4 @@
-import DittoLibrary
+import DittoStore
 import Foundation
 import LegacyMigration
 import LegacyStore

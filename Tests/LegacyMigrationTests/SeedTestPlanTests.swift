@@ -1,4 +1,4 @@
-import DittoLibrary
+import DittoStore
 import Foundation
 import LegacyMigration
 import LegacyStore
@@ -20,7 +20,7 @@ import Testing
     #expect(report.counts.insertedCategories == 4)
     #expect(report.flagSet)
     #expect(same(try harness.libraryContents(), texts(of: spec)))
-    let library = try LibraryStore.openReadOnly(path: harness.layout.defaultLibraryPath).load()
+    let library = try DittoStoreFile.content(at: harness.layout.defaultLibraryPath)
     #expect(
       library.categories.flatMap { $0.dittos.map(\.useCount) }
         == spec.categories.flatMap { $0.dittos.map { $0.useCount ?? 0 } })
@@ -127,7 +127,7 @@ import Testing
     }
     #expect(harness.log.outcomeLines.count == 1)
     #expect(
-      try LibraryStore.openReadOnly(path: harness.layout.defaultLibraryPath).load().dittoCount == 28
+      try DittoStoreFile.content(at: harness.layout.defaultLibraryPath).dittoCount == 28
     )
     try harness.assertPreserved()
   }

@@ -12,7 +12,7 @@ struct FixtureCommand: Command {
         "  \($0.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \($0.summary)"
       }
       .joined(separator: "\n")
-      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'."
+      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'. The Ditto.store written beside\nit (--library) is for ditto-recover and tests only: its model hashes are not the app's, so it\nmust never be loaded onto a device."
   }
   static let options: [OptionSpec] = [
     .option(
@@ -24,6 +24,11 @@ struct FixtureCommand: Command {
     .option("categories", value: "n", help: "Categories in the generated store (default: 4)."),
     .option("dittos-per-category", value: "n", help: "Dittos in each category (default: 6)."),
     .option("seed", value: "n", help: "Seed of the generated content (default: 1)."),
+    .option(
+      "library", value: "kind",
+      help:
+        "The Ditto.store beside it: none, empty (as the app creates it) or presets (default: the scenario's). For tests only: never load it onto a device.",
+      allowed: FixtureScenario.Library.allCases.map(\.rawValue)),
     .verbose,
   ]
 
@@ -38,7 +43,8 @@ struct FixtureCommand: Command {
     let dittos = try arguments.integer("dittos-per-category", default: 6, spec: Self.options[3])
     let seed = try arguments.integer("seed", default: 1, spec: Self.options[4])
     parameters = FixtureScenario.Parameters(
-      categories: categories, dittosPerCategory: dittos, seed: UInt64(seed))
+      categories: categories, dittosPerCategory: dittos, seed: UInt64(seed),
+      library: arguments.value("library").flatMap(FixtureScenario.Library.init(rawValue:)))
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
