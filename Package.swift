@@ -125,12 +125,16 @@ let package = Package(
         "LegacyStore",
         "StoreFixtures",
       ]),
+    // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
+    .executableTarget(
+      name: "crash-harness-tool",
+      dependencies: ["DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry"],
+      path: "Tests/CrashHarnessTool"),
     .testTarget(
       name: "HarnessTests",
       dependencies: [
         "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
-        "SQLiteDB",
-        "ditto-recover",
+        "SQLiteDB", "ditto-recover", "crash-harness-tool",
       ]),
     .testTarget(
       name: "OutcomeReportTests",

@@ -31,10 +31,12 @@ public enum DittoBackupFixture {
   /// - Parameters:
   ///   - includesDitto: false leaves Ditto's domains out (a backup of a device without Ditto).
   ///   - encryption: encrypts the backup (files, manifest, keybag in Manifest.plist).
+  ///   - library: the Ditto 3.x library in the App Group domain; nil for a device that never ran 3.x.
   @discardableResult
   public static func build(
     at root: String, date: Date, deviceName: String = "Test iPhone", includesDitto: Bool = true,
-    storeSpec: LegacyStoreSpec = store, encryption: BackupEncryption? = nil
+    storeSpec: LegacyStoreSpec = store, encryption: BackupEncryption? = nil,
+    library: SwiftDataStoreSpec? = .empty
   ) throws -> BackupBuilder {
     let builder = try BackupBuilder(root: root, encryption: encryption)
     try builder.writeStandardPlists(deviceName: deviceName, date: date)
@@ -51,6 +53,12 @@ public enum DittoBackupFixture {
           contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.sqlite" + suffix)))
         try builder.addFile(
           domain: group, relativePath: "Ditto.sqlite" + suffix, contents: Array(bytes))
+      }
+      if let library {
+        // A device that ran Ditto 3.x: its library, as the app created it.
+        try SwiftDataStoreWriter.write(library, to: scratch.appending("Ditto.store"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.store")))
+        try builder.addFile(domain: group, relativePath: "Ditto.store", contents: Array(bytes))
       }
       let plist = try PropertyListSerialization.data(
         fromPropertyList: defaults, format: .binary, options: 0)

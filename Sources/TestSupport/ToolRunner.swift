@@ -65,6 +65,20 @@ public enum ToolRunner {
     return nil
   }
 
+  /// The test-only `crash-harness-tool` built beside the test bundle (see Tests/CrashHarnessTool).
+  public static var crashToolPath: String? {
+    var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("crash-harness-tool").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let candidate = root.appendingPathComponent(".build/debug/crash-harness-tool").path
+    return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+  }
+
   /// Runs the built executable as a child process; reads both pipes before waiting.
   public static func runProcess(
     _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil
@@ -124,10 +138,13 @@ public final class ProcessLauncher {
 
   /// Starts `ditto-recover` with `arguments` (and `environment`, when given), optionally through a
   /// wrapper command such as `setpriv --reuid=…`.
-  public init(_ arguments: [String], environment: [String: String]? = nil, wrapper: [String] = [])
-    throws
-  {
-    guard let path = ToolRunner.executablePath else { throw CocoaError(.fileNoSuchFile) }
+  public init(
+    _ arguments: [String], environment: [String: String]? = nil, wrapper: [String] = [],
+    executable: String? = nil
+  ) throws {
+    guard let path = executable ?? ToolRunner.executablePath else {
+      throw CocoaError(.fileNoSuchFile)
+    }
     if let launcher = wrapper.first {
       process.executableURL = URL(fileURLWithPath: launcher)
       process.arguments = Array(wrapper.dropFirst()) + [path] + arguments

@@ -64,13 +64,13 @@ import Testing
     let summary = BackupSummary(path: builder.root, password: Array(Self.password.utf8))
     let listing = try summary.listing.get()
     #expect(summary.keys != nil)
-    #expect(listing.files.count == 5)
+    #expect(listing.files.count == 6)
     #expect(listing.files.allSatisfy { $0.record?.encryptionKey?.count == 44 })
     let out = folder.appending("out")
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
     let report = BackupRebuilder(backup: summary.backup, output: out).rebuild(
       listing, contents: summary.contentReader)
-    #expect(report.files.map(\.status) == Array(repeating: .copied, count: 5))
+    #expect(report.files.map(\.status) == Array(repeating: .copied, count: 6))
     let defaults = try Data(
       contentsOf: URL(
         fileURLWithPath: out

@@ -23,7 +23,7 @@ import Testing
     #expect(
       listing.files.map(\.relativePath) == [
         "Library/Preferences/io.kern.ditto.plist", "Ditto.sqlite", "Ditto.sqlite-shm",
-        "Ditto.sqlite-wal", "Library/Preferences/group.io.kern.ditto.plist",
+        "Ditto.sqlite-wal", "Ditto.store", "Library/Preferences/group.io.kern.ditto.plist",
       ])
     #expect(listing.hasDittoStore)
     #expect(listing.largestStore?.relativePath == "Ditto.sqlite")

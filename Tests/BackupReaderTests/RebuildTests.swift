@@ -42,7 +42,7 @@ import Testing
     let out = full.appending("out")
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
     let report = BackupRebuilder(backup: backup, output: out).rebuild(try backup.readListing())
-    #expect(report.files.count == 5)
+    #expect(report.files.count == 6)
     #expect(report.files.allSatisfy { $0.status == .copied })
     #expect(report.failedEngineInputs.isEmpty)
     #expect(report.container == out + "/AppDomainGroup-group.io.kern.ditto")

@@ -39,6 +39,7 @@ import Testing
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite",
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-shm",
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-wal",
+        "AppDomainGroup-group.io.kern.ditto/Ditto.store",
         "AppDomainGroup-group.io.kern.ditto/Library/Preferences/group.io.kern.ditto.plist",
       ])
     #expect(files[1]["bytes"] as? Int == 4096)
@@ -78,7 +79,7 @@ import Testing
     #expect(json["dittos"] as? Int == DittoBackupFixture.expectedDittos)
     #expect(json["inserted"] as? Int == DittoBackupFixture.expectedDittos)
     #expect(json["message"] as? String == "Recovered 9 dittos from your previous version.")
-    #expect(json["library"] as? String == out + "/DittoLibrary.sqlite")
+    #expect(json["library"] as? String == out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store")
     #expect(
       (json["sources"] as? [[String: Any]])?.map { $0["kind"] as? String } == [
         "coreData", "pending", "v1",
@@ -88,13 +89,13 @@ import Testing
     #expect(info["container"] as? String == out + "/AppDomainGroup-group.io.kern.ditto")
     #expect(info["home"] as? String == out + "/AppDomain-io.kern.ditto")
     let files = try #require(info["files"] as? [[String: Any]])
-    #expect(files.count == 5)
+    #expect(files.count == 6)
     #expect(files.allSatisfy { $0["status"] as? String == "copied" })
     #expect(run.outcomeLines.count == 1)
     #expect(try FileHashes(of: backup) == before)
 
     let csv = ToolRunner.run([
-      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
     ])
     #expect(csv.exitCode == 0)
     let lines = csv.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -114,7 +115,7 @@ import Testing
     let folder = try TemporaryDirectory("backup-temp")
     let backup = folder.appending("udid")
     try DittoBackupFixture.build(at: backup, date: Self.older)
-    let library = folder.appending("library.sqlite")
+    let library = try makeLibrary(folder.appending("library.store"))
     let run = ToolRunner.run(["backup", "recover", backup, "--library", library])
     #expect(run.exitCode == 0, "\(run.standardError)")
     let line = try #require(
@@ -211,7 +212,10 @@ import Testing
     try builder.writeManifest()
     let before = try FileHashes(of: builder.root)
     let out = folder.appending("out")
-    let run = ToolRunner.run(["backup", "recover", builder.root, "--out", out, "--json"])
+    let library = try makeLibrary(folder.appending("library.store"))
+    let run = ToolRunner.run([
+      "backup", "recover", builder.root, "--out", out, "--library", library, "--json",
+    ])
     #expect(run.exitCode == 0)
     #expect(run.json?["outcome"] as? String == "nothing_on_disk")
     let files = try #require((run.json?["backup"] as? [String: Any])?["files"] as? [[String: Any]])
@@ -240,8 +244,9 @@ import Testing
     let locked = try BackupBuilder(root: root + "/locked")
     try locked.writeStandardPlists(date: Self.older, isEncrypted: true)
     try locked.writeBytes(Array(repeating: 9, count: 4096), at: "Manifest.db")
+    let library = try makeLibrary(folder.appending("library.store"))
     let run = ToolRunner.run([
-      "backup", "recover", root, "--out", folder.appending("out"), "--json",
+      "backup", "recover", root, "--out", folder.appending("out"), "--library", library, "--json",
     ])
     #expect(run.exitCode == 65)
     #expect(run.json?["outcome"] as? String == "nothing_on_disk")
@@ -258,8 +263,10 @@ import Testing
       contents: Array(repeating: 1, count: 10),
       storesContents: false)
     try builder.writeManifest()
+    let library = try makeLibrary(folder.appending("library.store"))
     let run = ToolRunner.run([
-      "backup", "recover", builder.root, "--out", folder.appending("out"), "--json",
+      "backup", "recover", builder.root, "--out", folder.appending("out"), "--library", library,
+      "--json",
     ])
     #expect(run.exitCode == 65)
     #expect(
@@ -377,7 +384,7 @@ import Testing
     let listed = try #require((list.json?["backups"] as? [[String: Any]])?.first)
     #expect(listed["encrypted"] as? Bool == true)
     #expect(listed["decrypted"] as? Bool == true)
-    #expect((listed["dittoFiles"] as? [Any])?.count == 5)
+    #expect((listed["dittoFiles"] as? [Any])?.count == 6)
     #expect(list.standardError.contains("unlocking \(backup) with the password"))
 
     let out = folder.appending("out")
@@ -388,7 +395,7 @@ import Testing
     #expect(run.json?["inserted"] as? Int == DittoBackupFixture.expectedDittos)
     #expect((run.json?["backup"] as? [String: Any])?["decrypted"] as? Bool == true)
     let csv = ToolRunner.run([
-      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
     ])
     #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
     #expect(try FileHashes(of: backup) == before)
@@ -435,7 +442,7 @@ import Testing
     let recovered = try ToolRunner.runProcess(["backup", "recover", backup, "--out", out])
     #expect(recovered.exitCode == 0, "\(recovered.standardError)")
     let exported = try ToolRunner.runProcess([
-      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
     ])
     #expect(exported.exitCode == 0)
     #expect(exported.standardOutput.hasPrefix("Category,Ditto\r\n"))

@@ -76,7 +76,7 @@ import Testing
     }
     #expect(run.outcomeLines.count == 1)
     let after = try FileHashes(of: path)
-    #expect(after.changes(since: before).filter { !$0.hasPrefix("/DittoLibrary.sqlite") }.isEmpty)
+    #expect(after.changes(since: before).filter { !$0.hasPrefix("/Ditto.store") }.isEmpty)
   }
 
   @Test func dryRunWritesNothingAndLeavesTheFlag() throws {

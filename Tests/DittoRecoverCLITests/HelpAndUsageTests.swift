@@ -38,14 +38,15 @@ import Testing
 
         Skipped when the App Group defaults hold legacyCoreDataMigrationComplete_v302 = true (the 3.0.0 and
         3.0.1 flags are ignored). Otherwise probes the container, imports the largest store and sets the flag
-        (after found_unreadable, only once three attempts have failed).
+        (after found_unreadable, only once three attempts have failed). Writes into the app's library, an
+        existing Ditto.store (never created here: without one, exit 74).
 
         USAGE: ditto-recover migrate --container <dir> [--home <dir>] [--library <file>] [--json] [--verbose]
 
         OPTIONS:
           --container <dir>     The App Group container folder copied from the device.
           --home <dir>          The app's own data container (its Library and Documents), if copied.
-          --library <file>      The library to import into (default: <container>/DittoLibrary.sqlite).
+          --library <file>      The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).
           --json                Print one JSON object on standard output.
           --verbose             Show info-level log lines and error causes.
           -h, --help            Show help information.

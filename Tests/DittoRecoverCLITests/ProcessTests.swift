@@ -21,7 +21,7 @@ struct ProcessTests {
       migrated.outcomeLines.first?.hasPrefix("migration_outcome source=auto outcome=success")
         == true)
     let exported = try ToolRunner.runProcess([
-      "export", "--library", container + "/DittoLibrary.sqlite", "--format", "csv",
+      "export", "--library", container + "/Ditto.store", "--format", "csv",
     ])
     #expect(exported.standardOutput.hasPrefix("Category,Ditto\r\n"))
   }

@@ -39,7 +39,7 @@ struct ConcurrencyTests {
       // One telemetry line per attempt, none for a flag short-circuit.
       #expect(runs.map(\.outcomeLines.count).reduce(0, +) == attempted.count)
       let export = try ToolRunner.runProcess([
-        "export", "--library", container + "/DittoLibrary.sqlite",
+        "export", "--library", container + "/Ditto.store",
       ])
       let library =
         try JSONSerialization.jsonObject(with: Data(export.standardOutput.utf8)) as? [String: Any]
@@ -47,7 +47,7 @@ struct ConcurrencyTests {
       #expect(categories.count == budget.categories)
       #expect(categories.reduce(0) { $0 + (($1["dittos"] as? [Any])?.count ?? 0) } == total)
       let changed = try FileHashes(of: container).changes(since: before).filter {
-        !$0.hasPrefix("/DittoLibrary") && !$0.hasPrefix("/Library/Preferences")
+        !$0.hasPrefix("/Ditto.store") && !$0.hasPrefix("/Library/Preferences")
       }
       #expect(changed.isEmpty)
     }

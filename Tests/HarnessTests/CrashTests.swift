@@ -14,6 +14,7 @@ struct CrashTests {
   /// A container with a 2.x store (bulk-copied categories) and keyboard additions (row-by-row writes).
   func makeContainer(_ path: String) throws -> Int {
     let builder = try ContainerBuilder(root: path)
+    try LibraryFixtures.copy(.empty, toFolder: path)
     let spec = FixtureContent.make(
       categories: budget.categories, dittosPerCategory: budget.dittosPerCategory, seed: 99)
     try builder.writeStore(spec, journal: .walOnly)
@@ -30,28 +31,32 @@ struct CrashTests {
     var isIntact: Bool
   }
 
+  /// The library after a run: its dittos, and whether it is intact (integrity ok, no text twice in a
+  /// category, `Z_MAX` at or above every `Z_PK`, one history change per inserted row).
   func libraryState(_ path: String) throws -> LibraryState {
-    guard FileManager.default.fileExists(atPath: path) else {
-      return LibraryState(dittos: 0, isIntact: true)
-    }
     let database = try Database(path: path, mode: .readWrite)
+    defer { try? database.close() }
+    func count(_ sql: String) throws -> Int {
+      Int(try database.makeStatement(sql: sql).scalarInt64() ?? -1)
+    }
     let check = try database.makeStatement(sql: "PRAGMA integrity_check")
     _ = try check.step()
     let intact = check.text(at: 0) == "ok"
     check.reset()
-    // Killed while the library was being created: the schema transaction never committed, so the
-    // file holds nothing (the next run adopts it).
-    let tables = try database.makeStatement(
-      sql: "SELECT count(*) FROM sqlite_master WHERE name = 'ditto'"
-    ).scalarInt64()
-    guard tables == 1 else { return LibraryState(dittos: 0, isIntact: intact) }
-    let count = try database.makeStatement(sql: "SELECT count(*) FROM ditto").scalarInt64() ?? -1
-    let distinct =
-      try database.makeStatement(
-        sql: "SELECT count(*) FROM (SELECT DISTINCT category_id, text FROM ditto)"
-      )
-      .scalarInt64() ?? -2
-    return LibraryState(dittos: Int(count), isIntact: intact && count == distinct)
+    let items = try count("SELECT count(*) FROM ZDITTOITEM")
+    let distinct = try count("SELECT count(*) FROM (SELECT DISTINCT ZCATEGORY, ZTEXT FROM ZDITTOITEM)")
+    let keysAbove = try count(
+      """
+      SELECT (SELECT count(*) FROM ZDITTOITEM WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem'))
+        + (SELECT count(*) FROM ZDITTOCATEGORY WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory'))
+        + (SELECT count(*) FROM ZPROFILE WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile'))
+      """)
+    let rows = try count(
+      "SELECT (SELECT count(*) FROM ZDITTOITEM) + (SELECT count(*) FROM ZDITTOCATEGORY) + (SELECT count(*) FROM ZPROFILE)"
+    )
+    let changes = try count("SELECT count(*) FROM ACHANGE WHERE ZCHANGETYPE = 0")
+    return LibraryState(
+      dittos: items, isIntact: intact && items == distinct && keysAbove == 0 && changes == rows)
   }
 
   func flagIsSet(_ container: String) throws -> Bool {
@@ -61,21 +66,25 @@ struct CrashTests {
 
   /// Runs one kill scenario and checks every invariant; returns whether the process was killed.
   @discardableResult
-  func killAndRecover(environment: [String: String], delay: TimeInterval? = nil, label: String)
+  func killAndRecover(stage: String? = nil, delay: TimeInterval? = nil, label: String)
     throws -> Bool
   {
     let folder = try TemporaryDirectory("crash")
     let container = folder.appending("device")
     let total = try makeContainer(container)
     let before = try FileHashes(of: container)
-    let library = container + "/DittoLibrary.sqlite"
+    let library = container + "/Ditto.store"
     var childEnvironment = ProcessInfo.processInfo.environment
-    childEnvironment.merge(environment) { $1 }
     // A process killed with SIGKILL cannot remove its snapshot folder: keep it in this test's own
     // folder (beside the container, never inside it), which is removed with the test.
     childEnvironment["TMPDIR"] = folder.path
-    let launcher = try ProcessLauncher(
-      ["migrate", "--container", container], environment: childEnvironment)
+    let launcher =
+      if let stage {
+        try ProcessLauncher(
+          [container, stage], environment: childEnvironment, executable: ToolRunner.crashToolPath)
+      } else {
+        try ProcessLauncher(["migrate", "--container", container], environment: childEnvironment)
+      }
     if let delay {
       Thread.sleep(forTimeInterval: delay)
       kill(launcher.process.processIdentifier, SIGKILL)
@@ -85,7 +94,7 @@ struct CrashTests {
 
     let after = try FileHashes(of: container)
     let changed = after.changes(since: before).filter {
-      !$0.hasPrefix("/DittoLibrary.sqlite")
+      !$0.hasPrefix("/Ditto.store")
         && $0 != "/Library/Preferences/group.io.kern.ditto.plist"
     }
     #expect(changed.isEmpty, "\(label): legacy files changed: \(changed)")
@@ -106,26 +115,16 @@ struct CrashTests {
     return killed
   }
 
-  @Test func killedAtEveryWriteStepAndStage() throws {
-    var tried = 0
+  /// Kills inside the write transaction (planned, nothing written yet), after the commit and after
+  /// the flag is written; kills in the middle of the inserts come from the random delays below.
+  @Test func killedAtEveryStage() throws {
+    #expect(ToolRunner.crashToolPath != nil, "crash-harness-tool was not built")
     var killed = 0
-    var step = 1
-    while step < 10_000 {
-      let wasKilled = try killAndRecover(
-        environment: ["DITTO_RECOVER_CRASH_AFTER_WRITES": String(step)],
-        label: "after write \(step)")
-      tried += 1
-      if wasKilled { killed += 1 } else { break }
-      step += 1
+    for stage in ["in-transaction", "committed", "flag-written"] {
+      if try killAndRecover(stage: stage, label: stage) { killed += 1 }
     }
-    #expect(killed >= budget.categories, "too few write steps were reached")
-    for stage in ["committed", "flag-written"] {
-      #expect(try killAndRecover(environment: ["DITTO_RECOVER_CRASH_AT": stage], label: stage))
-      tried += 1
-      killed += 1
-    }
-    report(
-      "crash: \(tried) deterministic kill points tried, \(killed) killed the process, nothing lost")
+    #expect(killed == 3, "every stage must stop the process there")
+    report("crash: 3 deterministic kill points (in the write transaction, committed, flag written), \(killed) killed the process, nothing lost")
   }
 
   @Test func killedAtRandomMoments() throws {
@@ -133,8 +132,7 @@ struct CrashTests {
     var killed = 0
     for index in 0..<budget.randomKills {
       let delay = Double(generator.next() % 60_000) / 1_000_000
-      if try killAndRecover(
-        environment: [:], delay: delay, label: "random kill \(index) at \(delay)s")
+      if try killAndRecover(delay: delay, label: "random kill \(index) at \(delay)s")
       {
         killed += 1
       }

@@ -40,6 +40,7 @@ struct HostileContainerTests {
     let folder = try TemporaryDirectory("hostile")
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
+    try LibraryFixtures.copy(.empty, toFolder: container)
     let outside = folder.appending("outside.sqlite")
     try LegacyStoreWriter.write(
       FixtureContent.make(categories: 1, dittosPerCategory: 3, seed: 1), to: outside)
@@ -81,6 +82,7 @@ struct HostileContainerTests {
     let folder = try TemporaryDirectory("sparse")
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
+    try LibraryFixtures.copy(.empty, toFolder: container)
     // Zeros (no SQLite header) and a file that starts like SQLite: both 2 GiB, both sparse.
     for (name, header) in [
       ("Ditto.sqlite", [UInt8]()),
@@ -115,6 +117,7 @@ struct HostileContainerTests {
     let folder = try TemporaryDirectory("many")
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
+    try LibraryFixtures.copy(.empty, toFolder: container)
     try builder.writeStore(FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 3))
     let count = HarnessBudget.current.manyFiles
     for chunk in 0..<(count / 1000) {
@@ -157,6 +160,7 @@ struct HostileContainerTests {
     chmod(folder.path, 0o755)
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
+    try LibraryFixtures.copy(.empty, toFolder: container)
     try builder.writeStore(FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))
     chmod(builder.path("Ditto.sqlite"), 0)
     let libraryFolder = folder.appending("library")
@@ -164,11 +168,16 @@ struct HostileContainerTests {
       atPath: libraryFolder, withIntermediateDirectories: true)
     chmod(libraryFolder, 0o777)
     chmod(container, 0o777)
+    for file in LibraryFixtures.files {
+      try FileManager.default.copyItem(
+        atPath: container + "/" + file, toPath: libraryFolder + "/" + file)
+      chmod(libraryFolder + "/" + file, 0o666)
+    }
     // Root reads anything, so the check runs the tool as nobody.
     let prefix =
       getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     let (result, _) = try run(
-      ["recover", "--container", container, "--library", libraryFolder + "/lib.sqlite", "--json"],
+      ["recover", "--container", container, "--library", libraryFolder + "/Ditto.store", "--json"],
       prefix: prefix)
     #expect(result.exitCode == 65, "\(result.standardError)")
     #expect(result.json?["outcome"] as? String == "found_unreadable")

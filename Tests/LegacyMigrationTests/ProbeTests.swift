@@ -65,7 +65,7 @@ import Testing
     var lines: [String] = []
     Inventory.produce(for: harness.layout, reportLimit: 10) { lines.append($0) }
     #expect(lines.count == 11)
-    #expect(lines.last == "inventory[appgroup] 21 more files under / not listed (limit 10)")
+    #expect(lines.last == "inventory[appgroup] 24 more files under / not listed (limit 10)")
     var all: [String] = []
     Inventory.produce(for: harness.layout) { all.append($0) }
     #expect(all.contains("inventory[appgroup] 1B /odd\\nname\\x01"))

@@ -8,7 +8,8 @@ struct MigrateCommand: Command {
   static let discussion: String? = """
     Skipped when the App Group defaults hold legacyCoreDataMigrationComplete_v302 = true (the 3.0.0 and
     3.0.1 flags are ignored). Otherwise probes the container, imports the largest store and sets the flag
-    (after found_unreadable, only once three attempts have failed).
+    (after found_unreadable, only once three attempts have failed). Writes into the app's library, an
+    existing Ditto.store (never created here: without one, exit 74).
     """
   static let options: [OptionSpec] = MigrationTarget.options + [.json, .verbose]
 
