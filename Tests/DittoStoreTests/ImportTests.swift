@@ -230,6 +230,20 @@ import Testing
     #expect(after == before, "\(after.changes(since: before))")
   }
 
+  @Test func anEmptyPlanOnACheckpointedStoreLeavesNoSidecarsBehind() throws {
+    let folder = try TemporaryDirectory("import-nosidecars")
+    let store = folder.appending("Ditto.store")
+    try SwiftDataStoreWriter.write(.presets, to: store)
+    #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
+    let before = try FileHashes(of: folder.path)
+    let plan = try DittoStoreDestination(path: store).applyImport {
+      MergePlanner.plan([], into: $0)
+    }
+    #expect(plan.isEmpty)
+    let after = try FileHashes(of: folder.path)
+    #expect(after == before, "\(after)")
+  }
+
   @Test func aRepeatedImportInsertsNothingTwice() throws {
     let copies = try Copies("presets")
     let destination = DittoStoreDestination(path: copies.store)
