@@ -94,6 +94,15 @@ public final class DittoStoreDestination: MigrationDestination {
     hasHistory = checked.hasHistory
     try checkWritable()
 
+    // Opening a WAL store creates `-wal` and `-shm` when they are missing. When nothing is
+    // committed they are removed again at close (an empty WAL checkpoints nothing); an existing
+    // `-wal` is left exactly as it was.
+    let hadWAL: Bool
+    do {
+      hadWAL = try FileStatus.of(path: path + "-wal") != nil
+    } catch {
+      hadWAL = true
+    }
     let database: Database
     do {
       database = try Database(
@@ -104,7 +113,11 @@ public final class DittoStoreDestination: MigrationDestination {
     } catch {
       throw DestinationError.fromWrite(error, file: path)
     }
-    defer { Self.close(database) }
+    var committed = false
+    defer {
+      if !committed && !hadWAL { Self.enableCheckpointsOnClose(database) }
+      Self.close(database)
+    }
     do {
       try database.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
     } catch {
@@ -117,12 +130,9 @@ public final class DittoStoreDestination: MigrationDestination {
         return result.plan
       }
       try database.execute(sql: "COMMIT TRANSACTION")
+      committed = true
       lastReceipt = receipt
-      do {
-        try database.setCheckpointsOnClose(true)
-      } catch {
-        // Committed; the app checkpoints the WAL itself.
-      }
+      Self.enableCheckpointsOnClose(database)
       return result.plan
     } catch let error as DestinationError {
       Self.rollback(database)
@@ -206,6 +216,14 @@ public final class DittoStoreDestination: MigrationDestination {
       try database.execute(sql: "ROLLBACK TRANSACTION")
     } catch {
       // The first error is the one reported.
+    }
+  }
+
+  private static func enableCheckpointsOnClose(_ database: Database) {
+    do {
+      try database.setCheckpointsOnClose(true)
+    } catch {
+      // The WAL is then left for the app to checkpoint; nothing is lost.
     }
   }
 
