@@ -53,7 +53,10 @@ enum JSONEntryDecoder {
     }
     guard let timestamp = object["timestamp"] as? String, !timestamp.isEmpty,
       let pid = integer(object["processID"])
-    else { return .entry(LogEntry(scope: scope, message: message)) }
+    else {
+      let time = (object["timestamp"] as? String).flatMap { LogTimestamp.microseconds($0) }
+      return .entry(LogEntry(scope: scope, message: message, time: time))
+    }
     let thread = integer(object["threadID"]).flatMap { UInt64(exactly: $0) }
     return .entry(
       LogEntry(timestamp: timestamp, pid: pid, thread: thread, scope: scope, message: message))

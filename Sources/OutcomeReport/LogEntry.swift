@@ -46,6 +46,8 @@ struct LogEntry: Equatable, Sendable {
   var scope: EntryScope
   /// The message, first line only, trailing blanks removed.
   var message: String
+  /// When it was logged (``LogTimestamp``), when the format carries a full date; nil otherwise.
+  var time: Int64?
 
   /// An entry with identity built from its parts.
   ///
@@ -55,12 +57,14 @@ struct LogEntry: Equatable, Sendable {
     self.identity = "\(timestamp)|\(pid)|\(thread.map(String.init) ?? "-")|\(message)"
     self.scope = scope
     self.message = message
+    self.time = LogTimestamp.microseconds(timestamp)
   }
 
-  /// An entry without identity.
-  init(scope: EntryScope, message: String) {
+  /// An entry without identity, logged at `time` when known.
+  init(scope: EntryScope, message: String, time: Int64? = nil) {
     self.identity = nil
     self.scope = scope
     self.message = message
+    self.time = time
   }
 }

@@ -1,8 +1,9 @@
-/// One of the five terminal outcomes a `migration_outcome` tag reports.
+/// One of the terminal outcomes a `migration_outcome` tag reports.
 ///
 /// The raw values are the telemetry codes of the 3.0.2 spec, spelled exactly as in the tag
 /// (`outcome=no_new_data`) and as the keys of the `--json` report. `allCases` is in the order
-/// the spec lists them, which is also the row order of the text report.
+/// the spec lists them (``libraryError``, added later, last), which is also the row order of the
+/// text report and the bar order of the HTML page.
 public enum OutcomeCode: String, CaseIterable, Sendable {
   /// The legacy store was read and new dittos were inserted.
   case success
@@ -14,6 +15,9 @@ public enum OutcomeCode: String, CaseIterable, Sendable {
   case foundUnreadable = "found_unreadable"
   /// No legacy file was found on the device.
   case nothingOnDisk = "nothing_on_disk"
+  /// The current library could not be written. Says nothing about the legacy data: neither
+  /// reading counts it, and the denominators treat it like ``foundUnreadable``.
+  case libraryError = "library_error"
 }
 
 /// What started the migration attempt that emitted a tag.
@@ -26,7 +30,7 @@ public enum OutcomeSource: String, CaseIterable, Sendable {
 
 /// How many valid tags reported each outcome.
 ///
-/// Every outcome has a count, zero included, so a report always lists all five.
+/// Every outcome has a count, zero included, so a report always lists all of them.
 public struct OutcomeCounts: Equatable, Sendable {
   private var values: [Int] = Array(repeating: 0, count: OutcomeCode.allCases.count)
 
@@ -49,6 +53,7 @@ public struct OutcomeCounts: Equatable, Sendable {
     case .emptyStore: 2
     case .foundUnreadable: 3
     case .nothingOnDisk: 4
+    case .libraryError: 5
     }
   }
 }

@@ -13,6 +13,9 @@
 /// object (capped by ``Options/maximumLineLength``), and the identities of counted tags for
 /// de-duplication; it never holds an input.
 ///
+/// Each input is one device's capture: the report reduces it to one device outcome (see
+/// ``DeviceOutcome``) and, with ``CountingUnit/device``, weighs devices rather than tags.
+///
 /// Each input's style is detected on its own (`log show` default, compact, syslog, json, ndjson,
 /// Console.app copies, bare tags, `grep -H` output), from its header when there is one and line
 /// by line otherwise. Entries repeated across inputs (overlapping windows, copies of one
@@ -20,7 +23,7 @@
 ///
 /// ```swift
 /// var scanner = OutcomeScanner()
-/// for path in paths { try scanner.scan(path: path) }
+/// for path in paths { try scanner.scan(path: path) }  // one device each
 /// print(scanner.finish().textReport())
 /// ```
 public struct OutcomeScanner {
@@ -28,14 +31,19 @@ public struct OutcomeScanner {
   public struct Options: Equatable, Sendable {
     /// How the counts become a verdict.
     public var rule: VerdictRule
+    /// What the verdict weighs: devices (the default) or tags.
+    public var unit: CountingUnit
     /// The most bytes kept of one line or one JSON object. A longer line is cut (its tag, near
     /// the start, is still read); a longer object cannot be decoded and, if it mentions the tag,
     /// counts as malformed. At least 4096.
     public var maximumLineLength: Int
 
-    /// Options with the standard rule and a 1 MiB line limit by default.
-    public init(rule: VerdictRule = .standard, maximumLineLength: Int = 1 << 20) {
+    /// Options with the standard rule, devices weighed and a 1 MiB line limit by default.
+    public init(
+      rule: VerdictRule = .standard, unit: CountingUnit = .device, maximumLineLength: Int = 1 << 20
+    ) {
       self.rule = rule
+      self.unit = unit
       self.maximumLineLength = max(maximumLineLength, 4096)
     }
   }
@@ -50,11 +58,12 @@ public struct OutcomeScanner {
     self.options = options
   }
 
-  /// Starts a new input: style detection and continuation lines start over. Ends the current
-  /// input first, if any.
-  public mutating func beginInput() {
+  /// Starts a new input, one device's capture, that the report calls `name` (a path, or `-`):
+  /// style detection and continuation lines start over. Ends the current input first, if any.
+  public mutating func beginInput(name: String = "-") {
     endInput()
     reader = InputReader(lineLimit: options.maximumLineLength)
+    tally.beginDevice(name)
   }
 
   /// Reads the next chunk of the current input (starting one if needed).
@@ -83,7 +92,7 @@ public struct OutcomeScanner {
   /// Ends the current input and returns the counts so far. The scanner can go on afterwards.
   public mutating func finish() -> OutcomeSummary {
     endInput()
-    return OutcomeSummary(tally: tally, rule: options.rule)
+    return OutcomeSummary(tally: tally, rule: options.rule, unit: options.unit)
   }
 
   private mutating func feed(_ chunk: Bytes) {
@@ -112,21 +121,23 @@ extension OutcomeScanner {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .cannotOpen(file: path, code: errno) }
     defer { close(descriptor) }
-    try scan(fileDescriptor: descriptor, name: path, chunkSize: chunkSize)
+    try scan(fileDescriptor: descriptor, name: path, input: path, chunkSize: chunkSize)
   }
 
   /// Reads an open descriptor (standard input is `0`) to its end as one input, in chunks of
   /// `chunkSize` bytes. The descriptor is not closed.
   ///
-  /// - Parameter name: what errors call the input (`standard input`, a path).
+  /// - Parameters:
+  ///   - name: what errors call the input (`standard input`, a path).
+  ///   - input: what the report calls the device (`-` by default).
   /// - Throws: ``OutcomeReportError/cannotRead(file:code:)`` naming `name`.
   public mutating func scan(
-    fileDescriptor: Int32, name: String, chunkSize: Int = defaultChunkSize
+    fileDescriptor: Int32, name: String, input: String = "-", chunkSize: Int = defaultChunkSize
   ) throws(OutcomeReportError) {
     let size = max(chunkSize, 1)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
-    beginInput()
+    beginInput(name: input)
     defer { endInput() }
     while true {
       let count = read(fileDescriptor, buffer.baseAddress, size)

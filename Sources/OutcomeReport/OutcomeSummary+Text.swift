@@ -1,15 +1,17 @@
 // MARK: - The human report
 
 extension OutcomeSummary {
-  /// The report for people: counts, a table of outcomes with shares and sources, the sums, and
-  /// the verdict with the shares it used, the rule and the recommendation. Ends with a newline.
+  /// The report for people: counts, what is weighed, a table of outcomes with shares, sources
+  /// and intervals, the sums, the per-device table (unit device), and the verdict with the shares
+  /// and intervals it used, the rule and the recommendation. Ends with a newline.
   ///
   /// ```text
   /// migration_outcome tags: 23 valid, 1 malformed, 2 duplicates dropped, 1 other mention ignored
   /// Inputs: 3 (default 1, ndjson 1, plain 1)
+  /// Weighed: 3 devices (each input is one device: its first automatic outcome, else its first …)
   ///
-  /// OUTCOME              COUNT    SHARE     AUTO   MANUAL
-  /// success                 12    52.2%       10        2
+  /// OUTCOME               COUNT    SHARE     AUTO   MANUAL   95% INTERVAL
+  /// success                   2    66.7%        2        0     20.8-93.9%
   /// …
   /// ```
   public func textReport() -> String {
@@ -19,6 +21,7 @@ extension OutcomeSummary {
         + "\(Self.plural(duplicates, "duplicate")) dropped, "
         + "\(Self.plural(ignored, "other mention")) ignored")
     lines.append("Inputs: \(inputs)" + stylesNote())
+    lines += Self.wrap(weighedNote(), indent: "")
     lines.append("")
     lines += table()
     lines.append("")
@@ -26,6 +29,10 @@ extension OutcomeSummary {
       "Sums over valid tags: categories \(sums.categories), dittos \(sums.dittos), "
         + "inserted \(sums.inserted)")
     lines.append("")
+    if unit == .device, !devices.isEmpty {
+      lines += deviceTable()
+      lines.append("")
+    }
     lines += verdictParagraph()
     return lines.joined(separator: "\n") + "\n"
   }
@@ -39,48 +46,117 @@ extension OutcomeSummary {
     return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
   }
 
-  private func table() -> [String] {
-    func row(_ name: String, _ count: Int, _ auto: Int, _ manual: Int) -> String {
-      let share = total == 0 ? "-" : VerdictRule.percent(Double(count) / Double(total))
-      return Self.pad(name, 18, left: true) + Self.pad(String(count), 9) + Self.pad(share, 9)
-        + Self.pad(String(auto), 9) + Self.pad(String(manual), 9)
+  private func weighedNote() -> String {
+    let weighed = assessment.sample
+    switch unit {
+    case .device:
+      return "Weighed: \(Self.plural(weighed, "device")) (one per input: its first automatic "
+        + "outcome, else its first manual one)"
+    case .tag:
+      return "Weighed: \(Self.plural(weighed, "tag")) (every valid tag weighs the same)"
     }
+  }
+
+  private func table() -> [String] {
+    let counts = weighedCounts
+    let auto = weighedCounts(for: .auto)
+    let manual = weighedCounts(for: .manual)
+    let all = counts.total
+    func row(_ name: String, _ count: Int, _ auto: Int, _ manual: Int, _ range: String) -> String {
+      let share = all == 0 ? "-" : VerdictRule.percent(Double(count) / Double(all))
+      return Self.pad(name, 18, left: true) + Self.pad(String(count), 9) + Self.pad(share, 9)
+        + Self.pad(String(auto), 9) + Self.pad(String(manual), 9) + Self.pad(range, 15)
+    }
+    let confidence = VerdictRule.percent(rule.confidence, decimals: false)
     var rows = [
       Self.pad("OUTCOME", 18, left: true) + Self.pad("COUNT", 9) + Self.pad("SHARE", 9)
-        + Self.pad("AUTO", 9) + Self.pad("MANUAL", 9)
+        + Self.pad("AUTO", 9) + Self.pad("MANUAL", 9) + Self.pad("\(confidence) INTERVAL", 15)
     ]
     for outcome in OutcomeCode.allCases {
-      rows.append(row(outcome.rawValue, byOutcome[outcome], auto[outcome], manual[outcome]))
+      rows.append(
+        row(
+          outcome.rawValue, counts[outcome], auto[outcome], manual[outcome],
+          all == 0 ? "-" : Self.range(interval(outcome))))
     }
-    rows.append(row("all", total, auto.total, manual.total))
-    return rows
+    rows.append(row("all", all, auto.total, manual.total, ""))
+    return rows.map { $0.trimmingBlanks() }
+  }
+
+  /// One row per input: its outcome, source, tags, and a later manual attempt that changed it.
+  private func deviceTable() -> [String] {
+    var rows = [
+      Self.pad("DEVICE OUTCOME", 19, left: true) + Self.pad("SOURCE", 8, left: true)
+        + Self.pad("TAGS", 5) + "   " + Self.pad("LATER MANUAL ATTEMPT", 34, left: true) + "INPUT"
+    ]
+    var notes: [String] = []
+    for device in devices {
+      let outcome = device.outcome?.rawValue ?? "-"
+      var source = device.source?.rawValue ?? "-"
+      if device.from != nil { source += "*" }
+      let later = device.laterManual?.description ?? (device.isWeighed ? "-" : "(no valid tag)")
+      rows.append(
+        Self.pad(outcome, 19, left: true) + Self.pad(source, 8, left: true)
+          + Self.pad(String(device.tags), 5) + "   " + Self.pad(later, 34, left: true)
+          + device.input)
+      if let other = device.sameCaptureAs {
+        notes.append(
+          "\(device.input) repeats entries of \(other): the same device captured twice? "
+            + "It is weighed as its own device.")
+      }
+    }
+    if devices.contains(where: { $0.from != nil }) {
+      notes.append("* the deciding tag recovered from a file the user picked (from=file).")
+    }
+    return rows.map { $0.trimmingBlanks() } + notes.flatMap { Self.wrap($0, indent: "") }
   }
 
   private func verdictParagraph() -> [String] {
     let assessment = assessment
     let rule = assessment.rule
     var lines = ["Verdict: \(assessment.verdict.rawValue) (\(assessment.verdict.headline))"]
+    let noun = unit == .device ? "device" : "tag"
+    let confidence = VerdictRule.percent(rule.confidence, decimals: false)
     if assessment.verdict == .tooFew {
-      lines.append(
-        "  \(Self.plural(assessment.sample, "tag")) weighed; the rule needs at least "
-          + "\(rule.minimumSample).")
+      if assessment.sample < rule.minimumSample {
+        lines.append(
+          "  \(Self.plural(assessment.sample, noun)) weighed; the rule needs at least "
+            + "\(rule.minimumSample).")
+      } else {
+        lines += Self.wrap(
+          "\(Self.plural(assessment.sample, noun)) weighed; the success + no_new_data interval "
+            + "is \(VerdictRule.points(assessment.recoverableInterval.width)) points wide, more "
+            + "than \(VerdictRule.points(rule.maximumWidth)): more \(noun)s are needed.",
+          indent: "  ")
+      }
     }
     if assessment.sample > 0 {
-      lines.append(
-        "  success + no_new_data: \(assessment.recoverableCount) of \(assessment.sample) = "
-          + "\(VerdictRule.percent(assessment.recoverableShare)) "
-          + "(\"recoverable\" at \(VerdictRule.percent(rule.recoverableThreshold)) or more)")
-      lines.append(
-        "  nothing_on_disk: \(assessment.goneCount) of \(assessment.sample) = "
-          + "\(VerdictRule.percent(assessment.goneShare)) "
-          + "(\"gone\" at \(VerdictRule.percent(rule.goneThreshold)) or more)")
+      lines += Self.wrap(
+        "success + no_new_data: \(assessment.recoverableCount) of \(assessment.sample) = "
+          + "\(VerdictRule.percent(assessment.recoverableShare)), \(confidence) interval "
+          + Self.range(assessment.recoverableInterval, separator: " to ")
+          + " (\"recoverable\" from \(VerdictRule.percent(rule.recoverableThreshold)))",
+        indent: "  ")
+      lines += Self.wrap(
+        "nothing_on_disk: \(assessment.goneCount) of \(assessment.sample) = "
+          + "\(VerdictRule.percent(assessment.goneShare)), \(confidence) interval "
+          + Self.range(assessment.goneInterval, separator: " to ")
+          + " (\"gone\" from \(VerdictRule.percent(rule.goneThreshold)))",
+        indent: "  ")
     }
-    lines += Self.wrap("Rule: " + rule.summary, indent: "  ")
+    lines += Self.wrap("Rule: " + rule.summary(unit: unit), indent: "  ")
     lines += Self.wrap("Recommendation: " + assessment.verdict.recommendation, indent: "  ")
     return lines
   }
 
   // MARK: - Layout helpers
+
+  /// `25.5-61.1%`, or with a separator `25.5% to 61.1%`.
+  static func range(_ interval: WilsonInterval, separator: String? = nil) -> String {
+    let lower = VerdictRule.percent(interval.lower)
+    let upper = VerdictRule.percent(interval.upper)
+    guard let separator else { return lower.dropLast() + "-" + upper }
+    return lower + separator + upper
+  }
 
   private static func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"

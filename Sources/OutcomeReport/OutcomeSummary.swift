@@ -1,4 +1,5 @@
-/// The result of a scan: the distribution of `migration_outcome` tags and the verdict it gives.
+/// The result of a scan: the distribution of `migration_outcome` tags, the outcome of each device
+/// (input), and the verdict the weighed unit gives.
 ///
 /// Every line or object that mentions `migration_outcome` is in exactly one of ``total`` (valid
 /// tags), ``malformed``, ``duplicates`` or ``ignored``.
@@ -25,8 +26,16 @@ public struct OutcomeSummary: Equatable, Sendable {
   public let styles: [LogStyle: Int]
   /// The rule the verdict is made with.
   public let rule: VerdictRule
+  /// What the verdict, ``weighedCounts`` and the intervals weigh.
+  public let unit: CountingUnit
+  /// One per input, in the order read, those without a valid tag included.
+  public let devices: [DeviceOutcome]
+  /// Devices with an outcome, by outcome.
+  public let deviceCounts: OutcomeCounts
+  private let deviceAuto: OutcomeCounts
+  private let deviceManual: OutcomeCounts
 
-  init(tally: OutcomeTally, rule: VerdictRule) {
+  init(tally: OutcomeTally, rule: VerdictRule, unit: CountingUnit) {
     self.byOutcome = tally.byOutcome
     self.auto = tally.auto
     self.manual = tally.manual
@@ -37,6 +46,20 @@ public struct OutcomeSummary: Equatable, Sendable {
     self.inputs = tally.inputs
     self.styles = tally.styles
     self.rule = rule
+    self.unit = unit
+    let names = tally.devices.map(\.input)
+    self.devices = tally.devices.map { $0.outcome(inputs: names) }
+    var all = OutcomeCounts()
+    var auto = OutcomeCounts()
+    var manual = OutcomeCounts()
+    for device in devices {
+      guard let outcome = device.outcome else { continue }
+      all[outcome] += 1
+      if device.source == .manual { manual[outcome] += 1 } else { auto[outcome] += 1 }
+    }
+    self.deviceCounts = all
+    self.deviceAuto = auto
+    self.deviceManual = manual
   }
 
   /// The number of valid tags (the sum of ``byOutcome``).
@@ -50,8 +73,28 @@ public struct OutcomeSummary: Equatable, Sendable {
     }
   }
 
+  /// The weighed units by outcome: ``deviceCounts`` or ``byOutcome``, as ``unit`` says.
+  public var weighedCounts: OutcomeCounts { unit == .device ? deviceCounts : byOutcome }
+
+  /// The weighed units from one source (a device's source is that of its deciding tag).
+  public func weighedCounts(for source: OutcomeSource) -> OutcomeCounts {
+    switch (unit, source) {
+    case (.device, .auto): deviceAuto
+    case (.device, .manual): deviceManual
+    case (.tag, _): counts(for: source)
+    }
+  }
+
+  /// The devices that have an outcome (at least one valid tag).
+  public var weighedDevices: [DeviceOutcome] { devices.filter(\.isWeighed) }
+
+  /// The interval of one outcome's share of all weighed units (``weighedCounts``).
+  public func interval(_ outcome: OutcomeCode) -> WilsonInterval {
+    rule.interval(weighedCounts[outcome], of: weighedCounts.total)
+  }
+
   /// The verdict with the numbers it was made from.
-  public var assessment: VerdictAssessment { rule.assess(byOutcome) }
+  public var assessment: VerdictAssessment { rule.assess(weighedCounts) }
 
   /// The verdict alone.
   public var verdict: Verdict { assessment.verdict }
@@ -63,25 +106,39 @@ extension OutcomeSummary {
   /// The machine-readable report: one JSON object on one line, keys sorted, no trailing newline.
   ///
   /// ```json
-  /// {"byOutcome":{"empty_store":0,"found_unreadable":0,"no_new_data":0,"nothing_on_disk":0,
-  /// "success":0},"bySource":{"auto":{…},"manual":{…}},"duplicates":0,"ignored":0,"malformed":0,
-  /// "sums":{"categories":0,"dittos":0,"inserted":0},"total":0,"verdict":"too_few"}
+  /// {"byOutcome":{"empty_store":0,…,"success":0},"bySource":{"auto":{…},"manual":{…}},
+  /// "confidence":0.95,"devices":[],"duplicates":0,"ignored":0,"inputs":0,"intervals":{…},
+  /// "malformed":0,"sums":{"categories":0,"dittos":0,"inserted":0},"tags":0,"total":0,
+  /// "unit":"device","unweighedInputs":[],"verdict":"too_few","weighed":0}
   /// ```
   ///
-  /// The keys and values of the contract are `total` (valid tags), `malformed`, `byOutcome`,
-  /// `bySource`, `sums` and `verdict` (`recoverable`, `gone`, `mixed`, `too_few`); every outcome
-  /// key is present, zeros included. `duplicates` and `ignored` are added. The text is exactly
-  /// what `JSONSerialization` writes with `.sortedKeys`, built by hand so that it never fails.
+  /// The keys and values of the contract are `total` (the sum of `byOutcome`), `malformed`,
+  /// `byOutcome` and `bySource` (devices with unit device, tags with unit tag), `sums` (over
+  /// tags), `verdict` (`recoverable`, `gone`, `mixed`, `too_few`), `unit`, `weighed` (the units in
+  /// the verdict's denominator), `confidence`, `intervals` (`[lower, upper]` of each outcome's
+  /// share of all weighed units and of the `recoverable` and `gone` readings' shares of the
+  /// denominator, 0…1, six decimals) and, with unit device, `devices` (`input`, `outcome`,
+  /// `source`, `tags`, and when present `from`, `laterManual` and `sameCaptureAs`). Every outcome
+  /// key is present, zeros included. `duplicates`, `ignored`, `inputs`, `tags` (valid tags) and
+  /// `unweighedInputs` are added. The text is what `JSONSerialization` writes with `.sortedKeys`
+  /// (numbers aside), built by hand so that it never fails.
   public func jsonText() -> String {
-    let members: [(String, String)] = [
-      ("byOutcome", Self.object(byOutcome)),
+    let assessment = assessment
+    var intervals = OutcomeCode.allCases.map { ($0.rawValue, Self.pair(interval($0))) }
+    intervals.append(("recoverable", Self.pair(assessment.recoverableInterval)))
+    intervals.append(("gone", Self.pair(assessment.goneInterval)))
+    var members: [(String, String)] = [
+      ("byOutcome", Self.object(weighedCounts)),
       (
         "bySource",
         Self.object(
-          OutcomeSource.allCases.map { ($0.rawValue, Self.object(counts(for: $0))) })
+          OutcomeSource.allCases.map { ($0.rawValue, Self.object(weighedCounts(for: $0))) })
       ),
+      ("confidence", Self.number(rule.confidence)),
       ("duplicates", String(duplicates)),
       ("ignored", String(ignored)),
+      ("inputs", String(inputs)),
+      ("intervals", Self.object(intervals)),
       ("malformed", String(malformed)),
       (
         "sums",
@@ -90,14 +147,76 @@ extension OutcomeSummary {
           ("inserted", String(sums.inserted)),
         ])
       ),
-      ("total", String(total)),
-      ("verdict", "\"\(verdict.rawValue)\""),
+      ("tags", String(total)),
+      ("total", String(weighedCounts.total)),
+      ("unit", Self.string(unit.rawValue)),
+      ("verdict", Self.string(verdict.rawValue)),
+      ("weighed", String(assessment.sample)),
     ]
+    if unit == .device {
+      members.append(
+        ("devices", "[" + weighedDevices.map(Self.device).joined(separator: ",") + "]"))
+      let silent = devices.filter { !$0.isWeighed }.map { Self.string($0.input) }
+      members.append(("unweighedInputs", "[" + silent.joined(separator: ",") + "]"))
+    }
     return Self.object(members)
+  }
+
+  private static func device(_ device: DeviceOutcome) -> String {
+    var members = [
+      ("input", string(device.input)),
+      ("outcome", string(device.outcome?.rawValue ?? "")),
+      ("source", string(device.source?.rawValue ?? "")),
+      ("tags", String(device.tags)),
+    ]
+    if let from = device.from { members.append(("from", string(from.rawValue))) }
+    if let later = device.laterManual {
+      var fields = [
+        ("outcome", string(later.outcome.rawValue)), ("inserted", String(later.inserted)),
+      ]
+      if let salvaged = later.salvaged { fields.append(("salvaged", String(salvaged))) }
+      if let from = later.from { fields.append(("from", string(from.rawValue))) }
+      members.append(("laterManual", object(fields)))
+    }
+    if let other = device.sameCaptureAs { members.append(("sameCaptureAs", string(other))) }
+    return object(members)
   }
 
   private static func object(_ counts: OutcomeCounts) -> String {
     object(OutcomeCode.allCases.map { ($0.rawValue, String(counts[$0])) })
+  }
+
+  private static func pair(_ interval: WilsonInterval) -> String {
+    "[" + number(interval.lower) + "," + number(interval.upper) + "]"
+  }
+
+  /// A share or confidence rounded to six decimals, in Swift's shortest form (`0.277533`, `1.0`).
+  static func number(_ value: Double) -> String {
+    let rounded = (value * 1_000_000).rounded() / 1_000_000
+    return "\(rounded == 0 ? 0 : rounded)"
+  }
+
+  /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
+  static func string(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case "/": out += "\\/"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
   }
 
   /// `{"key":value,…}` with keys sorted by their UTF-8 bytes; keys are plain ASCII identifiers.

@@ -1,20 +1,25 @@
 // THE migration_outcome TAG (3.0.2 spec, "Field telemetry"; each rule is pinned by a test)
 //
 //   migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N
+//                     [salvaged=N] [from=file]
 //
 //   FIELD        VALUE
 //   source       auto | manual
 //   outcome      success | no_new_data | empty_store | found_unreadable | nothing_on_disk
+//                | library_error
 //   categories   decimal digits only, at most 18 of them (so sums cannot overflow on one tag)
 //   dittos       same
 //   inserted     same
+//   salvaged     optional; same; dittos rebuilt by the salvage decoder
+//   from         optional; `file` when the user picked the file to recover from
 //
 // The message (first line only, leading blanks skipped) is a tag if and only if it starts with the
 // word `migration_outcome` followed by a blank or the end. Fields are split on runs of spaces and
 // tabs; each `key=value` splits at its first `=`. A tag is valid if and only if (1) each of the five
 // fields appears exactly once, (2) no value is `<private>` (or another `<…>` redaction), and (3) every
-// value is in its column above. Fields with other keys (`salvaged=N`, `error=…`) and words without
-// `=` are accepted and ignored, so newer builds can add fields. Anything else is malformed: it is
+// value is in its column above. Fields with other keys (`error=…`) and words without `=` are
+// accepted and ignored, so newer builds can add fields. The optional `salvaged` and `from` never
+// make a tag malformed: the first one whose value is in its column is kept, others are ignored. Anything else is malformed: it is
 // counted, never fatal. A `<mask.hash: '…'>` value splits into two words; its first half is not a
 // known value, so the tag is malformed, as a redacted value should be.
 
@@ -25,6 +30,16 @@ struct OutcomeTag: Equatable, Sendable {
   var categories: Int
   var dittos: Int
   var inserted: Int
+  /// `salvaged=N`, when present and a count.
+  var salvaged: Int? = nil
+  /// `from=…`, when present and a known value.
+  var from: TagOrigin? = nil
+}
+
+/// Where a manual recovery read its data from (`from=` in the tag).
+public enum TagOrigin: String, CaseIterable, Sendable {
+  /// A file the user picked (`from=file`).
+  case file
 }
 
 /// Why a message that starts with `migration_outcome` is not a valid tag.
@@ -66,10 +81,15 @@ extension OutcomeTag {
     // One slot per required key, in `requiredKeys` order.
     var values: [Substring.UTF8View?] = Array(repeating: nil, count: requiredKeys.count)
     var repeated: Int?
+    var salvaged: Int?
+    var from: TagOrigin?
     for word in words.dropFirst() {
       guard let equals = word.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let key = word[word.startIndex..<equals]
       guard let slot = requiredKeyBytes.firstIndex(where: { key.elementsEqual($0) }) else {
+        let value = String(Substring(word[word.index(after: equals)...]))
+        if salvaged == nil, key.elementsEqual("salvaged".utf8) { salvaged = count(from: value) }
+        if from == nil, key.elementsEqual("from".utf8) { from = TagOrigin(rawValue: value) }
         continue
       }
       if values[slot] != nil, repeated == nil { repeated = slot }
@@ -82,7 +102,11 @@ extension OutcomeTag {
       if value.first == UInt8(ascii: "<") { return .malformed(.redactedValue(key)) }
       text.append(String(Substring(value)))
     }
-    return make(from: text)
+    let parsed = make(from: text)
+    guard case .tag(var tag) = parsed else { return parsed }
+    tag.salvaged = salvaged
+    tag.from = from
+    return .tag(tag)
   }
 
   /// Builds the tag from the five present, unredacted values, in `requiredKeys` order.

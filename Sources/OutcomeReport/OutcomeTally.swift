@@ -2,8 +2,8 @@
 ///
 /// Every line or object that mentions `migration_outcome` lands in exactly one bucket: a valid
 /// tag (``byOutcome``), ``malformed``, ``duplicates`` or ``ignored``. Memory grows only with the
-/// number of counted tags that carry an identity (16 bytes each, for de-duplication), never with
-/// the size of the log.
+/// number of inputs (one ``DeviceTally`` each) and of counted tags that carry an identity (a
+/// 16-byte digest and two input numbers, for de-duplication), never with the size of a log.
 struct OutcomeTally {
   /// Valid tags by outcome, all sources together.
   var byOutcome = OutcomeCounts()
@@ -23,9 +23,17 @@ struct OutcomeTally {
   var styles: [LogStyle: Int] = [:]
   /// Inputs read.
   var inputs = 0
+  /// One per input begun, in order.
+  private(set) var devices: [DeviceTally] = []
 
-  /// Digests of the identities of the tag entries counted so far (valid or malformed).
-  private var seen = Set<IdentityDigest>()
+  /// Digests of the identities of the tag entries counted so far (valid or malformed), with the
+  /// first input that held each and the last input that counted it for its device.
+  private var seen: [IdentityDigest: (first: Int32, last: Int32)] = [:]
+
+  /// Starts the device of a new input.
+  mutating func beginDevice(_ input: String) {
+    devices.append(DeviceTally(input: input))
+  }
 
   /// Counts one entry that mentions the tag.
   mutating func record(_ entry: LogEntry) {
@@ -38,14 +46,31 @@ struct OutcomeTally {
       ignored += 1
       return
     }
-    if let identity = entry.identity, !seen.insert(IdentityDigest(identity)).inserted {
-      duplicates += 1
-      return
+    if devices.isEmpty { beginDevice("-") }
+    let current = devices.count - 1
+    if let identity = entry.identity {
+      let digest = IdentityDigest(identity)
+      let input = Int32(truncatingIfNeeded: current)
+      if let known = seen[digest] {
+        duplicates += 1
+        // The same entry in an earlier input: the same device captured twice. The tag is counted
+        // once among tags, and once for this input's device too.
+        guard known.last != input, case .tag(let tag) = parse else { return }
+        seen[digest] = (known.first, input)
+        devices[current].record(tag, time: entry.time)
+        if devices[current].sameCaptureAs == nil {
+          devices[current].sameCaptureAs = Int(known.first)
+        }
+        return
+      }
+      seen[digest] = (input, input)
     }
     switch parse {
     case .notATag: ignored += 1
     case .malformed: malformed += 1
-    case .tag(let tag): count(tag)
+    case .tag(let tag):
+      count(tag)
+      devices[current].record(tag, time: entry.time)
     }
   }
 

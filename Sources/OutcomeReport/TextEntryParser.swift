@@ -187,7 +187,8 @@ enum TextEntryParser {
       scope = [EntryScope.subsystem, EntryScope.category].contains(extra[0]) ? .ditto : .other
     default: scope = .of(subsystem: extra[0], category: extra[1])
     }
-    return LogEntry(scope: scope, message: text(last).trimmingBlanks())
+    let time = LogTimestamp.microseconds(text(fields[1]).trimmingBlanks())
+    return LogEntry(scope: scope, message: text(last).trimmingBlanks(), time: time)
   }
 
   // MARK: - Helpers

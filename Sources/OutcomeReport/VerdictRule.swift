@@ -1,115 +1,181 @@
-/// How the distribution of valid tags becomes a ``Verdict``: a minimum sample and two thresholds.
+/// How the distribution of devices (or tags) becomes a ``Verdict``: two thresholds compared with
+/// the lower ends of confidence intervals, a widest interval, and a minimum sample.
 ///
-/// With `sample` the tags in the denominator, `recoverable` the success + no_new_data tags and
-/// `gone` the nothing_on_disk tags:
+/// With `sample` the units (devices or tags) in the denominator, `recoverable` those with success
+/// or no_new_data and `gone` those with nothing_on_disk, each share carries a Wilson score interval
+/// at ``confidence`` (``WilsonInterval``):
 /// 1. `sample < minimumSample` gives ``Verdict/tooFew``.
-/// 2. Otherwise `recoverable / sample ≥ recoverableThreshold` gives ``Verdict/recoverable`` and
-///    `gone / sample ≥ goneThreshold` gives ``Verdict/gone``. If both hold (possible only when the
-///    thresholds add up to 1 or less), the larger share wins and a tie is ``Verdict/mixed``.
-/// 3. Otherwise ``Verdict/mixed``.
+/// 2. The lower bound of the recoverable share `≥ recoverableThreshold` gives
+///    ``Verdict/recoverable``; the lower bound of the gone share `≥ goneThreshold` gives
+///    ``Verdict/gone``. If both hold (possible only when the thresholds add up to 1 or less), the
+///    larger count wins and a tie is ``Verdict/mixed``.
+/// 3. Otherwise, a recoverable interval wider than ``maximumWidth`` gives ``Verdict/tooFew``.
+/// 4. Otherwise ``Verdict/mixed``.
 ///
-/// Malformed tags and dropped duplicates are never weighed. Defaults (``standard``): at least 20
-/// tags, both thresholds 0.6, denominator ``Denominator/allValid``.
+/// Malformed tags and dropped duplicates are never weighed. Defaults (``standard``): both
+/// thresholds 0.6, 95% confidence, widest interval 0.30, no floor (a minimum sample of 1),
+/// denominator ``Denominator/allValid``.
 public struct VerdictRule: Equatable, Sendable {
-  /// Which valid tags the shares are taken of.
+  /// Which valid units the shares are taken of.
   public enum Denominator: String, CaseIterable, Sendable {
-    /// Every valid tag. empty_store and found_unreadable count against both readings: a file
-    /// that survived but yields no dittos is not a reason for a hopeful tone. The default.
+    /// Every valid unit. empty_store, found_unreadable and library_error count against both
+    /// readings: a file that survived but yields no dittos is not a reason for a hopeful tone.
+    /// The default.
     case allValid = "all"
     /// Only success, no_new_data and nothing_on_disk, the outcomes that answer "did the cleanup
-    /// delete the file?". empty_store and found_unreadable are left out of the sample too.
+    /// delete the file?". empty_store, found_unreadable and library_error are left out.
     case decisive
   }
 
-  /// The fewest weighed tags that allow a verdict other than ``Verdict/tooFew``.
+  /// The fewest weighed units that allow a verdict other than ``Verdict/tooFew``.
   public let minimumSample: Int
-  /// The share of success + no_new_data that gives ``Verdict/recoverable``.
+  /// The lower bound of the success + no_new_data share that gives ``Verdict/recoverable``.
   public let recoverableThreshold: Double
-  /// The share of nothing_on_disk that gives ``Verdict/gone``.
+  /// The lower bound of the nothing_on_disk share that gives ``Verdict/gone``.
   public let goneThreshold: Double
-  /// Which tags the shares are taken of.
+  /// Which units the shares are taken of.
   public let denominator: Denominator
+  /// The confidence of every interval, `0 < c < 1` (0.95 by default).
+  public let confidence: Double
+  /// The widest recoverable interval (upper − lower) that still allows ``Verdict/mixed``.
+  public let maximumWidth: Double
 
-  /// The defaults: 20 tags, 0.6, 0.6, all valid tags.
+  /// The defaults: no floor, 0.6, 0.6, all valid units, 95%, 0.30.
   public static let standard = VerdictRule(
-    checked: 20, recoverableThreshold: 0.6, goneThreshold: 0.6, denominator: .allValid)
+    checked: 1, recoverableThreshold: 0.6, goneThreshold: 0.6, denominator: .allValid,
+    confidence: 0.95, maximumWidth: 0.3)
 
   /// A rule with the given values.
   ///
-  /// - Throws: ``OutcomeReportError/invalidRule(_:)`` when `minimumSample` is below 1 or a
-  ///   threshold is not in `0 < t ≤ 1`.
+  /// - Throws: ``OutcomeReportError/invalidRule(_:)`` when `minimumSample` is below 1, a
+  ///   threshold or `maximumWidth` is not in `0 < t ≤ 1`, or `confidence` is not in `0 < c < 1`.
   public init(
-    minimumSample: Int = 20, recoverableThreshold: Double = 0.6, goneThreshold: Double = 0.6,
-    denominator: Denominator = .allValid
+    minimumSample: Int = 1, recoverableThreshold: Double = 0.6, goneThreshold: Double = 0.6,
+    denominator: Denominator = .allValid, confidence: Double = 0.95, maximumWidth: Double = 0.3
   ) throws(OutcomeReportError) {
     guard minimumSample >= 1 else {
       throw .invalidRule("the minimum sample must be at least 1, not \(minimumSample)")
     }
-    for (name, value) in [("recoverable", recoverableThreshold), ("gone", goneThreshold)] {
+    for (name, value) in [
+      ("recoverable threshold", recoverableThreshold), ("gone threshold", goneThreshold),
+      ("maximum width", maximumWidth),
+    ] {
       guard value > 0, value <= 1 else {
-        throw .invalidRule("the \(name) threshold must be above 0 and at most 1, not \(value)")
+        throw .invalidRule("the \(name) must be above 0 and at most 1, not \(value)")
       }
+    }
+    guard confidence > 0, confidence < 1 else {
+      throw .invalidRule("the confidence must be above 0 and below 1, not \(confidence)")
     }
     self.init(
       checked: minimumSample, recoverableThreshold: recoverableThreshold,
-      goneThreshold: goneThreshold, denominator: denominator)
+      goneThreshold: goneThreshold, denominator: denominator, confidence: confidence,
+      maximumWidth: maximumWidth)
   }
 
   private init(
     checked minimumSample: Int, recoverableThreshold: Double, goneThreshold: Double,
-    denominator: Denominator
+    denominator: Denominator, confidence: Double, maximumWidth: Double
   ) {
     self.minimumSample = minimumSample
     self.recoverableThreshold = recoverableThreshold
     self.goneThreshold = goneThreshold
     self.denominator = denominator
+    self.confidence = confidence
+    self.maximumWidth = maximumWidth
+    self.z = WilsonInterval.zScore(confidence: confidence)
   }
 
-  /// Applies the rule to the valid tags.
+  /// The normal quantile of ``confidence`` (1.959963984540054 at 0.95).
+  public let z: Double
+
+  /// The interval of `count` of `sample` at this rule's confidence.
+  public func interval(_ count: Int, of sample: Int) -> WilsonInterval {
+    WilsonInterval(count: count, of: sample, z: z)
+  }
+
+  /// The number of units in the denominator.
+  public func sample(of counts: OutcomeCounts) -> Int {
+    switch denominator {
+    case .allValid: counts.total
+    case .decisive: counts[.success] + counts[.noNewData] + counts[.nothingOnDisk]
+    }
+  }
+
+  /// Applies the rule to the valid units (devices or tags) by outcome.
   public func assess(_ counts: OutcomeCounts) -> VerdictAssessment {
     let recoverable = counts[.success] + counts[.noNewData]
     let gone = counts[.nothingOnDisk]
-    let sample: Int
-    switch denominator {
-    case .allValid: sample = counts.total
-    case .decisive: sample = recoverable + gone
-    }
-    let share = { (count: Int) in sample == 0 ? 0 : Double(count) / Double(sample) }
-    let isRecoverable = share(recoverable) >= recoverableThreshold
-    let isGone = share(gone) >= goneThreshold
+    let sample = sample(of: counts)
+    let recoverableInterval = interval(recoverable, of: sample)
+    let goneInterval = interval(gone, of: sample)
+    let isRecoverable = recoverableInterval.lower >= recoverableThreshold
+    let isGone = goneInterval.lower >= goneThreshold
     let verdict: Verdict
     switch (sample >= minimumSample, isRecoverable, isGone) {
     case (false, _, _): verdict = .tooFew
     case (true, true, false): verdict = .recoverable
     case (true, false, true): verdict = .gone
-    case (true, false, false): verdict = .mixed
+    case (true, false, false):
+      verdict = recoverableInterval.width > maximumWidth ? .tooFew : .mixed
     case (true, true, true):
       verdict = recoverable > gone ? .recoverable : gone > recoverable ? .gone : .mixed
     }
     return VerdictAssessment(
-      verdict: verdict, rule: self, sample: sample, recoverableCount: recoverable, goneCount: gone)
+      verdict: verdict, rule: self, sample: sample, recoverableCount: recoverable, goneCount: gone,
+      recoverableInterval: recoverableInterval, goneInterval: goneInterval)
   }
 
-  /// The rule in one sentence, for the text report.
-  public var summary: String {
+  /// The rule in one sentence, for the text report, naming the unit weighed.
+  public func summary(unit: CountingUnit = .tag) -> String {
+    let units = unit.plural
     let base: String
     switch denominator {
-    case .allValid: base = "all valid tags"
-    case .decisive: base = "success + no_new_data + nothing_on_disk tags"
+    case .allValid:
+      base =
+        "all valid \(units) (empty_store, found_unreadable and library_error count against both)"
+    case .decisive: base = "success + no_new_data + nothing_on_disk \(units)"
     }
+    let floor =
+      minimumSample > 1 ? ", or when fewer than \(minimumSample) \(units) are weighed" : ""
     return """
-      at least \(minimumSample) tags weighed; "recoverable" when success + no_new_data is at least \
-      \(Self.percent(recoverableThreshold)) of them, "gone" when nothing_on_disk is at least \
-      \(Self.percent(goneThreshold)), "mixed" otherwise. Shares are of \(base); malformed and \
-      duplicate lines are not weighed.
+      "recoverable" when the lower bound of the \(Self.percent(confidence, decimals: false)) \
+      interval of success + no_new_data is at least \(Self.percent(recoverableThreshold)), "gone" \
+      when that of nothing_on_disk is at least \(Self.percent(goneThreshold)); otherwise \
+      "too_few" when the success + no_new_data interval is wider than \
+      \(Self.points(maximumWidth)) points\(floor), and "mixed" if not. Shares are of \(base), with \
+      Wilson score intervals; malformed and duplicate lines are not weighed.
       """
   }
 
-  /// `0.6` as `60.0%`, rounded to one decimal without locale.
-  static func percent(_ share: Double) -> String {
+  /// The rule in one sentence, weighing tags (``summary(unit:)``).
+  public var summary: String { summary(unit: .tag) }
+
+  /// `0.6` as `60.0%`, rounded to one decimal without locale; with `decimals: false`, a whole
+  /// percentage drops its `.0` (`95%`).
+  static func percent(_ share: Double, decimals: Bool = true) -> String {
     let tenths = Int((share * 1000).rounded())
+    if !decimals && tenths % 10 == 0 { return "\(tenths / 10)%" }
     return "\(tenths / 10).\(tenths % 10)%"
   }
+
+  /// `0.3` as `30.0`: a width in percentage points.
+  static func points(_ width: Double) -> String {
+    let tenths = Int((width * 1000).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+}
+
+/// What one weighed unit of the report is.
+public enum CountingUnit: String, CaseIterable, Sendable {
+  /// Each input is one device; its outcome is its first automatic attempt (else its first manual
+  /// one). The default.
+  case device
+  /// Every valid tag weighs the same (for one file merged from many devices).
+  case tag
+
+  /// `devices`, `tags`.
+  public var plural: String { rawValue + "s" }
 }
 
 // MARK: - The verdict
@@ -122,9 +188,9 @@ public enum Verdict: String, CaseIterable, Sendable {
   case recoverable
   /// nothing_on_disk dominates: the 3.0.0 cleanup mostly succeeded, the data is gone.
   case gone
-  /// Enough tags, but neither reading reaches its threshold.
+  /// Sure enough, but neither reading reaches its threshold.
   case mixed
-  /// Too few tags to say.
+  /// Neither reading reaches its threshold and the interval is too wide to say more.
   case tooFew = "too_few"
 
   /// The reading in the spec's words.
@@ -133,7 +199,7 @@ public enum Verdict: String, CaseIterable, Sendable {
     case .recoverable: "cleanup mostly failed, data recoverable"
     case .gone: "cleanup mostly succeeded, data gone"
     case .mixed: "neither reading dominates"
-    case .tooFew: "too few tags to say"
+    case .tooFew: "too few to tell"
     }
   }
 
@@ -166,18 +232,22 @@ public enum Verdict: String, CaseIterable, Sendable {
   }
 }
 
-/// The numbers behind one verdict: which tags were weighed, and the shares compared.
+/// The numbers behind one verdict: how many units were weighed, the shares and their intervals.
 public struct VerdictAssessment: Equatable, Sendable {
   /// The decision.
   public let verdict: Verdict
   /// The rule that made it.
   public let rule: VerdictRule
-  /// The tags weighed: the denominator of both shares (see ``VerdictRule/Denominator``).
+  /// The units weighed: the denominator of both shares (see ``VerdictRule/Denominator``).
   public let sample: Int
-  /// Tags with outcome success or no_new_data.
+  /// Units with outcome success or no_new_data.
   public let recoverableCount: Int
-  /// Tags with outcome nothing_on_disk.
+  /// Units with outcome nothing_on_disk.
   public let goneCount: Int
+  /// The interval of the recoverable share.
+  public let recoverableInterval: WilsonInterval
+  /// The interval of the gone share.
+  public let goneInterval: WilsonInterval
 
   /// `recoverableCount / sample`, or 0 when nothing was weighed.
   public var recoverableShare: Double { share(recoverableCount) }

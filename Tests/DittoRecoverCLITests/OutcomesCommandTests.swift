@@ -6,24 +6,46 @@ import Testing
   static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("OutcomeReportTests/Samples").path
 
+  static let outcomes: Set<String> = [
+    "success", "no_new_data", "empty_store", "found_unreadable", "nothing_on_disk", "library_error",
+  ]
+
+  static func sampleFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: samples).sorted().map { samples + "/" + $0 }
+  }
+
   @Test func countsEveryStyleAndGivesTheVerdict() throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: Self.samples).sorted()
-      .map { Self.samples + "/" + $0 }
+    let files = try Self.sampleFiles()
     let run = ToolRunner.run(["outcomes", "--json"] + files)
     #expect(run.exitCode == 0)
     let json = try #require(run.json)
-    for key in ["total", "malformed", "byOutcome", "bySource", "sums", "verdict"] {
-      #expect(json.keys.contains(key))
+    for key in [
+      "total", "malformed", "byOutcome", "bySource", "sums", "verdict", "unit", "weighed",
+      "confidence", "intervals", "devices",
+    ] {
+      #expect(json.keys.contains(key), "\(key)")
     }
     let byOutcome = try #require(json["byOutcome"] as? [String: Int])
-    #expect(
-      Set(byOutcome.keys) == [
-        "success", "no_new_data", "empty_store", "found_unreadable", "nothing_on_disk",
-      ])
+    #expect(Set(byOutcome.keys) == Self.outcomes)
     #expect(byOutcome.values.reduce(0, +) == json["total"] as? Int)
     let bySource = try #require(json["bySource"] as? [String: [String: Int]])
     #expect(Set(bySource.keys) == ["auto", "manual"])
     #expect(["recoverable", "gone", "mixed", "too_few"].contains(json["verdict"] as? String ?? ""))
+    #expect(json["unit"] as? String == "device")
+    #expect(json["weighed"] as? Int == files.count)
+    let devices = try #require(json["devices"] as? [[String: Any]])
+    #expect(devices.map { $0["input"] as? String } == files)
+    let intervals = try #require(json["intervals"] as? [String: [Double]])
+    #expect(Set(intervals.keys) == Self.outcomes.union(["recoverable", "gone"]))
+  }
+
+  @Test func tagUnitWeighsEveryTag() throws {
+    let files = try Self.sampleFiles()
+    let json = try #require(ToolRunner.run(["outcomes", "--json", "--unit", "tag"] + files).json)
+    #expect(json["unit"] as? String == "tag")
+    #expect(json["devices"] == nil)
+    #expect(json["weighed"] as? Int == json["tags"] as? Int)
+    #expect((json["tags"] as? Int ?? 0) > files.count)
   }
 
   @Test func readsStandardInputInAProcess() throws {
@@ -31,16 +53,67 @@ import Testing
     let lines = (0..<30).map { _ in
       "migration_outcome source=auto outcome=success categories=4 dittos=27 inserted=27"
     }.joined(separator: "\n")
-    let run = try ToolRunner.runProcess(["outcomes", "--json"], standardInput: Data(lines.utf8))
+    let run = try ToolRunner.runProcess(
+      ["outcomes", "--json", "--unit", "tag"], standardInput: Data(lines.utf8))
     #expect(run.json?["verdict"] as? String == "recoverable")
     #expect(run.json?["total"] as? Int == 30)
-    let text = try ToolRunner.runProcess(["outcomes"], standardInput: Data(lines.utf8))
-    #expect(text.standardOutput.contains("recoverable"))
+    let device = try ToolRunner.runProcess(["outcomes", "--json"], standardInput: Data(lines.utf8))
+    #expect(device.json?["weighed"] as? Int == 1)
+    #expect(device.json?["verdict"] as? String == "too_few")
+    let devices = device.json?["devices"] as? [[String: Any]]
+    #expect(devices?.first?["input"] as? String == "-")
+    #expect(devices?.first?["tags"] as? Int == 30)
+    let text = try ToolRunner.runProcess(
+      ["outcomes", "--unit", "tag"], standardInput: Data(lines.utf8))
+    #expect(text.standardOutput.contains("Verdict: recoverable"))
   }
 
-  @Test func badThresholdsAreUsageErrors() {
+  @Test func confidenceAndWidthChangeTheVerdict() throws {
+    let folder = try TemporaryDirectory("outcomes-devices")
+    var files: [String] = []
+    for index in 0..<5 {
+      let path = folder.appending("device\(index).log")
+      try Data(
+        "migration_outcome source=auto outcome=success categories=1 dittos=1 inserted=1\n".utf8
+      )
+      .write(to: URL(fileURLWithPath: path))
+      files.append(path)
+    }
+    // 5 of 5: lower bound 56.6% at 95%, 64.9% at 80%; 43.4 points wide.
+    #expect(
+      ToolRunner.run(["outcomes", "--json"] + files).json?["verdict"] as? String == "too_few")
+    let sure = ToolRunner.run(["outcomes", "--json", "--confidence", "0.8"] + files).json
+    #expect(sure?["verdict"] as? String == "recoverable")
+    #expect(sure?["confidence"] as? Double == 0.8)
+    let wide = ToolRunner.run(
+      ["outcomes", "--json", "--max-width", "0.5", "--recoverable-threshold", "0.9"] + files)
+    #expect(wide.json?["verdict"] as? String == "mixed")
+    let text = ToolRunner.run(["outcomes"] + files).standardOutput
+    #expect(text.contains("Weighed: 5 devices"))
+    #expect(text.contains("DEVICE OUTCOME"))
+    #expect(text.contains("95% INTERVAL"))
+  }
+
+  @Test func writesTheHTMLPage() throws {
+    let folder = try TemporaryDirectory("outcomes-html")
+    let page = folder.appending("report.html")
+    let run = ToolRunner.run(["outcomes", "--html", page] + (try Self.sampleFiles()))
+    #expect(run.exitCode == 0)
+    #expect(run.standardOutput.contains("Verdict:"))
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.components(separatedBy: "<rect ").count - 1 == Self.outcomes.count)
+    #expect(!html.contains("<script"))
+    let missing = ToolRunner.run(["outcomes", "--html", "/no/such/folder/report.html"])
+    #expect(missing.exitCode == 74)
+  }
+
+  @Test func badOptionsAreUsageErrors() {
     #expect(ToolRunner.run(["outcomes", "--recoverable-threshold", "abc"]).exitCode == 64)
     #expect(ToolRunner.run(["outcomes", "--gone-threshold", "0"]).exitCode == 64)
+    #expect(ToolRunner.run(["outcomes", "--confidence", "1"]).exitCode == 64)
+    #expect(ToolRunner.run(["outcomes", "--max-width", "0"]).exitCode == 64)
+    #expect(ToolRunner.run(["outcomes", "--unit", "line"]).exitCode == 64)
     #expect(ToolRunner.run(["outcomes", "/no/such/file"]).exitCode == 66)
   }
 }

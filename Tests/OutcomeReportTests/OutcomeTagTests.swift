@@ -22,9 +22,7 @@ struct OutcomeTagTests {
   }
 
   @Test(arguments: [
-    "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3 salvaged=9",
     "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3 error=disk_io",
-    "migration_outcome salvaged=9 inserted=3 dittos=2 categories=1 outcome=success source=auto",
     "migration_outcome\tsource=auto  outcome=success   categories=1 dittos=2 inserted=3 ",
     "  migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3 (build 42)",
     "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3\nmore text",
@@ -34,6 +32,56 @@ struct OutcomeTagTests {
       OutcomeTag.parse(line)
         == .tag(
           OutcomeTag(source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3)))
+  }
+
+  @Test(arguments: [
+    "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3 salvaged=9",
+    "migration_outcome salvaged=9 inserted=3 dittos=2 categories=1 outcome=success source=auto",
+    "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=3 salvaged=9 salvaged=4",
+  ])
+  func keepsTheFirstSalvagedCount(_ line: String) {
+    #expect(
+      OutcomeTag.parse(line)
+        == .tag(
+          OutcomeTag(
+            source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3, salvaged: 9)))
+  }
+
+  @Test(arguments: [
+    "migration_outcome source=manual outcome=success categories=2 dittos=5 inserted=5 from=file",
+    "migration_outcome source=manual outcome=success categories=2 dittos=5 inserted=5 salvaged=0 from=file",
+    "migration_outcome from=file source=manual outcome=success categories=2 dittos=5 inserted=5",
+  ])
+  func readsFromFile(_ line: String) throws {
+    guard case .tag(let parsed) = OutcomeTag.parse(line) else {
+      Issue.record("not a valid tag")
+      return
+    }
+    #expect(parsed.source == .manual)
+    #expect(parsed.from == .file)
+    #expect(parsed.inserted == 5)
+  }
+
+  @Test(arguments: [
+    "migration_outcome source=manual outcome=success categories=2 dittos=5 inserted=5 from=cloud",
+    "migration_outcome source=manual outcome=success categories=2 dittos=5 inserted=5 from=<private>",
+    "migration_outcome source=manual outcome=success categories=2 dittos=5 inserted=5 salvaged=x",
+  ])
+  func unknownOptionalValuesAreIgnoredNotMalformed(_ line: String) {
+    #expect(
+      OutcomeTag.parse(line)
+        == .tag(
+          OutcomeTag(source: .manual, outcome: .success, categories: 2, dittos: 5, inserted: 5)))
+  }
+
+  @Test func libraryErrorIsAValidOutcome() {
+    let line =
+      "migration_outcome source=auto outcome=library_error categories=0 dittos=0 inserted=0"
+    guard case .tag(let parsed) = OutcomeTag.parse(line) else {
+      Issue.record("not a valid tag")
+      return
+    }
+    #expect(parsed.outcome == .libraryError)
   }
 
   @Test(arguments: [

@@ -156,13 +156,19 @@ struct StreamingTests {
     }
     let bytes = Array(text.utf8)
     for chunkSize in [65_536, 4099] {
-      let summary = scan([bytes], chunkSize: chunkSize)
+      let summary = scan([bytes], chunkSize: chunkSize, options: .init(unit: .tag))
       #expect(summary.byOutcome == expected)
       #expect(summary.total == 4000)
       #expect(summary.sums.dittos == 8000)
       #expect(summary.duplicates == 0)
       #expect(summary.ignored == 0)
       #expect(summary.verdict == .mixed)
+      // As devices: one capture is one device, decided by its earliest automatic tag.
+      let device = scan([bytes], chunkSize: chunkSize)
+      #expect(device.devices.count == 1)
+      #expect(device.devices.first?.tags == 4000)
+      #expect(device.deviceCounts == counts([.success: 1]))
+      #expect(device.verdict == .tooFew)
     }
   }
 

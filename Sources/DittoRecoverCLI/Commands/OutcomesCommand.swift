@@ -1,3 +1,4 @@
+import Foundation
 import OutcomeReport
 
 /// `ditto-recover outcomes`: the distribution of `migration_outcome` lines across a cohort.
@@ -10,6 +11,15 @@ struct OutcomesCommand: Command {
     copies, or plain 'grep migration_outcome' output, from the files given or from standard input, in one
     streaming pass. Lines from other subsystems or categories are ignored; malformed tags are counted
     apart; entries repeated across overlapping captures are counted once.
+
+    Each file is one device (standard input is one device). A device weighs once: its first automatic
+    outcome (the first launch of 3.0.2), else its first manual one, in timestamp order where the style
+    has timestamps. Every share carries a Wilson score interval. "recoverable" when the lower bound of
+    success + no_new_data reaches its threshold, "gone" when that of nothing_on_disk does, "too_few"
+    when neither does and the success + no_new_data interval is wider than --max-width, "mixed"
+    otherwise. library_error (the current library could not be written) is counted but is neither
+    reading: like empty_store and found_unreadable it weighs against both with '--denominator all' and
+    is left out with 'decisive'. Tags with from=file (a file the user picked) are manual tags.
     """
   static let options: [OptionSpec] = [
     .positional(
@@ -17,13 +27,28 @@ struct OutcomesCommand: Command {
       required: false,
       repeatable: true),
     .option(
-      "min-sample", value: "n", help: "Fewer valid tags than this give 'too_few' (default: 20)."),
+      "unit", value: "unit",
+      help:
+        "What weighs once: each file's device, or every tag of one merged file (default: device).",
+      allowed: CountingUnit.allCases.map(\.rawValue)),
+    .option(
+      "min-sample", value: "n",
+      help: "Fewer weighed devices (or tags) than this give 'too_few' (default: 1)."),
     .option(
       "recoverable-threshold", value: "share",
-      help: "Share of success + no_new_data that means 'recoverable' (default: 0.6)."),
+      help:
+        "Lower bound of the success + no_new_data share that means 'recoverable' (default: 0.6)."),
     .option(
       "gone-threshold", value: "share",
-      help: "Share of nothing_on_disk that means 'gone' (default: 0.6)."),
+      help: "Lower bound of the nothing_on_disk share that means 'gone' (default: 0.6)."),
+    .option(
+      "confidence", value: "level", help: "Confidence of every interval (default: 0.95)."),
+    .option(
+      "max-width", value: "width",
+      help: "Widest success + no_new_data interval that still allows 'mixed' (default: 0.30)."),
+    .option(
+      "html", value: "file",
+      help: "Also write the report as one self-contained HTML page (bars, intervals, devices)."),
     .option(
       "denominator", value: "kind",
       help:
@@ -34,11 +59,15 @@ struct OutcomesCommand: Command {
 
   let files: [String]
   let rule: VerdictRule
+  let unit: CountingUnit
   let json: Bool
+  let html: String?
 
   init(arguments: ParsedArguments) throws(UsageError) {
     files = arguments.values("file")
     json = arguments.flag("json")
+    html = arguments.value("html")
+    unit = CountingUnit(rawValue: arguments.value("unit") ?? "") ?? .device
     func share(_ name: String, _ fallback: Double) throws(UsageError) -> Double {
       guard let text = arguments.value(name) else { return fallback }
       guard let value = Double(text) else {
@@ -47,13 +76,14 @@ struct OutcomesCommand: Command {
       return value
     }
     let minimum = try arguments.integer(
-      "min-sample", default: 20, spec: .option("min-sample", value: "n", help: ""))
+      "min-sample", default: 1, spec: .option("min-sample", value: "n", help: ""))
     let denominator =
       VerdictRule.Denominator(rawValue: arguments.value("denominator") ?? "") ?? .allValid
     do {
       rule = try VerdictRule(
         minimumSample: minimum, recoverableThreshold: try share("recoverable-threshold", 0.6),
-        goneThreshold: try share("gone-threshold", 0.6), denominator: denominator)
+        goneThreshold: try share("gone-threshold", 0.6), denominator: denominator,
+        confidence: try share("confidence", 0.95), maximumWidth: try share("max-width", 0.3))
     } catch let error as UsageError {
       throw error
     } catch {
@@ -62,10 +92,10 @@ struct OutcomesCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: rule))
+    var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: rule, unit: unit))
     do {
       if files.isEmpty {
-        try scanner.scan(fileDescriptor: 0, name: "standard input")
+        try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
       } else {
         for file in files { try scanner.scan(path: file) }
       }
@@ -75,6 +105,14 @@ struct OutcomesCommand: Command {
       throw CommandFailure(error.description, exitCode: missing ? .noInput : .ioError)
     }
     let summary = scanner.finish()
+    if let html {
+      do {
+        try Data(summary.htmlReport().utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+      } catch {
+        throw CommandFailure(
+          "cannot write \(html): \(error.localizedDescription)", exitCode: .ioError)
+      }
+    }
     let text = json ? summary.jsonText() : summary.textReport()
     context.standardOutput.write(text.hasSuffix("\n") ? text : text + "\n")
     return .success

@@ -1,0 +1,121 @@
+// ONE DEVICE'S OUTCOME (each input is one device's capture; pinned by DeviceReductionTests)
+//
+//   WHAT                 RULE
+//   order                by timestamp where the style has a full date, else by position in the input
+//   outcome              the first automatic tag's; a device with no automatic tag: its first manual one
+//   later manual         the last manual tag after that one, kept when it changed the picture: a
+//                        different reading (success and no_new_data are one reading) or salvaged > 0
+//   same capture as      an entry of this input was already counted from an earlier input: the
+//                        same device captured twice (the tag still counts for this device, once)
+//
+// Only valid tags take part. A device keeps three tags, whatever the size of its capture.
+
+/// Where a tag falls in its device's capture: its time when the style has a date, else its place.
+struct TagOrder: Equatable, Sendable {
+  /// Microseconds (``LogTimestamp``), or nil.
+  var time: Int64?
+  /// How many valid tags of the input came before it.
+  var position: Int
+
+  /// True when `self` comes before `other`: by time when both have one and they differ, else by
+  /// position.
+  func precedes(_ other: TagOrder) -> Bool {
+    if let time, let otherTime = other.time, time != otherTime { return time < otherTime }
+    return position < other.position
+  }
+}
+
+/// The running reduction of one input's valid tags.
+struct DeviceTally: Sendable {
+  /// The input's name (a path, or `-` for standard input).
+  let input: String
+  /// Valid tags counted for this device.
+  var tags = 0
+  var firstAuto: (tag: OutcomeTag, order: TagOrder)?
+  var firstManual: (tag: OutcomeTag, order: TagOrder)?
+  var lastManual: (tag: OutcomeTag, order: TagOrder)?
+  /// The index of an earlier input holding one of this input's entries.
+  var sameCaptureAs: Int?
+
+  init(input: String) {
+    self.input = input
+  }
+
+  /// Adds one valid tag logged at `time` (nil: unknown).
+  mutating func record(_ tag: OutcomeTag, time: Int64?) {
+    let order = TagOrder(time: time, position: tags)
+    tags += 1
+    switch tag.source {
+    case .auto:
+      if firstAuto.map({ order.precedes($0.order) }) ?? true { firstAuto = (tag, order) }
+    case .manual:
+      if firstManual.map({ order.precedes($0.order) }) ?? true { firstManual = (tag, order) }
+      if lastManual.map({ !order.precedes($0.order) }) ?? true { lastManual = (tag, order) }
+    }
+  }
+
+  /// The device's outcome, once all its tags are in.
+  func outcome(inputs: [String]) -> DeviceOutcome {
+    let decisive = firstAuto ?? firstManual
+    var later: LaterAttempt?
+    if let decisive, let last = lastManual, decisive.order.precedes(last.order),
+      Self.reading(of: last.tag.outcome) != Self.reading(of: decisive.tag.outcome)
+        || (last.tag.salvaged ?? 0) > 0
+    {
+      later = LaterAttempt(
+        outcome: last.tag.outcome, inserted: last.tag.inserted, salvaged: last.tag.salvaged,
+        from: last.tag.from)
+    }
+    return DeviceOutcome(
+      input: input, tags: tags, outcome: decisive?.tag.outcome, source: decisive?.tag.source,
+      from: decisive?.tag.from, laterManual: later,
+      sameCaptureAs: sameCaptureAs.map { inputs[$0] })
+  }
+
+  /// success and no_new_data are one reading ("the file was there and was read").
+  private static func reading(of outcome: OutcomeCode) -> OutcomeCode {
+    outcome == .noNewData ? .success : outcome
+  }
+}
+
+/// One device (one input) of the report.
+public struct DeviceOutcome: Equatable, Sendable {
+  /// The input it was read from: the path as given, or `-` for standard input.
+  public let input: String
+  /// Valid tags counted for it.
+  public let tags: Int
+  /// Its outcome: its first automatic tag's, else its first manual tag's; nil with no valid tag.
+  public let outcome: OutcomeCode?
+  /// The source of the tag that gave ``outcome``.
+  public let source: OutcomeSource?
+  /// The `from=` of the tag that gave ``outcome``.
+  public let from: TagOrigin?
+  /// The last manual attempt after it, when it changed the picture; nil otherwise.
+  public let laterManual: LaterAttempt?
+  /// An earlier input that holds one of this input's entries (the same device captured twice).
+  public let sameCaptureAs: String?
+
+  /// True when the device has an outcome (it had at least one valid tag).
+  public var isWeighed: Bool { outcome != nil }
+}
+
+/// A manual attempt that came after a device's deciding tag and changed what it says.
+public struct LaterAttempt: Equatable, Sendable {
+  /// Its outcome.
+  public let outcome: OutcomeCode
+  /// Its `inserted=`.
+  public let inserted: Int
+  /// Its `salvaged=`, when present.
+  public let salvaged: Int?
+  /// Its `from=`, when present.
+  public let from: TagOrigin?
+
+  /// `success inserted=5 salvaged=12 from=file`: the outcome and the fields that tell the story.
+  public var description: String {
+    var parts = [outcome.rawValue]
+    if inserted > 0 { parts.append("inserted=\(inserted)") }
+    if let salvaged { parts.append("salvaged=\(salvaged)") }
+    if let from { parts.append("from=\(from.rawValue)") }
+    return parts.joined(separator: " ")
+  }
+}
