@@ -90,7 +90,9 @@ let package = Package(
     .testTarget(name: "DittoLibraryTests", dependencies: ["DittoLibrary", "TestSupport"]),
     .testTarget(
       name: "SalvageTests",
-      dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures"]),
+      dependencies: [
+        "Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures", "TestSupport",
+      ]),
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
