@@ -13,7 +13,7 @@ public enum DittoBackupFixture {
       .init(title: "Work 💼", dittos: [.init(text: "w1"), .init(text: "w2"), .init(text: "w3")]),
       .init(title: "Family", dittos: [.init(text: "f1"), .init(text: "f2"), .init(text: "f3")]),
     ])
-  /// The App Group defaults: a 1.x list (→ "General") and one pending keyboard category.
+  /// The App Group defaults: a 1.x list (→ "General") and dittos the keyboard queued for one category.
   public static var defaults: [String: Any] {
     [
       "dittos": ["1.x first", "1.x second"],

@@ -27,7 +27,7 @@ enum DittoFixtures {
 }
 
 @Test(arguments: DittoFixtures.names)
-func salvageOfSharedFixtureEqualsReader(name: String) throws {
+func salvageOfFixtureEqualsReader(name: String) throws {
   let folder = try DittoFixtures.folder(name)
   let before = try FileHashes(folder: folder)
   let expected = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
@@ -39,7 +39,7 @@ func salvageOfSharedFixtureEqualsReader(name: String) throws {
 
 /// The assembler, given the rows SQLite reads, orders them exactly as DittoStoreReader does.
 @Test(arguments: DittoFixtures.names)
-func assemblerAgreesWithReaderOnSharedFixture(name: String) throws {
+func assemblerAgreesWithReaderOnFixture(name: String) throws {
   let path = try DittoFixtures.folder(name) + "/Ditto.sqlite"
   let reading = SQLiteReading.read(path: path)
   #expect(reading.completeTables == Set(DittoTable.allCases))
@@ -48,7 +48,7 @@ func assemblerAgreesWithReaderOnSharedFixture(name: String) throws {
 
 /// With the header zeroed SQLite cannot open the store: the decoder alone must give the same library.
 @Test(arguments: ["intact", "reordered-ios8"])
-func decoderAloneEqualsReaderOnSharedFixture(name: String) throws {
+func decoderAloneEqualsReaderOnFixture(name: String) throws {
   let expected = try DittoStoreReader.read(path: DittoFixtures.folder(name) + "/Ditto.sqlite")
   let scratch = try TestFolder()
   try DittoFixtures.copy(name, to: scratch.path, suffixes: [""])
@@ -65,7 +65,7 @@ func decoderAloneEqualsReaderOnSharedFixture(name: String) throws {
 
 /// The wal-only fixture's -wal alone (no main file, or a zero-length one) gives the whole library.
 @Test(arguments: [false, true])
-func sharedWALOnlyFixtureWithoutMainFile(zeroLengthMain: Bool) throws {
+func walOnlyFixtureWithoutMainFile(zeroLengthMain: Bool) throws {
   let expected = try DittoStoreReader.read(
     path: DittoFixtures.folder("wal-only") + "/Ditto.sqlite")
   let scratch = try TestFolder()
