@@ -57,13 +57,13 @@ public enum DittoBackupFixture {
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))
-      let app = "AppDomain-io.kern.ditto"
+      let app = "AppDomain-io.kern.Ditto"  // as real backups spell it: the bundle id is io.kern.Ditto
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
       let appPlist = try PropertyListSerialization.data(
         fromPropertyList: ["launchCount": 12], format: .binary, options: 0)
       try builder.addFile(
-        domain: app, relativePath: "Library/Preferences/io.kern.ditto.plist",
+        domain: app, relativePath: "Library/Preferences/io.kern.Ditto.plist",
         contents: Array(appPlist))
     }
     // Decoys: other apps' files named like Ditto's must never be picked up.
