@@ -11,15 +11,14 @@ struct ExportCommand: Command {
   static let discussion: String? = """
     Exactly one of --library or --legacy. JSON: {"categories": [{"title", "dittos": [{"text", "useCount"}]}]}
     in order. CSV: header Category,Ditto, one row per ditto, RFC 4180 quoting, CRLF line ends.
+    --json is --format json.
     """
   static let options: [OptionSpec] = [
     .option("library", value: "file", help: "A library file to export."),
     .option(
       "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
-    .option(
-      "format", value: "format", help: "Output format (default: json).",
-      allowed: ExportFormat.allCases.map(\.rawValue)),
-    .verbose,
+    .format(help: "Output format (default: json)."),
+    .json, .verbose,
   ]
 
   let library: String?
@@ -29,7 +28,7 @@ struct ExportCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {
     library = arguments.value("library")
     legacy = arguments.value("legacy")
-    format = ExportFormat(rawValue: arguments.value("format") ?? "json") ?? .json
+    format = try arguments.outputFormat() ?? .json
     if (library == nil) == (legacy == nil) {
       throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
     }

@@ -1,3 +1,4 @@
+import Exchange
 import Foundation
 import SafeFiles
 import StoreFixtures
@@ -12,7 +13,7 @@ struct FixtureCommand: Command {
         "  \($0.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \($0.summary)"
       }
       .joined(separator: "\n")
-      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'."
+      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'.\nWith --json: {\"out\", \"scenario\", \"summary\", \"expected\", \"categories\", \"dittos\"}."
   }
   static let options: [OptionSpec] = [
     .option(
@@ -24,12 +25,13 @@ struct FixtureCommand: Command {
     .option("categories", value: "n", help: "Categories in the generated store (default: 4)."),
     .option("dittos-per-category", value: "n", help: "Dittos in each category (default: 6)."),
     .option("seed", value: "n", help: "Seed of the generated content (default: 1)."),
-    .verbose,
+    .json, .verbose,
   ]
 
   let out: String
   let scenario: FixtureScenario
   let parameters: FixtureScenario.Parameters
+  let json: Bool
 
   init(arguments: ParsedArguments) throws(UsageError) {
     out = arguments.value("out") ?? ""
@@ -39,6 +41,7 @@ struct FixtureCommand: Command {
     let seed = try arguments.integer("seed", default: 1, spec: Self.options[4])
     parameters = FixtureScenario.Parameters(
       categories: categories, dittosPerCategory: dittos, seed: UInt64(seed))
+    json = arguments.flag("json")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -53,6 +56,15 @@ struct FixtureCommand: Command {
       }
     }
     let expected = try scenario.build(at: out, parameters: parameters)
+    if json {
+      let object: JSONValue = .object([
+        "out": .string(out), "scenario": .string(scenario.rawValue),
+        "summary": .string(scenario.summary), "expected": .string(out + "/expected.json"),
+        "categories": .number(expected.categories.count), "dittos": .number(expected.dittoCount),
+      ])
+      context.standardOutput.write(object.rendered() + "\n")
+      return .success
+    }
     context.standardOutput.write(
       "made \(scenario.rawValue) in \(out): \(scenario.summary)\nexpected import: \(expected.dittoCount) dittos in \(expected.categories.count) categories (expected.json)\n"
     )
