@@ -101,7 +101,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "SalvageTests",
-      dependencies: ["Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures"]),
+      dependencies: [
+        "Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures", "TestSupport",
+      ]),
     .testTarget(name: "LibraryMergeTests", dependencies: ["LibraryMerge"]),
     .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
     .testTarget(

@@ -83,8 +83,10 @@ public struct RebuildReport: Sendable, Equatable {
 /// Recreates Ditto's containers from a backup's stored files, in a folder of our own.
 ///
 /// Each Ditto domain becomes one subfolder of ``output`` named after the domain
-/// (`AppDomainGroup-group.io.kern.ditto/`, `AppDomain-io.kern.ditto/`), holding its files at their
-/// relative paths. Paths with `..`, `.`, empty components or a leading `/` are refused, so nothing is
+/// (`AppDomainGroup-group.io.kern.ditto/`, `AppDomain-io.kern.Ditto/`), holding its files at their
+/// relative paths; the app's domain spelled `AppDomain-io.kern.ditto` also goes to
+/// `AppDomain-io.kern.Ditto/` (a file listed under both spellings is copied from the real one; the
+/// other is skipped). Paths with `..`, `.`, empty components or a leading `/` are refused, so nothing is
 /// ever written outside ``output``. Files are created exclusively (`O_EXCL | O_NOFOLLOW`), mode 0600,
 /// and streamed in chunks. The backup folder is only ever read.
 public struct BackupRebuilder {
@@ -99,8 +101,11 @@ public struct BackupRebuilder {
     self.output = trimmed
   }
 
-  /// The folder that holds `domain`'s files.
-  public func folder(for domain: String) -> String { output + "/" + domain }
+  /// The folder that holds `domain`'s files: `AppDomain-io.kern.Ditto` for the app's domain in either
+  /// spelling, else the domain's own name.
+  public func folder(for domain: String) -> String {
+    output + "/" + (DittoDomain.isPlainAppDomain(domain) ? DittoDomain.appDomain : domain)
+  }
 
   /// Rebuilds every row of `listing`.
   public func rebuild(
@@ -108,14 +113,18 @@ public struct BackupRebuilder {
   ) -> RebuildReport {
     var report = RebuildReport(container: folder(for: DittoDomain.appGroupDomain))
     report.home = homeDomain(in: listing).map(folder(for:))
-    let domains = Set(listing.entries.map(\.domain)).union([DittoDomain.appGroupDomain])
-    for domain in domains.sorted() {
+    let folders = Set(listing.entries.map { folder(for: $0.domain) }).union([report.container])
+    for domainFolder in folders.sorted() {
       do {
-        try makeDirectory(folder(for: domain))
+        try makeDirectory(domainFolder)
       } catch {
         report.folderProblems.append(error.description)
       }
     }
+    // The files of the app's domain as real backups spell it, which win over the other spelling.
+    let realSpelling = Set(
+      listing.entries.filter { $0.kind == .file && $0.domain == DittoDomain.appDomain }
+        .map(\.relativePath))
     for entry in listing.entries {
       switch entry.kind {
       case .directory:
@@ -130,6 +139,14 @@ public struct BackupRebuilder {
         } catch {
           report.folderProblems.append(error.description)
         }
+      case .file
+      where entry.domain != DittoDomain.appDomain
+        && DittoDomain.isPlainAppDomain(entry.domain)
+        && realSpelling.contains(entry.relativePath):
+        var file = RebuiltFile(entry)
+        file.status = .skipped
+        file.reason = "also listed under \(DittoDomain.appDomain), whose copy is used"
+        report.files.append(file)
       case .file:
         report.files.append(rebuildFile(entry, contents: contents))
       case .symbolicLink, .other:
@@ -142,11 +159,12 @@ public struct BackupRebuilder {
     return report
   }
 
-  /// The app domain whose folder is passed to the engine as the home: the exact name first.
+  /// The app domain whose folder is passed to the engine as the home: the name without a team prefix
+  /// (either spelling) first.
   func homeDomain(in listing: ManifestListing) -> String? {
     let appDomains = Set(listing.entries.filter { $0.dittoDomain == .app }.map(\.domain))
-    if appDomains.contains(DittoDomain.appDomain) { return DittoDomain.appDomain }
-    return appDomains.sorted().first
+    return appDomains.sorted().first(where: DittoDomain.isPlainAppDomain)
+      ?? appDomains.sorted().first
   }
 
   private func rebuildFile(_ entry: ManifestEntry, contents: any BackupContentReader)

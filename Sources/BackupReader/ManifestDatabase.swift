@@ -11,7 +11,7 @@ import SQLiteDB
 ///
 ///   TABLE   COLUMN        MEANING
 ///   Files   fileID        40 hex characters: the stored file's name
-///           domain        `AppDomainGroup-group.io.kern.ditto`, `AppDomain-io.kern.ditto`, …
+///           domain        `AppDomainGroup-group.io.kern.ditto`, `AppDomain-io.kern.Ditto`, …
 ///           relativePath  path inside the domain, no leading slash; '' for the domain root
 ///           flags         1 file, 2 folder, 4 link (others are skipped)
 ///           file          MBFile keyed archive (see MBFileRecord)
@@ -70,7 +70,7 @@ public final class ManifestDatabase {
       let statement = try database.makeStatement(
         sql: """
           SELECT rowid, fileID, domain, relativePath, flags, file FROM Files
-          WHERE domain LIKE ? ORDER BY domain, relativePath, fileID
+          WHERE lower(domain) LIKE ? ORDER BY domain, relativePath, fileID
           """)
       try statement.bind(.text(DittoDomain.likePattern), at: 1)
       try statement.forEachRow { row in

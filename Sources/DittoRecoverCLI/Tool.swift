@@ -81,11 +81,21 @@ public enum Tool {
       }
       return dispatch(subcommand, arguments: Array(arguments.dropFirst()), context: context)
     }
-    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+    if asksForHelp(arguments) {
       context.standardOutput.write(HelpFormatter.help(for: command))
       return ExitCode.success.rawValue
     }
     return run(command, arguments: arguments, context: context)
+  }
+
+  /// True when `-h` or `--help` comes before any `--`: after it every argument is positional, so
+  /// `inspect -- --help` inspects a file named `--help`.
+  static func asksForHelp(_ arguments: [String]) -> Bool {
+    for argument in arguments {
+      if argument == "--" { return false }
+      if argument == "-h" || argument == "--help" { return true }
+    }
+    return false
   }
 
   private static func run(_ command: any Command.Type, arguments: [String], context: ToolContext)

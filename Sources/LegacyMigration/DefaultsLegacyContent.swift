@@ -7,8 +7,14 @@ import LegacyStore
 //   dittos              array of strings          1.x               the flat 1.x list; 2.x moved it into "General"
 //   categories          array of strings          1.x / early 2.x   ordered category titles ...
 //   dittos              dictionary title → texts  1.x / early 2.x   ... and each one's ordered texts
-//   pendingCategories   array of strings          2.x keyboard      categories added in the keyboard, not yet merged
+//   pendingCategories   array of strings          2.x keyboard      titles of EXISTING categories that have queued
+//                                                                   dittos (not new categories); gives their order
 //   pendingDittos       dictionary title → texts  2.x keyboard      dittos added in the keyboard, not yet merged
+//                                                                   into the same-titled existing category
+//
+// The app merges the queue into the same-titled existing categories, then removes both keys. Here the
+// queued dittos are imported by title: into the same-titled category when the import has one, else
+// under a category of that title (the store that had it may be the one that was lost).
 //
 // These keys are only ever read. A value of the wrong type is skipped and noted (never a crash); empty
 // texts are skipped and counted. Dictionary order is lost in a plist, so titles that a dictionary has but
@@ -16,7 +22,8 @@ import LegacyStore
 
 /// Legacy dittos found in the App Group defaults.
 public struct DefaultsLegacyContent: Sendable, Equatable {
-  /// The keyboard's queue of additions (`pendingCategories` + `pendingDittos`).
+  /// The keyboard's queued dittos (`pendingDittos`), by the title of the existing category they were
+  /// added to; `pendingCategories` lists those titles (it never names a new category).
   public var pending: [LegacyCategory] = []
   /// 1.x content: the `categories` + `dittos` pair, or the flat `dittos` list as "General".
   public var version1: [LegacyCategory] = []

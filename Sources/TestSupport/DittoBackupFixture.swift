@@ -13,7 +13,7 @@ public enum DittoBackupFixture {
       .init(title: "Work 💼", dittos: [.init(text: "w1"), .init(text: "w2"), .init(text: "w3")]),
       .init(title: "Family", dittos: [.init(text: "f1"), .init(text: "f2"), .init(text: "f3")]),
     ])
-  /// The App Group defaults: a 1.x list (→ "General") and one pending keyboard category.
+  /// The App Group defaults: a 1.x list (→ "General") and dittos the keyboard queued for one category.
   public static var defaults: [String: Any] {
     [
       "dittos": ["1.x first", "1.x second"],
@@ -65,13 +65,13 @@ public enum DittoBackupFixture {
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))
-      let app = "AppDomain-io.kern.ditto"
+      let app = "AppDomain-io.kern.Ditto"  // as real backups spell it: the bundle id is io.kern.Ditto
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
       let appPlist = try PropertyListSerialization.data(
         fromPropertyList: ["launchCount": 12], format: .binary, options: 0)
       try builder.addFile(
-        domain: app, relativePath: "Library/Preferences/io.kern.ditto.plist",
+        domain: app, relativePath: "Library/Preferences/io.kern.Ditto.plist",
         contents: Array(appPlist))
     }
     // Decoys: other apps' files named like Ditto's must never be picked up.

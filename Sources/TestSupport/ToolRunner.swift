@@ -79,9 +79,11 @@ public enum ToolRunner {
     return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
   }
 
-  /// Runs the built executable as a child process; reads both pipes before waiting.
+  /// Runs the built executable as a child process (in `currentDirectory` when given); reads both
+  /// pipes before waiting.
   public static func runProcess(
-    _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil
+    _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil,
+    currentDirectory: String? = nil
   ) throws -> ToolRun {
     guard let path = executablePath else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ditto-recover"])
@@ -90,6 +92,9 @@ public enum ToolRunner {
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let currentDirectory {
+      process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory, isDirectory: true)
+    }
     let output = Pipe()
     let error = Pipe()
     let input = Pipe()

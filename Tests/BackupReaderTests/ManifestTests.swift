@@ -18,11 +18,11 @@ import Testing
     #expect(listing.problems.isEmpty)
     #expect(
       Set(listing.entries.map(\.domain)) == [
-        "AppDomainGroup-group.io.kern.ditto", "AppDomain-io.kern.ditto",
+        "AppDomainGroup-group.io.kern.ditto", "AppDomain-io.kern.Ditto",
       ])
     #expect(
       listing.files.map(\.relativePath) == [
-        "Library/Preferences/io.kern.ditto.plist", "Ditto.sqlite", "Ditto.sqlite-shm",
+        "Library/Preferences/io.kern.Ditto.plist", "Ditto.sqlite", "Ditto.sqlite-shm",
         "Ditto.sqlite-wal", "Ditto.store", "Library/Preferences/group.io.kern.ditto.plist",
       ])
     #expect(listing.hasDittoStore)
@@ -151,7 +151,11 @@ import Testing
 
   @Test(arguments: [
     ("AppDomainGroup-group.io.kern.ditto", DittoDomain?.some(.appGroup)),
-    ("AppDomain-io.kern.ditto", .app), ("AppDomain-ABCDE12345.io.kern.ditto", .app),
+    ("AppDomain-io.kern.Ditto", .app), ("AppDomain-io.kern.ditto", .app),
+    ("AppDomain-ABCDE12345.io.kern.Ditto", .app), ("AppDomain-ABCDE12345.io.kern.ditto", .app),
+    ("AppDomain-IO.KERN.DITTO", nil), ("AppDomain-io.kern.DITTO", nil),
+    ("AppDomain-ABCDE12345.io.kern.DITTO", nil), ("appdomain-io.kern.Ditto", nil),
+    ("AppDomain-ABCDE123456.io.kern.Ditto", nil), ("AppDomain-io.kern.Ditto.keyboard", nil),
     ("AppDomain-abcde12345.io.kern.ditto", nil), ("AppDomain-ABC.io.kern.ditto", nil),
     ("AppDomain-io.kern.ditto.keyboard", nil), ("AppDomainGroup-group.io.kern.ditto.widgets", nil),
     ("appdomaingroup-group.io.kern.ditto", nil), ("HomeDomain", nil),

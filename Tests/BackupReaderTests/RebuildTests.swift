@@ -46,7 +46,7 @@ import Testing
     #expect(report.files.allSatisfy { $0.status == .copied })
     #expect(report.failedEngineInputs.isEmpty)
     #expect(report.container == out + "/AppDomainGroup-group.io.kern.ditto")
-    #expect(report.home == out + "/AppDomain-io.kern.ditto")
+    #expect(report.home == out + "/AppDomain-io.kern.Ditto")
     #expect(report.folders == 3)
     for row in fixture.rows where row.flags == 1 && DittoDomain.of(row.domain ?? "") != nil {
       let stored = try Data(
@@ -58,10 +58,54 @@ import Testing
       #expect(stored == rebuilt)
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-    #expect(names == ["AppDomain-io.kern.ditto", "AppDomainGroup-group.io.kern.ditto"])
+    #expect(names == ["AppDomain-io.kern.Ditto", "AppDomainGroup-group.io.kern.ditto"])
     #expect(
-      FileManager.default.fileExists(atPath: out + "/AppDomain-io.kern.ditto/Documents"))
+      FileManager.default.fileExists(atPath: out + "/AppDomain-io.kern.Ditto/Documents"))
     #expect(try FileHashes(of: fixture.root) == before)
+  }
+
+  /// The app's home is rebuilt under `AppDomain-io.kern.Ditto/` whichever way the backup spells the
+  /// domain without a team prefix; a team-prefixed domain keeps its own name.
+  @Test(arguments: [
+    ("AppDomain-io.kern.Ditto", "AppDomain-io.kern.Ditto"),
+    ("AppDomain-io.kern.ditto", "AppDomain-io.kern.Ditto"),
+    ("AppDomain-ABCDE12345.io.kern.Ditto", "AppDomain-ABCDE12345.io.kern.Ditto"),
+  ])
+  func theAppHomeIsFoundInEitherSpelling(domain: String, folderName: String) throws {
+    try builder.addFolder(domain: domain, relativePath: "Documents")
+    try builder.addFile(domain: domain, relativePath: "Documents/Ditto.sqlite", contents: [4, 2])
+    let report = try rebuild()
+    #expect(report.home == output + "/" + folderName)
+    #expect(report.files.map(\.status) == [.copied])
+    #expect(try contents(folderName + "/Documents/Ditto.sqlite") == [4, 2])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output).sorted() == [
+        folderName, "AppDomainGroup-group.io.kern.ditto",
+      ])
+  }
+
+  /// Both spellings in one manifest share the folder: the real spelling's copy is used, the other
+  /// skipped (never a failure that would stop the recovery).
+  @Test func bothSpellingsShareOneFolderAndTheRealOneWins() throws {
+    try builder.addFile(
+      domain: "AppDomain-io.kern.ditto", relativePath: "Documents/Ditto.sqlite", contents: [1])
+    try builder.addFile(
+      domain: "AppDomain-io.kern.ditto", relativePath: "Documents/other", contents: [3])
+    try builder.addFile(
+      domain: DittoDomain.appDomain, relativePath: "Documents/Ditto.sqlite", contents: [2, 2])
+    let report = try rebuild()
+    #expect(report.home == output + "/AppDomain-io.kern.Ditto")
+    let statuses = Dictionary(
+      uniqueKeysWithValues: report.files.map { ($0.domain + "/" + $0.relativePath, $0.status) })
+    #expect(
+      statuses == [
+        "AppDomain-io.kern.Ditto/Documents/Ditto.sqlite": .copied,
+        "AppDomain-io.kern.ditto/Documents/Ditto.sqlite": .skipped,
+        "AppDomain-io.kern.ditto/Documents/other": .copied,
+      ])
+    #expect(report.failedEngineInputs.isEmpty)
+    #expect(try contents("AppDomain-io.kern.Ditto/Documents/Ditto.sqlite") == [2, 2])
+    #expect(try contents("AppDomain-io.kern.Ditto/Documents/other") == [3])
   }
 
   @Test func aSizeMismatchIsReportedAndTheFileKept() throws {

@@ -1,5 +1,6 @@
 import BackupReader
 import Foundation
+import StoreFixtures
 import TestSupport
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
     #expect(files.allSatisfy { Set($0.keys) == ["domain", "relativePath", "bytes"] })
     #expect(
       files.map { "\($0["domain"] as? String ?? "")/\($0["relativePath"] as? String ?? "")" } == [
-        "AppDomain-io.kern.ditto/Library/Preferences/io.kern.ditto.plist",
+        "AppDomain-io.kern.Ditto/Library/Preferences/io.kern.Ditto.plist",
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite",
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-shm",
         "AppDomainGroup-group.io.kern.ditto/Ditto.sqlite-wal",
@@ -87,7 +88,7 @@ import Testing
     let info = try #require(json["backup"] as? [String: Any])
     #expect(info["path"] as? String == backup)
     #expect(info["container"] as? String == out + "/AppDomainGroup-group.io.kern.ditto")
-    #expect(info["home"] as? String == out + "/AppDomain-io.kern.ditto")
+    #expect(info["home"] as? String == out + "/AppDomain-io.kern.Ditto")
     let files = try #require(info["files"] as? [[String: Any]])
     #expect(files.count == 6)
     #expect(files.allSatisfy { $0["status"] as? String == "copied" })
@@ -129,6 +130,49 @@ import Testing
     #expect(
       run.standardOutput.contains("next: ditto-recover export --library \(library) --format csv"))
     try FileManager.default.removeItem(atPath: temporary)
+  }
+
+  /// A real backup spells the app's own domain `AppDomain-io.kern.Ditto` (bundle id io.kern.Ditto):
+  /// a store kept only in its Documents is listed, rebuilt under OUT/AppDomain-io.kern.Ditto/ and imported.
+  @Test func theOnlyStoreInTheAppsOwnDomainAsRealBackupsSpellItIsImported() throws {
+    let folder = try TemporaryDirectory("backup-app-domain")
+    let builder = try BackupBuilder(root: folder.appending("udid"))
+    try builder.writeStandardPlists(date: Self.older)
+    let app = "AppDomain-io.kern.Ditto"
+    try builder.addFolder(domain: app, relativePath: "")
+    try builder.addFolder(domain: app, relativePath: "Documents")
+    let scratch = try TemporaryDirectory("app-store")
+    try LegacyStoreWriter.write(DittoBackupFixture.store, to: scratch.appending("Ditto.sqlite"))
+    let store = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.sqlite")))
+    try builder.addFile(domain: app, relativePath: "Documents/Ditto.sqlite", contents: Array(store))
+    try builder.writeManifest()
+    let before = try FileHashes(of: builder.root)
+
+    let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
+    #expect(list.exitCode == 0)
+    #expect(list.json?["newestWithDittoStore"] as? String == builder.root)
+    let out = folder.appending("out")
+    let library = try makeLibrary(folder.appending("library.store"))
+    let run = ToolRunner.run([
+      "backup", "recover", builder.root, "--out", out, "--library", library, "--json",
+    ])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect(json["outcome"] as? String == "success")
+    #expect(json["inserted"] as? Int == 6)
+    let info = try #require(json["backup"] as? [String: Any])
+    #expect(info["home"] as? String == out + "/AppDomain-io.kern.Ditto")
+    #expect(
+      (info["files"] as? [[String: Any]])?.map { $0["status"] as? String } == ["copied"])
+    #expect(
+      FileManager.default.fileExists(
+        atPath: out + "/AppDomain-io.kern.Ditto/Documents/Ditto.sqlite"))
+    let csv = ToolRunner.run([
+      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+    ])
+    #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
+    #expect(csv.standardOutput.contains("Family,f3\r\n"))
+    #expect(try FileHashes(of: builder.root) == before)
   }
 
   @Test func severalBackupsNameTheNewestHoldingADittoStore() throws {

@@ -13,7 +13,7 @@ import Testing
     let folder = try TemporaryDirectory("export")
     let file = folder.appending("out.json")
     try Data(run.standardOutput.utf8).write(to: URL(fileURLWithPath: file))
-    return try SharedFixtures.expectedContent(at: file)
+    return try TestFixtures.expectedContent(at: file)
   }
 
   func same(
@@ -27,10 +27,10 @@ import Testing
       }
   }
 
-  @Test(.enabled(if: SharedFixtures.isAvailable), arguments: SharedFixtures.dittoStores)
-  func exportLegacyMatchesTheSharedExpectedJSON(name: String) throws {
-    let store = SharedFixtures.root + "/ditto-2x/\(name)/Ditto.sqlite"
-    #expect(same(try exported(["--legacy", store]), try SharedFixtures.expected(name)))
+  @Test(arguments: TestFixtures.dittoStores)
+  func exportLegacyMatchesTheFixtureExpectedJSON(name: String) throws {
+    let store = try TestFixtures.path("ditto-2x/\(name)/Ditto.sqlite")
+    #expect(same(try exported(["--legacy", store]), try TestFixtures.expected(name)))
   }
 
   @Test(arguments: FixtureScenario.allCases)
@@ -41,7 +41,7 @@ import Testing
       "fixture", "--out", container, "--scenario", scenario.rawValue, "--seed", "5",
     ])
     #expect(made.exitCode == 0, "\(made.standardError)")
-    let expected = try SharedFixtures.expectedContent(at: container + "/expected.json")
+    let expected = try TestFixtures.expectedContent(at: container + "/expected.json")
     try makeLibrary(folder.appending("lib.sqlite"))
     let recover = ToolRunner.run([
       "recover", "--container", container, "--library", folder.appending("lib.sqlite"),
@@ -121,11 +121,9 @@ import Testing
         .exitCode == 65)
   }
 
-  @Test(.enabled(if: SharedFixtures.isAvailable))
-  func inspectDescribesARealCoreDataStore() throws {
-    let path =
-      SharedFixtures.root
-      + "/real-coredata/PhotoScript/Test-PhotoScript-10.15.7-Single-Photo/Photos.sqlite"
+  @Test func inspectDescribesARealCoreDataStore() throws {
+    let path = try TestFixtures.path(
+      "real-coredata/PhotoScript/Test-PhotoScript-10.15.7-Single-Photo/Photos.sqlite")
     let run = ToolRunner.run(["inspect", path, "--json"])
     #expect(run.exitCode == 0)
     let json = try #require(run.json)
@@ -139,7 +137,7 @@ import Testing
       })
     #expect(entities.allSatisfy { $0["ent"] is Int && $0["name"] is String })
     let ditto = ToolRunner.run([
-      "inspect", SharedFixtures.root + "/ditto-2x/wal-only/Ditto.sqlite", "--json",
+      "inspect", try TestFixtures.path("ditto-2x/wal-only/Ditto.sqlite"), "--json",
     ])
     let rows = (ditto.json?["entities"] as? [[String: Any]])?.map {
       "\($0["name"] ?? "")=\($0["rows"] ?? "")"

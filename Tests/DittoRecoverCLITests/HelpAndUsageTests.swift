@@ -1,4 +1,5 @@
 import DittoRecoverCLI
+import Foundation
 import TestSupport
 import Testing
 
@@ -76,5 +77,143 @@ import Testing
     #expect(
       ToolRunner.run(["migrate"]).standardError.hasPrefix(
         "Error: Missing expected argument '--container <dir>'\n"))
+  }
+
+  /// Every command that runs, by the words that name it (a group's subcommands, not the group).
+  static let runnableCommands: [[String]] = Tool.commands.flatMap { command in
+    command.subcommands.isEmpty
+      ? [[command.name]] : command.subcommands.map { [command.name, $0.name] }
+  }
+
+  @Test(arguments: runnableCommands)
+  func everyCommandTakesJSONAndDashH(words: [String]) {
+    let help = ToolRunner.run(words + ["--help"])
+    #expect(help.exitCode == 0)
+    #expect(
+      help.standardOutput.contains(
+        "  --json                Print one JSON object on standard output.\n"))
+    #expect(help.standardOutput.contains("[--json]"))
+    for arguments in [["-h"], ["--verbose", "-h"], ["--json", "--help"]] {
+      let run = ToolRunner.run(words + arguments)
+      #expect(run.exitCode == 0, "\(arguments)")
+      #expect(run.standardOutput == help.standardOutput, "\(arguments)")
+    }
+  }
+
+  @Test(arguments: runnableCommands)
+  func afterDoubleDashHelpIsNeverShown(words: [String]) {
+    for arguments in [["--", "-h"], ["--", "--help"], ["--json", "--", "-h"]] {
+      let run = ToolRunner.run(words + arguments)
+      #expect(!run.standardOutput.hasPrefix("OVERVIEW: "), "\(arguments)")
+      #expect(run.exitCode != 0, "\(arguments)")
+    }
+  }
+
+  @Test func afterDoubleDashEveryArgumentIsPositional() throws {
+    let specs: [OptionSpec] = [
+      .positional("file", value: "file", help: "", repeatable: true), .json,
+    ]
+    let parsed = try ParsedArguments(
+      ["--json", "--", "--help", "-h", "--json", "--"], specs: specs)
+    #expect(parsed.values("file") == ["--help", "-h", "--json", "--"])
+    #expect(parsed.flag("json"))
+    #expect(!(try ParsedArguments(["--", "--json"], specs: specs)).flag("json"))
+    let inspect = ToolRunner.run(["inspect", "--json", "--", "--help"])
+    #expect(inspect.exitCode == 66)
+    #expect(inspect.json?["error"] as? String == "--help: no such file")
+    #expect(inspect.standardError == "Error: --help: no such file\n")
+    let salvage = ToolRunner.run(["salvage", "--", "-h"])
+    #expect(salvage.exitCode == 66)
+    #expect(salvage.standardError.contains("-h"))
+  }
+
+  @Test(arguments: ["export", "salvage"])
+  func jsonWithCSVIsAUsageError(name: String) {
+    let source = name == "export" ? ["--legacy", "/nonexistent/Ditto.sqlite"] : ["/nonexistent"]
+    for arguments in [["--json", "--format", "csv"], ["--format=csv", "--json"]] {
+      let run = ToolRunner.run([name] + source + arguments)
+      #expect(run.exitCode == 64, "\(arguments)")
+      #expect(
+        run.standardError.hasPrefix(
+          "Error: '--json' and '--format csv' cannot be used together\n"))
+      #expect(run.standardOutput.isEmpty)
+    }
+    // --json with --format json is the same request: no usage error (the missing file is 66).
+    #expect(ToolRunner.run([name] + source + ["--json", "--format", "json"]).exitCode == 66)
+  }
+
+  @Test func exportJSONIsFormatJSON() throws {
+    let folder = try TemporaryDirectory("export-json")
+    let container = folder.appending("c")
+    let made = ToolRunner.run(["fixture", "--out", container, "--scenario", "intact-2x"])
+    #expect(made.exitCode == 0)
+    let store = container + "/Ditto.sqlite"
+    let json = ToolRunner.run(["export", "--legacy", store, "--json"])
+    #expect(json.exitCode == 0)
+    #expect(json.standardOutput == ToolRunner.run(["export", "--legacy", store]).standardOutput)
+    #expect(
+      json.standardOutput
+        == ToolRunner.run(["export", "--legacy", store, "--format", "json"]).standardOutput)
+    #expect((json.json?["categories"] as? [Any])?.count == 4)
+    let missing = ToolRunner.run(["export", "--library", folder.appending("none"), "--json"])
+    #expect(missing.exitCode == 66)
+    #expect(missing.json?["exitCode"] as? Int == 66)
+  }
+
+  /// The keys of a top-level object in the order the text prints them.
+  func topLevelKeys(_ text: String) -> [String] {
+    text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map {
+      String($0.dropFirst(3).prefix { $0 != "\"" })
+    }
+  }
+
+  @Test func fixtureJSONSaysWhatTheTextSays() throws {
+    let folder = try TemporaryDirectory("fixture-json")
+    let run = ToolRunner.run([
+      "fixture", "--out", folder.appending("c"), "--scenario", "wal-only", "--categories", "3",
+      "--dittos-per-category", "2", "--json",
+    ])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect(json["out"] as? String == folder.appending("c"))
+    #expect(json["scenario"] as? String == "wal-only")
+    #expect(json["expected"] as? String == folder.appending("c") + "/expected.json")
+    #expect(json["categories"] as? Int == 3)
+    #expect(json["dittos"] as? Int == 6)
+    #expect((json["summary"] as? String)?.isEmpty == false)
+    #expect(FileManager.default.fileExists(atPath: folder.appending("c/expected.json")))
+    let keys = topLevelKeys(run.standardOutput)
+    #expect(keys == ["categories", "dittos", "expected", "out", "scenario", "summary"])
+    let again = ToolRunner.run([
+      "fixture", "--out", folder.appending("c"), "--scenario", "wal-only", "--json",
+    ])
+    #expect(again.exitCode == 1)
+    #expect(again.json?["error"] is String)
+  }
+
+  @Test func inventoryJSONHoldsTheTextLines() throws {
+    let folder = try TemporaryDirectory("inventory-json")
+    let container = folder.appending("c")
+    _ = ToolRunner.run(["fixture", "--out", container, "--scenario", "wal-only"])
+    let home = folder.appending("home")
+    try FileManager.default.createDirectory(
+      atPath: home + "/Documents", withIntermediateDirectories: true)
+    try Data([1, 2, 3]).write(to: URL(fileURLWithPath: home + "/Documents/Ditto.sqlite"))
+    let arguments = ["inventory", "--container", container, "--home", home]
+    let text = ToolRunner.run(arguments)
+    let run = ToolRunner.run(arguments + ["--json"])
+    #expect(run.exitCode == 0)
+    let json = try #require(run.json)
+    #expect(json["container"] as? String == container)
+    #expect(json["home"] as? String == home)
+    let lines = try #require(json["lines"] as? [String])
+    #expect(lines == text.standardOutput.split(separator: "\n").map(String.init))
+    #expect(lines.contains("inventory[app] 3B /Documents/Ditto.sqlite"))
+    #expect(topLevelKeys(run.standardOutput) == ["container", "home", "lines"])
+    let noHome = ToolRunner.run(["inventory", "--container", container, "--json"])
+    #expect(noHome.json?["home"] is NSNull)
+    let missing = ToolRunner.run(["inventory", "--container", folder.appending("x"), "--json"])
+    #expect(missing.exitCode != 0)
+    #expect(missing.json?["error"] is String)
   }
 }

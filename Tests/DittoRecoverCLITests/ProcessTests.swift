@@ -25,4 +25,21 @@ struct ProcessTests {
     ])
     #expect(exported.standardOutput.hasPrefix("Category,Ditto\r\n"))
   }
+
+  /// After `--` every argument is a file name, even `--help` and `-h`.
+  @Test(arguments: ["--help", "-h"])
+  func aFileNamedLikeTheHelpOptionIsInspectedAfterDoubleDash(name: String) throws {
+    let folder = try TemporaryDirectory("dashdash")
+    let container = folder.appending("c")
+    _ = try ToolRunner.runProcess(["fixture", "--out", container, "--scenario", "intact-2x"])
+    try FileManager.default.copyItem(
+      atPath: container + "/Ditto.sqlite", toPath: folder.appending(name))
+    let run = try ToolRunner.runProcess(
+      ["inspect", "--json", "--", name], currentDirectory: folder.path)
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let entities = try #require(run.json?["entities"] as? [[String: Any]])
+    #expect(entities.map { $0["name"] as? String } == ["Category", "Ditto", "Profile"])
+    let help = try ToolRunner.runProcess(["inspect", name], currentDirectory: folder.path)
+    #expect(help.standardOutput.hasPrefix("OVERVIEW: "))
+  }
 }

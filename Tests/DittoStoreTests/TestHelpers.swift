@@ -51,7 +51,7 @@ enum Fixtures {
         as? [String: Any])
     let zMax = try #require(object["zMax"] as? [String: Int]).mapValues(Int64.init)
     return Expected(
-      categories: try SharedFixtures.expectedContent(at: path), zMax: zMax,
+      categories: try TestFixtures.expectedContent(at: path), zMax: zMax,
       profiles: try #require(object["profiles"] as? Int),
       historyTransactions: try #require(object["historyTransactions"] as? Int))
   }

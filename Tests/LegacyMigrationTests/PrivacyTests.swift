@@ -35,7 +35,7 @@ import Testing
 
 enum DittoStoreReaderOrNil {
   static func read(_ container: String) throws -> [LegacyCategory] {
-    let expected = try SharedFixtures.expectedContent(at: container + "/expected.json")
+    let expected = try TestFixtures.expectedContent(at: container + "/expected.json")
     return expected.map {
       LegacyCategory(
         title: $0.title, dittos: $0.dittos.map { LegacyDitto(text: $0.text, useCount: $0.useCount) }

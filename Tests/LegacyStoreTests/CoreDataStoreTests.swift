@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The generic layer on stores written by Apple's Core Data.
-@Suite(.enabled(if: SharedFixtures.isAvailable, "needs ../shared/fixtures"))
+@Suite
 struct CoreDataStoreTests {
   static let stores = [
     "PhotoScript/Test-PhotoScript-10.15.7/Photos.sqlite",
@@ -18,7 +18,7 @@ struct CoreDataStoreTests {
   func referenceCounts(_ relative: String) throws -> [String: Int] {
     let scratch = try TemporaryDirectory("reference")
     try FileManagerCopy.copyStore(
-      SharedFixtures.root + "/real-coredata/" + relative, into: scratch.path)
+      TestFixtures.path("real-coredata/" + relative), into: scratch.path)
     let copy = scratch.appending((relative as NSString).lastPathComponent)
     let database = try Database(path: copy, mode: .readWrite)
     let entities = try database.makeStatement(
@@ -50,7 +50,7 @@ struct CoreDataStoreTests {
 
   @Test(arguments: stores)
   func entitiesAndRowCountsMatchSQLiteWithTheWALApplied(relative: String) throws {
-    let path = SharedFixtures.root + "/real-coredata/" + relative
+    let path = try TestFixtures.path("real-coredata/" + relative)
     let folder = (path as NSString).deletingLastPathComponent
     let before = try FileHashes(of: folder)
     let store = try CoreDataStore(path: path)
@@ -67,21 +67,21 @@ struct CoreDataStoreTests {
 
   @Test func subEntitiesShareTheirRootTable() throws {
     let store = try CoreDataStore(
-      path: SharedFixtures.root + "/real-coredata/plaso/macos/knowledgec-10.13.db")
+      path: TestFixtures.path("real-coredata/plaso/macos/knowledgec-10.13.db"))
     defer { store.snapshot.remove() }
     #expect(store.entity(named: "Event")?.table == "ZOBJECT")
     #expect(store.entity(named: "Event")?.superNumber == 8)
     #expect(store.entity(named: "CHANGE")?.table == "ACHANGE")
     let netusage = try CoreDataStore(
-      path: SharedFixtures.root + "/real-coredata/plaso/ios/netusage.sqlite")
+      path: TestFixtures.path("real-coredata/plaso/ios/netusage.sqlite"))
     defer { netusage.snapshot.remove() }
     #expect(netusage.entity(named: "App")?.table == "ZPROCESS")
   }
 
   @Test func aRowOnlyInTheWALIsCounted() throws {
     let store = try CoreDataStore(
-      path: SharedFixtures.root
-        + "/real-coredata/PhotoScript/Test-PhotoScript-10.15.7-Single-Photo/Photos.sqlite")
+      path: TestFixtures.path(
+        "real-coredata/PhotoScript/Test-PhotoScript-10.15.7-Single-Photo/Photos.sqlite"))
     defer { store.snapshot.remove() }
     let asset = try #require(
       store.entities.first { $0.table == "ZGENERICASSET" && $0.superNumber == 0 })

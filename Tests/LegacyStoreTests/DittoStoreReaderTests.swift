@@ -138,14 +138,12 @@ import Testing
     #expect(throws: LegacyStoreError.notACoreDataStore(file: plain, missing: ["Z_PRIMARYKEY"])) {
       try DittoStoreReader.read(path: plain)
     }
-    if SharedFixtures.isAvailable {
-      let kik = SharedFixtures.root + "/real-coredata/plaso/ios/kik.sqlite"
-      #expect(
-        throws: LegacyStoreError.notADittoStore(
-          file: kik, missing: ["entity Category", "entity Ditto"])
-      ) {
-        try DittoStoreReader.read(path: kik)
-      }
+    let kik = try TestFixtures.path("real-coredata/plaso/ios/kik.sqlite")
+    #expect(
+      throws: LegacyStoreError.notADittoStore(
+        file: kik, missing: ["entity Category", "entity Ditto"])
+    ) {
+      try DittoStoreReader.read(path: kik)
     }
   }
 

@@ -10,7 +10,7 @@ struct BackupRecoverCommand: Command {
   static let abstract = "Rebuild Ditto's files from a backup and recover the old dittos from them."
   static let discussion: String? = """
     Reads Manifest.db on a private copy, copies every file of AppDomainGroup-group.io.kern.ditto and
-    AppDomain-io.kern.ditto into OUT/<domain>/ (sizes checked against the manifest), then runs the
+    AppDomain-io.kern.Ditto into OUT/<domain>/ (sizes checked against the manifest), then runs the
     same recovery as 'recover' on them. Given several backups, uses the newest that holds a Ditto store.
     An encrypted backup needs its password in a file (--password-file), never on the command line.
     The library is the backup's own Ditto.store, rebuilt in OUT/AppDomainGroup-group.io.kern.ditto/

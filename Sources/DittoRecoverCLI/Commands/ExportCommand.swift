@@ -11,6 +11,7 @@ struct ExportCommand: Command {
   static let discussion: String? = """
     Exactly one of --library or --legacy. JSON: {"categories": [{"title", "dittos": [{"text", "useCount"}]}]}
     in order. CSV: header Category,Ditto, one row per ditto, RFC 4180 quoting, CRLF line ends.
+    --json is --format json.
     """
   static let options: [OptionSpec] = [
     .option(
@@ -18,10 +19,8 @@ struct ExportCommand: Command {
       help: "A Ditto 3.x library (Ditto.store) to export: what the app shows."),
     .option(
       "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
-    .option(
-      "format", value: "format", help: "Output format (default: json).",
-      allowed: ExportFormat.allCases.map(\.rawValue)),
-    .verbose,
+    .format(help: "Output format (default: json)."),
+    .json, .verbose,
   ]
 
   let library: String?
@@ -31,7 +30,7 @@ struct ExportCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {
     library = arguments.value("library")
     legacy = arguments.value("legacy")
-    format = ExportFormat(rawValue: arguments.value("format") ?? "json") ?? .json
+    format = try arguments.outputFormat() ?? .json
     if (library == nil) == (legacy == nil) {
       throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
     }

@@ -1,3 +1,4 @@
+import Exchange
 import Foundation
 import SafeFiles
 import StoreFixtures
@@ -12,7 +13,7 @@ struct FixtureCommand: Command {
         "  \($0.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \($0.summary)"
       }
       .joined(separator: "\n")
-      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'. The Ditto.store written beside\nit (--library) is for ditto-recover and tests only: its model hashes are not the app's, so it\nmust never be loaded onto a device."
+      + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'. The Ditto.store written beside\nit (--library) is for ditto-recover and tests only: its model hashes are not the app's, so it\nmust never be loaded onto a device.\nWith --json: {\"out\", \"scenario\", \"summary\", \"expected\", \"categories\", \"dittos\"}."
   }
   static let options: [OptionSpec] = [
     .option(
@@ -29,12 +30,13 @@ struct FixtureCommand: Command {
       help:
         "The Ditto.store beside it: none, empty (as the app creates it) or presets (default: the scenario's). For tests only: never load it onto a device.",
       allowed: FixtureScenario.Library.allCases.map(\.rawValue)),
-    .verbose,
+    .json, .verbose,
   ]
 
   let out: String
   let scenario: FixtureScenario
   let parameters: FixtureScenario.Parameters
+  let json: Bool
 
   init(arguments: ParsedArguments) throws(UsageError) {
     out = arguments.value("out") ?? ""
@@ -45,6 +47,7 @@ struct FixtureCommand: Command {
     parameters = FixtureScenario.Parameters(
       categories: categories, dittosPerCategory: dittos, seed: UInt64(seed),
       library: arguments.value("library").flatMap(FixtureScenario.Library.init(rawValue:)))
+    json = arguments.flag("json")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -59,6 +62,15 @@ struct FixtureCommand: Command {
       }
     }
     let expected = try scenario.build(at: out, parameters: parameters)
+    if json {
+      let object: JSONValue = .object([
+        "out": .string(out), "scenario": .string(scenario.rawValue),
+        "summary": .string(scenario.summary), "expected": .string(out + "/expected.json"),
+        "categories": .number(expected.categories.count), "dittos": .number(expected.dittoCount),
+      ])
+      context.standardOutput.write(object.rendered() + "\n")
+      return .success
+    }
     context.standardOutput.write(
       "made \(scenario.rawValue) in \(out): \(scenario.summary)\nexpected import: \(expected.dittoCount) dittos in \(expected.categories.count) categories (expected.json)\n"
     )

@@ -1,3 +1,4 @@
+import Exchange
 import LegacyMigration
 
 /// `ditto-recover inventory`: the seed's inventory lines, on standard output.
@@ -7,19 +8,32 @@ struct InventoryCommand: Command {
   static let discussion: String? = """
     Prints the lines the migrator logs at info level, one per file: inventory[appgroup] <size>B /<path>
     (inventory[app] for the app's home). Links are listed, not followed. At most 10000 files per root.
+    With --json: {"container", "home", "lines": [the same lines]}.
     """
-  static let options: [OptionSpec] = [.container, .home, .verbose]
+  static let options: [OptionSpec] = [.container, .home, .json, .verbose]
 
   let layout: ContainerLayout
+  let json: Bool
 
   init(arguments: ParsedArguments) {
     layout = ContainerLayout(
       container: arguments.value("container") ?? ".", home: arguments.value("home"))
+    json = arguments.flag("json")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try MigrationTarget.requireDirectory(layout.container, option: "--container")
     if let home = layout.home { try MigrationTarget.requireDirectory(home, option: "--home") }
+    if json {
+      var lines: [JSONValue] = []
+      Inventory.produce(for: layout) { lines.append(.string($0)) }
+      let object: JSONValue = .object([
+        "container": .string(layout.container), "home": .optional(layout.home),
+        "lines": .array(lines),
+      ])
+      context.standardOutput.write(object.rendered() + "\n")
+      return .success
+    }
     var buffer = ""
     Inventory.produce(for: layout) { line in
       buffer += line + "\n"

@@ -16,10 +16,7 @@ struct SalvageCommand: Command {
   static let options: [OptionSpec] = [
     .positional("path", value: "path", help: "A store file, or a lone -wal file."),
     .flag("include-deleted", help: "Also list dittos found in free space (deleted by the user)."),
-    .option(
-      "format", value: "format",
-      help: "Print the rebuilt dittos as JSON or as CSV the app imports.",
-      allowed: ExportFormat.allCases.map(\.rawValue)),
+    .format(help: "Print the rebuilt dittos as JSON or as CSV the app imports."),
     .json, .verbose,
   ]
 
@@ -30,10 +27,7 @@ struct SalvageCommand: Command {
   init(arguments: ParsedArguments) throws(UsageError) {
     path = arguments.value("path") ?? ""
     includeDeleted = arguments.flag("include-deleted")
-    if arguments.flag("json"), let format = arguments.value("format"), format != "json" {
-      throw UsageError("'--json' and '--format \(format)' cannot be used together")
-    }
-    format = arguments.flag("json") ? .json : arguments.value("format").flatMap(ExportFormat.init)
+    format = try arguments.outputFormat()
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {

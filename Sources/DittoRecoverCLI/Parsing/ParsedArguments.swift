@@ -5,7 +5,8 @@ public struct ParsedArguments: Sendable, Equatable {
 
   /// Parses `arguments` (after the subcommand name) against `specs`.
   ///
-  /// Accepts `--name value` and `--name=value`; `--` ends options. `-h`/`--help` are handled by the tool
+  /// Accepts `--name value` and `--name=value`; `--` ends options: every argument after it is a
+  /// positional, even one starting with `-`. `-h`/`--help` before any `--` are handled by the tool
   /// before this runs.
   ///
   /// - Throws: ``UsageError`` with swift-argument-parser's wording.

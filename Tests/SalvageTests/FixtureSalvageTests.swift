@@ -1,25 +1,24 @@
 import Foundation
 import LegacyStore
+import TestSupport
 import Testing
 
 @testable import Salvage
 
-/// The real Ditto 2.x fixtures in shared/fixtures/ditto-2x (read-only).
-enum SharedFixtures {
-  static let names = ["intact", "reordered-ios8", "wal-only"]
+/// The real Ditto 2.x fixtures in Tests/Fixtures/ditto-2x (never written to).
+enum DittoFixtures {
+  static let names = TestFixtures.dittoStores
 
-  static func folder(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../../shared/fixtures/ditto-2x/\(name)").standardized.path
+  /// The fixture's folder; throws (failing the test) when it is missing.
+  static func folder(_ name: String) throws -> String {
+    try TestFixtures.path("ditto-2x/\(name)")
   }
 
-  /// Copies a fixture's files into `folder` (writable copies we may damage).
-  static func copy(_ name: String, to folder: String, suffixes: [String] = ["", "-wal", "-shm"])
-    throws
-  {
+  /// Copies the fixture's `Ditto.sqlite<suffix>` files into `folder` (writable copies we may damage);
+  /// a listed file that is missing fails the test.
+  static func copy(_ name: String, to folder: String, suffixes: [String]) throws {
     for suffix in suffixes {
-      let source = Self.folder(name) + "/Ditto.sqlite" + suffix
-      guard FileManager.default.fileExists(atPath: source) else { continue }
+      let source = try Self.folder(name) + "/Ditto.sqlite" + suffix
       let target = folder + "/Ditto.sqlite" + suffix
       try FileManager.default.copyItem(atPath: source, toPath: target)
       try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target)
@@ -27,9 +26,9 @@ enum SharedFixtures {
   }
 }
 
-@Test(arguments: SharedFixtures.names)
-func salvageOfSharedFixtureEqualsReader(name: String) throws {
-  let folder = SharedFixtures.folder(name)
+@Test(arguments: DittoFixtures.names)
+func salvageOfFixtureEqualsReader(name: String) throws {
+  let folder = try DittoFixtures.folder(name)
   let before = try FileHashes(folder: folder)
   let expected = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
   let result = try Salvager.salvage(path: folder + "/Ditto.sqlite", options: SalvageOptions())
@@ -39,9 +38,9 @@ func salvageOfSharedFixtureEqualsReader(name: String) throws {
 }
 
 /// The assembler, given the rows SQLite reads, orders them exactly as DittoStoreReader does.
-@Test(arguments: SharedFixtures.names)
-func assemblerAgreesWithReaderOnSharedFixture(name: String) throws {
-  let path = SharedFixtures.folder(name) + "/Ditto.sqlite"
+@Test(arguments: DittoFixtures.names)
+func assemblerAgreesWithReaderOnFixture(name: String) throws {
+  let path = try DittoFixtures.folder(name) + "/Ditto.sqlite"
   let reading = SQLiteReading.read(path: path)
   #expect(reading.completeTables == Set(DittoTable.allCases))
   #expect(LibraryAssembler.assemble(reading.rows) == (try DittoStoreReader.read(path: path)))
@@ -49,10 +48,10 @@ func assemblerAgreesWithReaderOnSharedFixture(name: String) throws {
 
 /// With the header zeroed SQLite cannot open the store: the decoder alone must give the same library.
 @Test(arguments: ["intact", "reordered-ios8"])
-func decoderAloneEqualsReaderOnSharedFixture(name: String) throws {
-  let expected = try DittoStoreReader.read(path: SharedFixtures.folder(name) + "/Ditto.sqlite")
+func decoderAloneEqualsReaderOnFixture(name: String) throws {
+  let expected = try DittoStoreReader.read(path: DittoFixtures.folder(name) + "/Ditto.sqlite")
   let scratch = try TestFolder()
-  try SharedFixtures.copy(name, to: scratch.path, suffixes: [""])
+  try DittoFixtures.copy(name, to: scratch.path, suffixes: [""])
   let store = scratch.path + "/Ditto.sqlite"
   var bytes = try scratch.bytes(store)
   for index in 0..<100 { bytes[index] = 0 }
@@ -66,11 +65,11 @@ func decoderAloneEqualsReaderOnSharedFixture(name: String) throws {
 
 /// The wal-only fixture's -wal alone (no main file, or a zero-length one) gives the whole library.
 @Test(arguments: [false, true])
-func sharedWALOnlyFixtureWithoutMainFile(zeroLengthMain: Bool) throws {
+func walOnlyFixtureWithoutMainFile(zeroLengthMain: Bool) throws {
   let expected = try DittoStoreReader.read(
-    path: SharedFixtures.folder("wal-only") + "/Ditto.sqlite")
+    path: DittoFixtures.folder("wal-only") + "/Ditto.sqlite")
   let scratch = try TestFolder()
-  try SharedFixtures.copy("wal-only", to: scratch.path, suffixes: ["-wal"])
+  try DittoFixtures.copy("wal-only", to: scratch.path, suffixes: ["-wal"])
   if zeroLengthMain { try scratch.write([], to: scratch.path + "/Ditto.sqlite") }
   let before = try FileHashes(folder: scratch.path)
   let result = try Salvager.salvage(path: scratch.path + "/Ditto.sqlite", options: SalvageOptions())

@@ -1,17 +1,27 @@
 import Foundation
 
-/// The read-only fixtures in `../shared/fixtures` beside the repository.
-public enum SharedFixtures {
-  /// `../shared/fixtures`, resolved from this source file.
+/// The fixtures made outside this repository, kept in `Tests/Fixtures` (provenance in its README).
+public enum TestFixtures {
+  /// `Tests/Fixtures` of this package, resolved from this source file.
   public static var root: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/fixtures").standardized.path
+      .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures").standardized.path
   }
 
-  /// True when the shared fixtures are present.
-  public static var isAvailable: Bool {
-    FileManager.default.fileExists(atPath: root + "/ditto-2x/intact/Ditto.sqlite")
+  /// A fixture that should be in `Tests/Fixtures` but is not: the test using it fails.
+  public struct Missing: Error, CustomStringConvertible {
+    /// The path that was looked for.
+    public let path: String
+    public var description: String { "missing fixture \(path) (see Tests/Fixtures/README.md)" }
+  }
+
+  /// The absolute path of `relative` (`ditto-2x/intact/Ditto.sqlite`) under ``root``.
+  ///
+  /// - Throws: ``Missing`` when nothing is there, so a lost fixture fails its test.
+  public static func path(_ relative: String) throws -> String {
+    let path = root + "/" + relative
+    guard FileManager.default.fileExists(atPath: path) else { throw Missing(path: path) }
+    return path
   }
 
   /// The 2.x fixture folders.
@@ -21,7 +31,7 @@ public enum SharedFixtures {
   public static func expected(_ name: String) throws -> [(
     title: String, dittos: [(text: String, useCount: Int64)]
   )] {
-    try expectedContent(at: root + "/ditto-2x/\(name)/expected.json")
+    try expectedContent(at: path("ditto-2x/\(name)/expected.json"))
   }
 
   /// Any `expected.json` in the export shape.

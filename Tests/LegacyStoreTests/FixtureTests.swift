@@ -2,15 +2,16 @@ import LegacyStore
 import TestSupport
 import Testing
 
-/// The 2.x stores made outside this repository must read exactly as their expected.json says.
-@Suite(.enabled(if: SharedFixtures.isAvailable, "needs ../shared/fixtures"))
-struct SharedFixtureTests {
-  @Test(arguments: SharedFixtures.dittoStores)
+/// The 2.x stores made outside this repository (Tests/Fixtures/ditto-2x) must read exactly as their
+/// expected.json says.
+@Suite
+struct FixtureTests {
+  @Test(arguments: TestFixtures.dittoStores)
   func readsExactlyTheExpectedContent(name: String) throws {
-    let folder = SharedFixtures.root + "/ditto-2x/" + name
+    let folder = try TestFixtures.path("ditto-2x/" + name)
     let before = try FileHashes(of: folder)
     let library = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
-    let expected = try SharedFixtures.expected(name)
+    let expected = try TestFixtures.expected(name)
     #expect(library.categories.map(\.title) == expected.map(\.title))
     for (read, want) in zip(library.categories, expected) {
       #expect(read.dittos.map(\.text) == want.dittos.map(\.text), "\(want.title)")
@@ -23,7 +24,7 @@ struct SharedFixtureTests {
   @Test func walOnlyRowsNeedTheWAL() throws {
     // The main file alone holds no Ditto tables: every row is in the -wal.
     let scratch = try TemporaryDirectory()
-    let source = SharedFixtures.root + "/ditto-2x/wal-only/Ditto.sqlite"
+    let source = try TestFixtures.path("ditto-2x/wal-only/Ditto.sqlite")
     try FileManagerCopy.copy(source, to: scratch.appending("Ditto.sqlite"))
     #expect(throws: LegacyStoreError.self) {
       try DittoStoreReader.read(path: scratch.appending("Ditto.sqlite"))
