@@ -73,7 +73,8 @@ let package = Package(
     .target(
       name: "DittoRecoverCLI",
       dependencies: [
-        "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "StoreFixtures",
+        "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry",
+        "StoreFixtures",
         "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage",
       ]

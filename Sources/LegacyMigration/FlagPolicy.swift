@@ -11,7 +11,9 @@ public enum FlagPolicy {
   ///
   /// A library error, and a store that could not be copied for lack of space, move nothing: both
   /// pass, and the next launch must retry.
-  public static func flags(after outcome: MigrationOutcome, isOutOfSpace: Bool, current: MigrationFlags)
+  public static func flags(
+    after outcome: MigrationOutcome, isOutOfSpace: Bool, current: MigrationFlags
+  )
     -> MigrationFlags?
   {
     var next = current

@@ -247,7 +247,7 @@ public final class LegacyDataMigrator {
       let library: CurrentLibrary
       do {
         library = try destination.currentLibrary()
-      } catch where error.kind == .noLibrary {
+      } catch  where error.kind == .noLibrary {
         library = .empty
       }
       return MergePlanner.plan(sources, into: library)

@@ -77,10 +77,12 @@ public final class InMemoryDestination: MigrationDestination, @unchecked Sendabl
 
   /// Titles and texts in display order.
   public var contents: [(String, [String])] {
-    categories.enumerated().sorted { ($0.element.sortOrder, $0.offset) < ($1.element.sortOrder, $1.offset) }
-      .map { entry in
-        (entry.element.title, entry.element.dittos.sorted { $0.sortOrder < $1.sortOrder }.map(\.text))
-      }
+    categories.enumerated().sorted {
+      ($0.element.sortOrder, $0.offset) < ($1.element.sortOrder, $1.offset)
+    }
+    .map { entry in
+      (entry.element.title, entry.element.dittos.sorted { $0.sortOrder < $1.sortOrder }.map(\.text))
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import DittoStore
+import Foundation
 import LegacyMigration
 import Telemetry
-import Foundation
 
 /// The Ditto 3.x libraries of `Tests/Fixtures/ditto-3x` (made outside this repository), copied where a
 /// test needs a library, as the app would have created it.
@@ -73,7 +73,8 @@ extension LegacyDataMigrator {
     _ layout: ContainerLayout, library: String? = nil, logger: Logger
   ) -> LegacyDataMigrator {
     LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: library ?? layout.defaultLibraryPath),
+      layout: layout,
+      destination: DittoStoreDestination(path: library ?? layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: logger)
   }
 }

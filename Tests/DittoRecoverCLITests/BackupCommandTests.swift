@@ -96,7 +96,8 @@ import Testing
     #expect(try FileHashes(of: backup) == before)
 
     let csv = ToolRunner.run([
-      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format",
+      "csv",
     ])
     #expect(csv.exitCode == 0)
     let lines = csv.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -168,7 +169,7 @@ import Testing
       FileManager.default.fileExists(
         atPath: out + "/AppDomain-io.kern.Ditto/Documents/Ditto.sqlite"))
     let csv = ToolRunner.run([
-      "export", "--library", out + "/DittoLibrary.sqlite", "--format", "csv",
+      "export", "--library", library, "--format", "csv",
     ])
     #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
     #expect(csv.standardOutput.contains("Family,f3\r\n"))
@@ -439,7 +440,8 @@ import Testing
     #expect(run.json?["inserted"] as? Int == DittoBackupFixture.expectedDittos)
     #expect((run.json?["backup"] as? [String: Any])?["decrypted"] as? Bool == true)
     let csv = ToolRunner.run([
-      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format",
+      "csv",
     ])
     #expect(csv.standardOutput.contains("Work 💼,w1\r\n"))
     #expect(try FileHashes(of: backup) == before)
@@ -486,7 +488,8 @@ import Testing
     let recovered = try ToolRunner.runProcess(["backup", "recover", backup, "--out", out])
     #expect(recovered.exitCode == 0, "\(recovered.standardError)")
     let exported = try ToolRunner.runProcess([
-      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format", "csv",
+      "export", "--library", out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store", "--format",
+      "csv",
     ])
     #expect(exported.exitCode == 0)
     #expect(exported.standardOutput.hasPrefix("Category,Ditto\r\n"))

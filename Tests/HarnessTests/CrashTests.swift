@@ -44,7 +44,8 @@ struct CrashTests {
     let intact = check.text(at: 0) == "ok"
     check.reset()
     let items = try count("SELECT count(*) FROM ZDITTOITEM")
-    let distinct = try count("SELECT count(*) FROM (SELECT DISTINCT ZCATEGORY, ZTEXT FROM ZDITTOITEM)")
+    let distinct = try count(
+      "SELECT count(*) FROM (SELECT DISTINCT ZCATEGORY, ZTEXT FROM ZDITTOITEM)")
     let keysAbove = try count(
       """
       SELECT (SELECT count(*) FROM ZDITTOITEM WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem'))
@@ -124,7 +125,9 @@ struct CrashTests {
       if try killAndRecover(stage: stage, label: stage) { killed += 1 }
     }
     #expect(killed == 3, "every stage must stop the process there")
-    report("crash: 3 deterministic kill points (in the write transaction, committed, flag written), \(killed) killed the process, nothing lost")
+    report(
+      "crash: 3 deterministic kill points (in the write transaction, committed, flag written), \(killed) killed the process, nothing lost"
+    )
   }
 
   @Test func killedAtRandomMoments() throws {
@@ -132,8 +135,7 @@ struct CrashTests {
     var killed = 0
     for index in 0..<budget.randomKills {
       let delay = Double(generator.next() % 60_000) / 1_000_000
-      if try killAndRecover(delay: delay, label: "random kill \(index) at \(delay)s")
-      {
+      if try killAndRecover(delay: delay, label: "random kill \(index) at \(delay)s") {
         killed += 1
       }
     }

@@ -112,9 +112,13 @@ import Testing
       HostilePropertyLists.dictionaryWithSet, at: "Library/Preferences/group.io.kern.ditto.plist")
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
-    #expect(throws: DefaultsError.self) { try AppGroupDefaults(path: harness.layout.defaultsPath).load() }
     #expect(throws: DefaultsError.self) {
-      try AppGroupDefaults(path: harness.layout.defaultsPath).update([AppGroupDefaults.completionKey: true])
+      try AppGroupDefaults(path: harness.layout.defaultsPath).load()
+    }
+    #expect(throws: DefaultsError.self) {
+      try AppGroupDefaults(path: harness.layout.defaultsPath).update([
+        AppGroupDefaults.completionKey: true
+      ])
     }
     let result = migrator.recoverNow()
     #expect(result.outcome == .foundUnreadable)

@@ -106,7 +106,8 @@ import Testing
         after: .foundUnreadable, isOutOfSpace: false, current: MigrationFlags(attempts: 2))
         == MigrationFlags(isComplete: true, attempts: 3))
     for outcome in [MigrationOutcome.success, .noNewData, .emptyStore, .nothingOnDisk] {
-      #expect(FlagPolicy.flags(after: outcome, isOutOfSpace: false, current: none)?.isComplete == true)
+      #expect(
+        FlagPolicy.flags(after: outcome, isOutOfSpace: false, current: none)?.isComplete == true)
     }
   }
 

@@ -28,7 +28,8 @@ final class MigrationHarness {
   func makeMigrator(home: String? = nil, library: String? = nil) -> LegacyDataMigrator {
     let layout = ContainerLayout(container: folder.path, home: home)
     return LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: library ?? layout.defaultLibraryPath),
+      layout: layout,
+      destination: DittoStoreDestination(path: library ?? layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: log.logger)
   }
 

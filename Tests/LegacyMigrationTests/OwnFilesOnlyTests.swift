@@ -1,12 +1,13 @@
 import BackupReader
 import Foundation
-@testable import LegacyMigration
 import LegacyStore
 import SafeFiles
 import Salvage
 import StoreFixtures
 import TestSupport
 import Testing
+
+@testable import LegacyMigration
 
 #if canImport(Glibc)
   import Glibc

@@ -19,9 +19,10 @@ private func existing(
       kind: "coredata", categories: [category("Work", ["a", "b"]), category("Home", ["c"])])
     let plan = MergePlanner.plan([source], into: .empty)
     #expect(plan.createsProfile)
-    #expect(plan.newCategories == [
-      PlannedCategory(title: "Work", sortOrder: 0), PlannedCategory(title: "Home", sortOrder: 1),
-    ])
+    #expect(
+      plan.newCategories == [
+        PlannedCategory(title: "Work", sortOrder: 0), PlannedCategory(title: "Home", sortOrder: 1),
+      ])
     #expect(plan.dittos.map(\.text) == ["a", "b", "c"])
     #expect(plan.dittos.map(\.sortOrder) == [0, 1, 0])
     #expect(plan.dittos.map(\.target) == [.new(0), .new(0), .new(1)])
@@ -48,7 +49,9 @@ private func existing(
       kind: "coredata", categories: [category("Driving", ["x", "y"]), category("New", ["z"])])
     let plan = MergePlanner.plan([source], into: library)
     #expect(!plan.createsProfile)
-    #expect(plan.dittos[0] == PlannedDitto(target: .existing(CategoryID(7)), text: "y", useCount: 0, sortOrder: 10))
+    #expect(
+      plan.dittos[0]
+        == PlannedDitto(target: .existing(CategoryID(7)), text: "y", useCount: 0, sortOrder: 10))
     #expect(plan.newCategories == [PlannedCategory(title: "New", sortOrder: 41)])
     #expect(plan.counts.skipped == 1)
     #expect(plan.counts.inserted == 2)

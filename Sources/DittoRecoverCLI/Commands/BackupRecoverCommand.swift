@@ -82,8 +82,9 @@ struct BackupRecoverCommand: Command {
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
     try LibraryFile.requireExisting(libraryPath)
+    let destination = DittoStoreDestination(path: libraryPath)
     let migrator = LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      layout: layout, destination: destination,
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
     let report = migrator.recoverNow()
     var exitCode = ExitCode.of(report)
@@ -104,7 +105,9 @@ struct BackupRecoverCommand: Command {
     }
 
     if json {
-      guard case .object(var object) = ReportRendering.json(report, libraryPath: libraryPath)
+      guard
+        case .object(var object) = ReportRendering.json(
+          report, libraryPath: libraryPath, libraryHasCloudKit: destination.hasCloudKit)
       else { return exitCode }
       object["backup"] = BackupRendering.recoverJSON(
         chosen, listing: listing, rebuild: rebuild, output: output, backupsFound: summaries.count)
@@ -112,7 +115,8 @@ struct BackupRecoverCommand: Command {
     } else {
       context.standardOutput.write(
         BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
-          + ReportRendering.text(report, libraryPath: libraryPath)
+          + ReportRendering.text(
+            report, libraryPath: libraryPath, libraryHasCloudKit: destination.hasCloudKit)
           + "next: ditto-recover export --library \(libraryPath) --format csv > dittos.csv\n")
     }
     return exitCode

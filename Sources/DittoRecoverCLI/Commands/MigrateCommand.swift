@@ -42,8 +42,11 @@ struct MigrateCommand: Command {
       let library = target.libraryPath
       context.standardOutput.write(
         json
-          ? ReportRendering.json(report, libraryPath: library).rendered() + "\n"
-          : ReportRendering.text(report, libraryPath: library))
+          ? ReportRendering.json(
+            report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit
+          ).rendered() + "\n"
+          : ReportRendering.text(
+            report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit))
       return ExitCode.of(report)
     }
   }

@@ -10,11 +10,14 @@ struct MigrationTarget {
   let layout: ContainerLayout
   /// The app's library: `--library`, or `<container>/Ditto.store`.
   let libraryPath: String
+  /// The library as the migrator's destination.
+  let destination: DittoStoreDestination
 
   init(arguments: ParsedArguments) {
     layout = ContainerLayout(
       container: arguments.value("container") ?? ".", home: arguments.value("home"))
     libraryPath = arguments.value("library") ?? layout.defaultLibraryPath
+    destination = DittoStoreDestination(path: libraryPath)
   }
 
   /// Checks that the folders exist, so a typo is an error rather than "nothing on disk".
@@ -49,7 +52,7 @@ struct MigrationTarget {
   /// defaults plist as its flag store and legacy source, logging through the context.
   func makeMigrator(_ context: ToolContext) -> LegacyDataMigrator {
     LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      layout: layout, destination: destination,
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
   }
 }

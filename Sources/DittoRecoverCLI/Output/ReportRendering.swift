@@ -6,7 +6,9 @@ enum ReportRendering {
   /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
   /// plus `result`/`message` for the manual path and `dryRun` for a preview.
-  static func json(_ report: MigrationReport, libraryPath: String) -> JSONValue {
+  static func json(
+    _ report: MigrationReport, libraryPath: String, libraryHasCloudKit: Bool = false
+  ) -> JSONValue {
     var object: [String: JSONValue] = [
       "attempted": true,
       "source": .string(report.source.rawValue),
@@ -22,6 +24,7 @@ enum ReportRendering {
       "flagSet": .bool(report.flagSet),
       "error": .optional(report.errorDescription),
       "library": .string(libraryPath),
+      "libraryCloudKit": .bool(libraryHasCloudKit),
     ]
     if let code = report.destinationError?.code ?? report.readError?.code {
       object["errorCode"] = .string(code)
@@ -65,7 +68,9 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
-  static func text(_ report: MigrationReport, libraryPath: String) -> String {
+  static func text(
+    _ report: MigrationReport, libraryPath: String, libraryHasCloudKit: Bool = false
+  ) -> String {
     var lines: [String] = []
     if report.isDryRun {
       lines.append(report.previewMessage)
@@ -96,6 +101,11 @@ enum ReportRendering {
         "\(verb): \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
       )
       lines.append("library: \(libraryPath)")
+      if libraryHasCloudKit, counts.inserted > 0, !report.isDryRun {
+        lines.append(
+          "iCloud: this library syncs with iCloud; the app exports the new dittos on its next launch (persistent history was written)"
+        )
+      }
     }
     if let salvaged = report.salvaged {
       lines.append("salvaged: \(salvaged) dittos from damaged data")
