@@ -137,7 +137,7 @@ let package = Package(
       name: "HarnessTests",
       dependencies: [
         "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
-        "SQLiteDB", "ditto-recover", "crash-harness-tool",
+        "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
       ]),
     .testTarget(
       name: "OutcomeReportTests",
