@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
     .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
     .library(name: "DittoStore", targets: ["DittoStore"]),
+    .library(name: "ContainerFiles", targets: ["ContainerFiles"]),
     // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
     // build them): each module they drive is a product.
     .library(name: "LegacyStore", targets: ["LegacyStore"]),
@@ -60,6 +61,11 @@ let package = Package(
       name: "LegacyMigration",
       dependencies: ["LegacyStore", "LibraryMerge", "Telemetry", "SafeFiles", "Salvage"]
     ),
+    // The files of a container copy the engine never names: the App Group defaults plist as a flag
+    // store and legacy source, and where the library lies.
+    .target(
+      name: "ContainerFiles",
+      dependencies: ["LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles"]),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
     // On Linux the crypto comes from OpenSSL's libcrypto, loaded on first use (headers: libssl-dev);
     // on Apple platforms from CommonCrypto.
@@ -72,14 +78,16 @@ let package = Package(
       name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
-      dependencies: ["SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange", "SafeFiles"]),
+      dependencies: [
+        "SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange", "SafeFiles", "ContainerFiles",
+      ]),
     .target(
       name: "DittoRecoverCLI",
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry",
         "StoreFixtures",
         "Exchange",
-        "SafeFiles", "OutcomeReport", "BackupReader", "Salvage",
+        "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
@@ -92,7 +100,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
-        "BackupCrypto", "LibraryMerge", "DittoStore", "LegacyMigration",
+        "BackupCrypto", "LibraryMerge", "DittoStore", "LegacyMigration", "ContainerFiles",
       ]
     ),
 
@@ -115,6 +123,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
         "SafeFiles", "Salvage", "BackupReader", "LibraryMerge", "DittoStore", "LegacyStore",
+        "ContainerFiles",
       ],
       exclude: ["Fixtures"]
     ),
@@ -134,13 +143,15 @@ let package = Package(
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(
       name: "crash-harness-tool",
-      dependencies: ["DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry"],
+      dependencies: [
+        "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "ContainerFiles",
+      ],
       path: "Tests/CrashHarnessTool"),
     .testTarget(
       name: "HarnessTests",
       dependencies: [
         "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
-        "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
+        "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge", "ContainerFiles",
       ]),
     .testTarget(
       name: "OutcomeReportTests",

@@ -9,7 +9,7 @@ import PackageDescription
 // is `corpus/<name>/`. To add one: write the main.swift and add a line to this table.
 let fuzzers: [(name: String, modules: [String])] = [
   ("legacy-store", ["LegacyStore"]),
-  ("defaults-plist", ["LegacyMigration"]),
+  ("defaults-plist", ["LegacyMigration", "ContainerFiles"]),
   ("backup-plist", ["BackupReader"]),
   ("mbfile", ["BackupReader"]),
   ("keybag", ["BackupReader"]),

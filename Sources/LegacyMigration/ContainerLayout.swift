@@ -10,17 +10,6 @@ public struct ContainerLayout: Sendable, Equatable {
     self.home = home.map(Self.trimmed)
   }
 
-  /// The App Group defaults file, where the completion flag lives.
-  public var defaultsPath: String {
-    container + "/Library/Preferences/" + AppGroupDefaults.fileName
-  }
-
-  /// The app's library: the SwiftData store Ditto 3.x keeps in the App Group container.
-  public var defaultLibraryPath: String { container + "/" + Self.libraryFileName }
-
-  /// The library's file name.
-  public static let libraryFileName = "Ditto.store"
-
   private static func trimmed(_ path: String) -> String {
     var path = path
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }

@@ -101,7 +101,7 @@ public final class LegacyDataMigrator {
     do {
       if try flags.readFlags().isComplete {
         logger.info(
-          "migrateIfNeeded: \(AppGroupDefaults.completionKey, privacy: .public) is set; skipping")
+          "migrateIfNeeded: \(MigrationFlagKeys.completion, privacy: .public) is set; skipping")
         return .alreadyComplete
       }
     } catch {

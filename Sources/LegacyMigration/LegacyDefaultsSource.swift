@@ -4,7 +4,7 @@ import LibraryMerge
 /// The App Group defaults as a legacy source: the 1.x list and the keyboard's queued additions.
 ///
 /// Only ever read. The app reads them through `UserDefaults(suiteName:)` (``UserDefaultsStore``);
-/// `ditto-recover` from the plist of a container copy (``AppGroupDefaults``).
+/// `ditto-recover` from the plist of a container copy (`AppGroupDefaults`, module ContainerFiles).
 public protocol LegacyDefaultsSource {
   /// Where the values live, for reports (a path, or `UserDefaults(<suite>)`).
   var legacySourceName: String { get }
@@ -40,17 +40,17 @@ public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, 
 
   public func readFlags() throws(FlagStoreError) -> MigrationFlags {
     MigrationFlags(
-      isComplete: defaults.bool(forKey: AppGroupDefaults.completionKey),
-      attempts: defaults.integer(forKey: AppGroupDefaults.attemptsKey))
+      isComplete: defaults.bool(forKey: MigrationFlagKeys.completion),
+      attempts: defaults.integer(forKey: MigrationFlagKeys.attempts))
   }
 
   public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
     let current = try readFlags()
     if flags.isComplete != current.isComplete {
-      defaults.set(flags.isComplete, forKey: AppGroupDefaults.completionKey)
+      defaults.set(flags.isComplete, forKey: MigrationFlagKeys.completion)
     }
     if flags.attempts != current.attempts {
-      defaults.set(flags.attempts, forKey: AppGroupDefaults.attemptsKey)
+      defaults.set(flags.attempts, forKey: MigrationFlagKeys.attempts)
     }
   }
 

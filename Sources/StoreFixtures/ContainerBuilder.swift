@@ -1,3 +1,4 @@
+import ContainerFiles
 import Foundation
 import LegacyMigration
 

@@ -1,3 +1,4 @@
+import ContainerFiles
 import Exchange
 import Foundation
 import LegacyMigration

@@ -5,6 +5,7 @@
 //   stage: in-transaction (the plan is made, inside the write transaction, before any row is written)
 //          committed      (the import committed; the flag is not written yet)
 //          flag-written   (the flag was written)
+import ContainerFiles
 import DittoStore
 import Foundation
 import LegacyMigration

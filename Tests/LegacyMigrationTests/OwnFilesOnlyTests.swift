@@ -1,5 +1,6 @@
 import BackupReader
 import Foundation
+import LegacyMigration
 import LegacyStore
 import SafeFiles
 import Salvage
@@ -7,7 +8,7 @@ import StoreFixtures
 import TestSupport
 import Testing
 
-@testable import LegacyMigration
+@testable import ContainerFiles
 
 #if canImport(Glibc)
   import Glibc

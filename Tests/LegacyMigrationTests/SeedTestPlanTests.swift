@@ -1,3 +1,4 @@
+import ContainerFiles
 import DittoStore
 import Foundation
 import LegacyMigration
@@ -173,5 +174,44 @@ import Testing
       Issue.record("fresh install must not run again")
       return
     }
+  }
+
+  /// The 3.0.0/3.0.1 paths: the library already holds the presets (and, for a Pro user, more, with
+  /// CloudKit tables): everything it held stays first and unchanged, the old dittos follow, a second
+  /// launch and a manual recovery insert nothing more.
+  @Test(arguments: [LibraryFixtures.Name.presets, .cloudKitGaps])
+  func intoALibraryThatAlreadyHoldsDittos(library: LibraryFixtures.Name) throws {
+    let harness = try MigrationHarness(library: library)
+    try harness.builder.writeStore(spec)
+    try harness.recordFiles()
+    let before = try harness.libraryContents()
+    let migrator = harness.makeMigrator()
+    let report = try #require(migrator.migrateIfNeeded().report)
+    #expect(report.outcome == .success)
+    // What the app would show: a category with a title the library has merges into it (texts it
+    // held are skipped, the rest follow its own), others follow the library's categories.
+    var expected = before
+    for (title, texts) in texts(of: spec) {
+      if let index = expected.firstIndex(where: { $0.0 == title }) {
+        let held = Set(before.first { $0.0 == title }?.1 ?? [])
+        expected[index].1 += texts.filter { !held.contains($0) }
+      } else {
+        expected.append((title, texts))
+      }
+    }
+    let after = try harness.libraryContents()
+    #expect(same(after, expected))
+    #expect(Array(after.prefix(before.count)).map(\.0) == before.map(\.0))
+    let content = try DittoStoreFile.content(at: harness.layout.defaultLibraryPath)
+    #expect(content.profileCount == (library == .presets ? 1 : content.profileCount))
+    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+      Issue.record("the flag did not short-circuit")
+      return
+    }
+    let again = migrator.recoverNow()
+    #expect(again.outcome == .noNewData)
+    #expect(again.recoveryResult == .inserted(0))
+    #expect(try harness.libraryContents().count == after.count)
+    try harness.assertPreserved()
   }
 }

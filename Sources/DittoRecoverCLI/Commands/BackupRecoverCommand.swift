@@ -1,4 +1,5 @@
 import BackupReader
+import ContainerFiles
 import DittoStore
 import Exchange
 import LegacyMigration

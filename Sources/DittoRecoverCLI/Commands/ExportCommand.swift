@@ -1,3 +1,4 @@
+import ContainerFiles
 import DittoStore
 import Exchange
 import LegacyMigration

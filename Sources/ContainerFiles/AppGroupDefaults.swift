@@ -1,4 +1,5 @@
 import Foundation
+import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import SafeFiles
@@ -8,21 +9,6 @@ import SafeFiles
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// Why the App Group defaults could not be read or written. Every case names the file.
-public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The file exists but is not a readable property list (it is left untouched).
-  case unreadable(file: String, reason: String)
-  /// Writing failed; the file holds what it held before.
-  case writeFailed(file: String, reason: String)
-
-  public var description: String {
-    switch self {
-    case .unreadable(let file, let reason): "\(file): cannot read the defaults: \(reason)"
-    case .writeFailed(let file, let reason): "\(file): cannot write the defaults: \(reason)"
-    }
-  }
-}
 
 /// The App Group's `NSUserDefaults` file, `<container>/Library/Preferences/group.io.kern.ditto.plist`.
 ///
@@ -34,13 +20,9 @@ public struct AppGroupDefaults: Sendable {
   /// The defaults file name iOS uses for the App Group.
   public static let fileName = "group.io.kern.ditto.plist"
   /// 3.0.2's completion flag.
-  public static let completionKey = "legacyCoreDataMigrationComplete_v302"
+  public static let completionKey = MigrationFlagKeys.completion
   /// 3.0.2's count of automatic attempts that ended in `found_unreadable`.
-  public static let attemptsKey = "legacyCoreDataMigrationAttempts_v302"
-  /// Flags of 3.0.0 and 3.0.1: read by nobody, so a device that ran them retries with 3.0.2.
-  public static let ignoredEarlierKeys = [
-    "legacyCoreDataMigrationComplete", "legacyUserDefaultsMigrationComplete",
-  ]
+  public static let attemptsKey = MigrationFlagKeys.attempts
   /// Larger files are refused as unreadable rather than loaded.
   public static let maximumBytes = 64 << 20
 
