@@ -3,6 +3,12 @@ import LibraryMerge
 import SQLiteDB
 import SafeFiles
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads a Ditto 3.x library (`Ditto.store`) on a private snapshot of the file with its `-wal` and
 /// `-shm`: the original is never opened by SQLite, so a read never changes it, and a hot journal or
 /// WAL left by a crash is recovered on the copy instead of blocking the read.
@@ -77,7 +83,44 @@ public enum DittoStoreFile {
   // MARK: - Snapshot
 
   /// Snapshots `path`, opens the copy, resolves its layout and runs `body`; the copy is removed after.
+  ///
+  /// The app (or another ditto-recover) may commit while the three files are being copied, and a copy
+  /// taken across a commit or a checkpoint can read as damaged. So when a read fails and the files
+  /// changed while it ran, the snapshot is taken again (a few times); a store that stays damaged
+  /// while nobody writes it is reported as it is.
   static func withSnapshot<Result>(
+    of path: String, _ body: (Database, StoreLayout) throws(SQLiteError) -> Result
+  ) throws(DestinationError) -> Result {
+    var attempt = 0
+    while true {
+      let before = fingerprint(of: path)
+      do {
+        return try withOneSnapshot(of: path, body)
+      } catch {
+        attempt += 1
+        guard attempt < 8, error.kind != .noLibrary, fingerprint(of: path) != before else {
+          throw error
+        }
+        usleep(UInt32(20_000 * attempt))
+      }
+    }
+  }
+
+  /// Size and modification time of the store and its `-wal`: changes whenever a writer commits.
+  private static func fingerprint(of path: String) -> [Double] {
+    var values: [Double] = []
+    for file in [path, path + "-wal"] {
+      do {
+        let status = try FileStatus.of(path: file)
+        values += [Double(status?.size ?? -1), status?.modificationTime ?? -1]
+      } catch {
+        values += [-2, -2]
+      }
+    }
+    return values
+  }
+
+  private static func withOneSnapshot<Result>(
     of path: String, _ body: (Database, StoreLayout) throws(SQLiteError) -> Result
   ) throws(DestinationError) -> Result {
     let snapshot: StoreSnapshot
