@@ -4,7 +4,8 @@ import SafeFiles
 /// `ditto-recover backup`: the group of commands that read a Finder/iTunes backup folder.
 struct BackupCommand: Command {
   static let name = "backup"
-  static let abstract = "List or recover the Ditto files in a Finder/iTunes backup folder."
+  static let abstract =
+    "List, recover or extract the Ditto files in a Finder/iTunes backup folder."
   static let discussion: String? = """
     BACKUP is one backup (…/MobileSync/Backup/<id>) or the folder holding several
     (…/MobileSync/Backup). The backup is only ever read: Manifest.db is read on a private copy, and
