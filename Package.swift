@@ -11,10 +11,13 @@ import PackageDescription
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
   name: "DittoRecovery",
+  // SwiftData's floor: the app embeds LegacyMigration (with its own SwiftData destination).
+  platforms: [.iOS(.v17), .macOS(.v14)],
   products: [
     .executable(name: "ditto-recover", targets: ["ditto-recover"]),
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
     .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
+    .library(name: "DittoStore", targets: ["DittoStore"]),
     // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
     // build them): each module they drive is a product.
     .library(name: "LegacyStore", targets: ["LegacyStore"]),
@@ -145,7 +148,7 @@ let package = Package(
       name: "HarnessTests",
       dependencies: [
         "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
-        "SQLiteDB", "ditto-recover", "crash-harness-tool",
+        "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
       ]),
     .testTarget(
       name: "OutcomeReportTests",

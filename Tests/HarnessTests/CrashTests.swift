@@ -107,6 +107,15 @@ struct CrashTests {
     if state.dittos == 0 {
       #expect(try !flagIsSet(container), "\(label): flag set without an import")
     }
+    // Every read-only command works right after the kill (a hot -wal is read on a snapshot).
+    for command in [
+      ["status", "--container", container, "--json"], ["export", "--library", library],
+      ["recover", "--container", container, "--dry-run", "--json"],
+      ["inventory", "--container", container],
+    ] {
+      let run = try ToolRunner.runProcess(command)
+      #expect(run.exitCode == 0, "\(label): \(command[0]) after the kill: \(run.standardError)")
+    }
     // A second, normal run completes the import without duplicates.
     let second = try ToolRunner.runProcess(["recover", "--container", container, "--json"])
     #expect(second.exitCode == 0, "\(label): \(second.standardError)")
