@@ -5,7 +5,8 @@ import PackageDescription
 // LibraryMerge (the engine's protocols and merge rules) ← LegacyMigration, DittoStore;
 // SQLiteDB ← LegacyStore ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
 // SQLiteDB, LegacyStore ← DittoStore (Ditto 3.x's Ditto.store, a MigrationDestination) ← DittoRecoverCLI;
-// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI.
+// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI;
+// SQLiteDB, SafeFiles, LegacyStore, LegacyMigration ← RecoveryFile (the .dittorecovery file) ← DittoRecoverCLI.
 // BackupCrypto is the only other module touching C pointers (the system's crypto library).
 // Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
 let package = Package(
@@ -25,6 +26,7 @@ let package = Package(
     .library(name: "Exchange", targets: ["Exchange"]),
     .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
     .library(name: "Salvage", targets: ["Salvage"]),
+    .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
   ],
   dependencies: [],
   targets: [
@@ -67,6 +69,13 @@ let package = Package(
       name: "ContainerFiles",
       dependencies: ["LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles"]),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
+    .target(
+      name: "RecoveryFile",
+      dependencies: [
+        "SQLiteDB", "SafeFiles", "LegacyStore", "LibraryMerge", "LegacyMigration", "Telemetry",
+        "ContainerFiles",
+      ]),
     // On Linux the crypto comes from OpenSSL's libcrypto, loaded on first use (headers: libssl-dev);
     // on Apple platforms from CommonCrypto.
     .target(name: "COpenSSL"),
@@ -87,7 +96,7 @@ let package = Package(
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry",
         "StoreFixtures",
         "Exchange",
-        "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles",
+        "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
@@ -137,7 +146,8 @@ let package = Package(
       name: "DittoRecoverCLITests",
       dependencies: [
         "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoStore", "Exchange",
-        "LegacyStore",
+        "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
+        "ContainerFiles",
         "StoreFixtures",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).

@@ -12,6 +12,8 @@ public enum ExitCode: Int32, Sendable, Equatable {
   case dataError = 65
   /// An input file or folder does not exist (EX_NOINPUT).
   case noInput = 66
+  /// The output file already exists and is never overwritten (EX_CANTCREAT).
+  case cannotCreate = 73
   /// The library cannot be opened or written (EX_IOERR).
   case ioError = 74
 

@@ -17,7 +17,8 @@ public enum Tool {
   public static var commands: [any Command.Type] {
     [
       MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
-      InspectCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
+      InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
+      BackupCommand.self,
       SalvageCommand.self, FixtureCommand.self, OutcomesCommand.self,
     ]
   }

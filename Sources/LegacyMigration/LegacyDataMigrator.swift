@@ -1,3 +1,4 @@
+import Foundation
 import LegacyStore
 import LibraryMerge
 import Salvage
@@ -120,6 +121,13 @@ public final class LegacyDataMigrator {
   /// read on a private snapshot; its telemetry line carries `from=file`.
   public func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
     run(AttemptRequest(source: .manual, isDryRun: dryRun, file: path))
+  }
+
+  /// The manual path applied to a file the user opened (from Files or AirDrop): a `.dittorecovery`
+  /// file or a 2.x store, read on a private snapshot; same merge rules, result and messages as
+  /// ``recoverNow(dryRun:)``, and one telemetry line with `source=manual` and `from=file`.
+  public func recoverNow(from url: URL, dryRun: Bool = false) -> MigrationReport {
+    recoverNow(fromFile: url.path, dryRun: dryRun)
   }
 
   // MARK: - One attempt

@@ -361,6 +361,7 @@ import Testing
         SUBCOMMANDS:
           list                  Show each backup's device, date, iOS version and the Ditto files it holds.
           recover               Rebuild Ditto's files from a backup and recover the old dittos from them.
+          extract               Write everything recoverable in a backup into one recovery file.
 
           See 'ditto-recover help backup <subcommand>' for detailed help.
 

@@ -64,6 +64,11 @@ struct RecoveryGuideTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(logged)")
     #expect(printed.contains("will be imported"))
+    // The recovery file, named after the backup's date, and what `status --from` says of it.
+    #expect(
+      FileManager.default.fileExists(
+        atPath: home.appending("Desktop/Ditto-recovered-2023-11-14.dittorecovery")))
+    #expect(printed.contains("holds 4 categories, 9 dittos"))
     for csv in ["Desktop/dittos.csv", "Desktop/dittos-from-backup.csv"] {
       let text = try String(contentsOfFile: home.appending(csv), encoding: .utf8)
       #expect(text.hasPrefix("Category,Ditto\r\n"), "\(csv)")

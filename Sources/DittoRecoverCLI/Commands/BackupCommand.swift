@@ -4,7 +4,8 @@ import SafeFiles
 /// `ditto-recover backup`: the group of commands that read a Finder/iTunes backup folder.
 struct BackupCommand: Command {
   static let name = "backup"
-  static let abstract = "List or recover the Ditto files in a Finder/iTunes backup folder."
+  static let abstract =
+    "List, recover or extract the Ditto files in a Finder/iTunes backup folder."
   static let discussion: String? = """
     BACKUP is one backup (…/MobileSync/Backup/<id>) or the folder holding several
     (…/MobileSync/Backup). The backup is only ever read: Manifest.db is read on a private copy, and
@@ -12,7 +13,7 @@ struct BackupCommand: Command {
     """
   static let options: [OptionSpec] = []
   static var subcommands: [any Command.Type] {
-    [BackupListCommand.self, BackupRecoverCommand.self]
+    [BackupListCommand.self, BackupRecoverCommand.self, BackupExtractCommand.self]
   }
 
   init(arguments: ParsedArguments) {}
@@ -94,5 +95,47 @@ struct BackupCommand: Command {
     } catch {
       throw CommandFailure(error.description, exitCode: exitCode(for: error))
     }
+  }
+
+  /// The only backup, or among several the newest holding a Ditto store (else the newest readable one
+  /// with Ditto files, else the newest readable one); says which on standard error.
+  static func choose(from summaries: [BackupSummary], root backupRoot: String, context: ToolContext)
+    throws -> BackupSummary
+  {
+    guard summaries.count > 1 else {
+      guard let only = summaries.first else {
+        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+      }
+      return only
+    }
+    for summary in summaries {
+      if let error = summary.error {
+        context.standardError.write("warning: \(error.description)\n")
+      }
+    }
+    let readable = summaries.filter { $0.error == nil }
+    let withDittoFiles = readable.filter {
+      if case .success(let listing) = $0.listing { return !listing.entries.isEmpty }
+      return false
+    }
+    let why: String
+    let chosen: BackupSummary
+    if let newest = BackupSummary.newestWithDittoStore(summaries) {
+      (chosen, why) = (newest, "the newest that holds a Ditto store")
+    } else if let newest = BackupSummary.newest(withDittoFiles) {
+      (chosen, why) = (newest, "none holds a Ditto store; the newest with Ditto files")
+    } else if let newest = BackupSummary.newest(readable) {
+      (chosen, why) = (newest, "none holds Ditto files; the newest readable one")
+    } else {
+      guard let newest = BackupSummary.newest(summaries) else {
+        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+      }
+      (chosen, why) = (newest, "none can be read; the newest")
+    }
+    let metadata = chosen.backup.metadata
+    context.standardError.write(
+      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)\n"
+    )
+    return chosen
   }
 }

@@ -48,7 +48,7 @@ struct BackupRecoverCommand: Command {
     let password = try passwordFile.map(BackupCommand.readPassword)
     let paths = try BackupCommand.locate(backupRoot)
     let summaries = BackupCommand.summarize(paths, password: password, context: context)
-    let chosen = try choose(from: summaries, context: context)
+    let chosen = try BackupCommand.choose(from: summaries, root: backupRoot, context: context)
     let listing: ManifestListing
     switch chosen.listing {
     case .success(let value): listing = value
@@ -121,48 +121,6 @@ struct BackupRecoverCommand: Command {
           + "next: ditto-recover export --library \(libraryPath) --format csv > dittos.csv\n")
     }
     return exitCode
-  }
-
-  /// The only backup, or among several the newest holding a Ditto store (else the newest readable one
-  /// with Ditto files, else the newest readable one); says which on standard error.
-  private func choose(from summaries: [BackupSummary], context: ToolContext) throws
-    -> BackupSummary
-  {
-    guard summaries.count > 1 else {
-      guard let only = summaries.first else {
-        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
-      }
-      return only
-    }
-    for summary in summaries {
-      if let error = summary.error {
-        context.standardError.write("warning: \(error.description)\n")
-      }
-    }
-    let readable = summaries.filter { $0.error == nil }
-    let withDittoFiles = readable.filter {
-      if case .success(let listing) = $0.listing { return !listing.entries.isEmpty }
-      return false
-    }
-    let why: String
-    let chosen: BackupSummary
-    if let newest = BackupSummary.newestWithDittoStore(summaries) {
-      (chosen, why) = (newest, "the newest that holds a Ditto store")
-    } else if let newest = BackupSummary.newest(withDittoFiles) {
-      (chosen, why) = (newest, "none holds a Ditto store; the newest with Ditto files")
-    } else if let newest = BackupSummary.newest(readable) {
-      (chosen, why) = (newest, "none holds Ditto files; the newest readable one")
-    } else {
-      guard let newest = BackupSummary.newest(summaries) else {
-        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
-      }
-      (chosen, why) = (newest, "none can be read; the newest")
-    }
-    let metadata = chosen.backup.metadata
-    context.standardError.write(
-      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)\n"
-    )
-    return chosen
   }
 
   /// Creates (or accepts an empty) `--out`, or a temporary folder; never inside a backup.

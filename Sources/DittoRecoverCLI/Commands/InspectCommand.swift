@@ -1,5 +1,6 @@
 import Exchange
 import LegacyStore
+import RecoveryFile
 
 /// `ditto-recover inspect FILE`: any Core Data SQLite store, described through the snapshot.
 struct InspectCommand: Command {
@@ -9,6 +10,7 @@ struct InspectCommand: Command {
   static let discussion: String? = """
     Reads a private copy of FILE with its -wal and -shm, so rows not yet checkpointed are counted.
     Sub-entities share their root's table; rows counts the rows whose Z_ENT is the entity's number.
+    For a .dittorecovery file, also shows where its content came from (the recovery key with --json).
     """
   static let options: [OptionSpec] = [
     .positional("file", value: "file", help: "The store file (its -wal/-shm beside it are used)."),
@@ -43,8 +45,15 @@ struct InspectCommand: Command {
     } catch {
       throw CommandFailure(error.description, exitCode: .dataError)
     }
+    var recovery: RecoveryFileInfo?
+    var recoveryError: String?
+    do {
+      recovery = try RecoveryFileInfo.read(from: store.database, file: file)
+    } catch {
+      recoveryError = error.description
+    }
     if json {
-      let object: JSONValue = .object([
+      var object: [String: JSONValue] = [
         "entities": .array(
           entities.map { item in
             .object([
@@ -58,8 +67,10 @@ struct InspectCommand: Command {
         "frameworkVersion": store.frameworkVersion.map { .number($0) } ?? .null,
         "storeType": .optional(store.storeType),
         "hasWAL": .bool(store.snapshot.hasWAL),
-      ])
-      context.standardOutput.write(object.rendered() + "\n")
+        "recovery": recovery.map(RecoveryRendering.json) ?? .null,
+      ]
+      if let recoveryError { object["recoveryError"] = .string(recoveryError) }
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
       return .success
     }
     var lines = [
@@ -75,6 +86,8 @@ struct InspectCommand: Command {
         pad(String(entity.number), 6) + pad(entity.name, 32) + pad(entity.table ?? "-", 32)
           + (rows.map(String.init) ?? "-"))
     }
+    if let recovery { lines += [""] + RecoveryRendering.lines(recovery) }
+    if let recoveryError { lines += ["", "recovery record unreadable: \(recoveryError)"] }
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
   }

@@ -4,22 +4,45 @@ import Exchange
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
+import RecoveryFile
 
 /// `ditto-recover status`: what the probe sees, without reading or writing anything.
 struct StatusCommand: Command {
   static let name = "status"
   static let abstract = "Show the legacy store candidates, the chosen one and the completion flag."
-  static let options: [OptionSpec] = MigrationTarget.options + [.json, .verbose]
+  static let discussion: String? = """
+    With --from FILE, describes that file instead (a .dittorecovery file or a 2.x store, read on a
+    private copy): where a recovery file came from, when and by which tool it was written, its counts
+    per source, and what the engine reads in it. Exits 65 when it cannot be read.
+    """
+  /// `--container` is required unless `--from` is given.
+  static let options: [OptionSpec] =
+    [optionalContainer, .home, .library] + [
+      .option(
+        "from", value: "file",
+        help: "Describe this recovery file (or 2.x store) instead of a container."),
+      .json, .verbose,
+    ]
+
+  static let optionalContainer = OptionSpec.option(
+    "container", value: "dir",
+    help: "The App Group container folder copied from the device (not needed with --from).")
 
   let target: MigrationTarget
   let json: Bool
+  let file: String?
 
-  init(arguments: ParsedArguments) {
+  init(arguments: ParsedArguments) throws(UsageError) {
+    if arguments.value("from") == nil, arguments.value("container") == nil {
+      throw UsageError.missing(.container)
+    }
     target = MigrationTarget(arguments: arguments)
     json = arguments.flag("json")
+    file = arguments.value("from")
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
+    if let file { return try describe(file, context) }
     try target.validate()
     let migrator = target.makeMigrator(context)
     let findings = LegacyStoreProbe.probe(target.layout)
@@ -118,6 +141,45 @@ struct StatusCommand: Command {
     }
     if let defaultsError { lines.append("App Group defaults unreadable: \(defaultsError)") }
     lines.append(library.line)
+    context.standardOutput.write(lines.joined(separator: "\n") + "\n")
+    return .success
+  }
+}
+
+extension StatusCommand {
+  /// `status --from FILE`: the recovery record and what the engine's reader finds in the file.
+  func describe(_ file: String, _ context: ToolContext) throws -> ExitCode {
+    guard try FileStatusProbe.exists(file) else {
+      throw CommandFailure("--from \(file): no such file", exitCode: .noInput)
+    }
+    let library: LegacyLibrary
+    let info: RecoveryFileInfo?
+    do {
+      library = try DittoStoreReader.read(path: file)
+    } catch {
+      throw CommandFailure(
+        "\(error.description): not a recovery file or a Ditto 2.x store", exitCode: .dataError)
+    }
+    do {
+      info = try RecoveryFileInfo.read(path: file)
+    } catch {
+      throw CommandFailure(error.description, exitCode: .dataError)
+    }
+    if json {
+      let object: JSONValue = [
+        "file": .string(file),
+        "recovery": info.map(RecoveryRendering.json) ?? .null,
+        "categories": .number(library.categories.count),
+        "dittos": .number(library.dittoCount),
+      ]
+      context.standardOutput.write(object.rendered() + "\n")
+      return .success
+    }
+    var lines = ["file: \(file)"]
+    lines += info.map(RecoveryRendering.lines) ?? ["a Ditto 2.x store (no recovery record)"]
+    lines.append(
+      "reads as: \(library.categories.count) categories, \(library.dittoCount) dittos (what 'recover --from' offers)"
+    )
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
   }

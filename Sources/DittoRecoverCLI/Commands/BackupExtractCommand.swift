@@ -1,0 +1,120 @@
+import BackupReader
+import Foundation
+import LegacyMigration
+import RecoveryFile
+import SafeFiles
+
+/// `ditto-recover backup extract`: a backup's Ditto data as one `.dittorecovery` file.
+struct BackupExtractCommand: Command {
+  static let name = "extract"
+  static let parentName: String? = "backup"
+  static let abstract = "Write everything recoverable in a backup into one recovery file."
+  static let discussion: String? = """
+    Rebuilds Ditto's files from the backup into a private temporary folder (removed afterwards), then
+    writes what 'extract' would: the 2.x store with its -wal folded in, the 1.x list and keyboard
+    additions (and, with --salvage, salvaged dittos), as one file in the 2.x store layout, with the
+    backup's device name and date in it. Default name: Ditto-recovered-<backup date>.dittorecovery.
+    Given several backups, uses the newest that holds a Ditto store. The backup is only read; an
+    existing file is never overwritten (exit 73). An encrypted backup needs --password-file.
+    """
+  static let options: [OptionSpec] = [
+    BackupCommand.backupArgument, RecoveryFileOutput.outOption, BackupCommand.passwordFileOption,
+    RecoveryFileOutput.salvageOption, .json, .verbose,
+  ]
+
+  let backupRoot: String
+  let out: String?
+  let passwordFile: String?
+  let salvage: Bool
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    backupRoot = arguments.value("backup") ?? "."
+    out = arguments.value("out")
+    passwordFile = arguments.value("password-file")
+    salvage = arguments.flag("salvage")
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    let password = try passwordFile.map(BackupCommand.readPassword)
+    let paths = try BackupCommand.locate(backupRoot)
+    let summaries = BackupCommand.summarize(paths, password: password, context: context)
+    let chosen = try BackupCommand.choose(from: summaries, root: backupRoot, context: context)
+    let listing: ManifestListing
+    switch chosen.listing {
+    case .success(let value): listing = value
+    case .failure(let error):
+      throw CommandFailure(error.description, exitCode: BackupCommand.exitCode(for: error))
+    }
+    let metadata = chosen.backup.metadata
+    if metadata.isSnapshotUnfinished {
+      context.standardError.write(
+        "warning: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete\n"
+      )
+    }
+    let now = Date()
+    let out = self.out ?? RecoveryRendering.defaultFileName(for: metadata.date ?? now)
+    try RecoveryFileOutput.requireOutside(out, inputs: [backupRoot, chosen.backup.path])
+    try RecoveryFileWriterCheck.requireFree(out)
+
+    // Decrypted and rebuilt files live only in our own private folder.
+    let scratch: PrivateDirectory
+    do {
+      scratch = try PrivateDirectory(prefix: "ditto-extract-")
+    } catch {
+      throw CommandFailure("cannot make a private folder: \(error)", exitCode: .ioError)
+    }
+    defer { scratch.remove() }
+    let rebuild = BackupRebuilder(backup: chosen.backup, output: scratch.path).rebuild(
+      listing, contents: chosen.contentReader)
+    for file in rebuild.files where file.status != .copied {
+      context.standardError.write(
+        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")\n"
+      )
+    }
+    for problem in rebuild.folderProblems + listing.problems {
+      context.standardError.write("warning: \(problem)\n")
+    }
+    let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
+    let extraction = RecoveryExtractor.extract(
+      layout: layout, includesSalvage: salvage, logger: context.logger)
+
+    var info = RecoveryFileInfo(origin: .backup, createdAt: now, toolVersion: Tool.version)
+    info.deviceName = metadata.deviceName
+    info.backupDate = metadata.date
+    info.backupPath = OutputFolder.resolved(chosen.backup.path)
+    var backupJSON = BackupRendering.identityJSON(chosen.backup)
+    backupJSON["backupsFound"] = .number(summaries.count)
+    backupJSON["files"] = .array(
+      rebuild.files.map {
+        [
+          "domain": .string($0.domain), "relativePath": .string($0.relativePath),
+          "status": .string($0.status.rawValue), "reason": .optional($0.reason),
+        ]
+      })
+    var exitCode = try RecoveryFileOutput.finish(
+      extraction, info: info, out: out, json: json, extra: ["backup": .object(backupJSON)],
+      context: context)
+    let failedInputs = rebuild.failedEngineInputs
+    if !failedInputs.isEmpty {
+      context.printError(
+        "\(failedInputs.count) Ditto data files listed in the backup could not be rebuilt; the recovery file may be incomplete"
+      )
+      if exitCode == .success { exitCode = .dataError }
+    }
+    return exitCode
+  }
+}
+
+/// The writer's own check, early: a backup is not unlocked and rebuilt for an output that exists.
+enum RecoveryFileWriterCheck {
+  static func requireFree(_ out: String) throws {
+    do {
+      try RecoveryFileWriter.requireFree(out)
+    } catch {
+      throw CommandFailure(
+        error.description, exitCode: error.kind == .alreadyExists ? .cannotCreate : .ioError)
+    }
+  }
+}

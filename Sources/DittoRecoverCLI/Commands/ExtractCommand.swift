@@ -1,0 +1,49 @@
+import Foundation
+import LegacyMigration
+import RecoveryFile
+
+/// `ditto-recover extract`: everything recoverable in a container, as one `.dittorecovery` file.
+struct ExtractCommand: Command {
+  static let name = "extract"
+  static let abstract = "Write everything recoverable in a container into one recovery file."
+  static let discussion: String? = """
+    Reads the chosen 2.x store (its -wal applied), the App Group defaults' 1.x list and keyboard
+    additions (and, with --salvage, what salvage rebuilds) on private copies, merges them as a recovery
+    into an empty library would, and writes the result as a standalone file in the 2.x store layout
+    that Ditto opens ('Recover from file') and 'recover --from' reads. The container is only read; an
+    existing file is never overwritten (exit 73). Exits 65 when nothing readable was found.
+    """
+  static let options: [OptionSpec] = [
+    .container, .home, RecoveryFileOutput.outOption, RecoveryFileOutput.salvageOption, .json,
+    .verbose,
+  ]
+
+  let layout: ContainerLayout
+  let out: String?
+  let salvage: Bool
+  let json: Bool
+
+  init(arguments: ParsedArguments) {
+    layout = ContainerLayout(
+      container: arguments.value("container") ?? ".", home: arguments.value("home"))
+    out = arguments.value("out")
+    salvage = arguments.flag("salvage")
+    json = arguments.flag("json")
+  }
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    try MigrationTarget.requireDirectory(layout.container, option: "--container")
+    if let home = layout.home { try MigrationTarget.requireDirectory(home, option: "--home") }
+    let now = Date()
+    let out = self.out ?? RecoveryRendering.defaultFileName(for: now)
+    try RecoveryFileOutput.requireOutside(
+      out, inputs: [layout.container] + (layout.home.map { [$0] } ?? []))
+    let extraction = RecoveryExtractor.extract(
+      layout: layout, includesSalvage: salvage, logger: context.logger)
+    var info = RecoveryFileInfo(origin: .container, createdAt: now, toolVersion: Tool.version)
+    info.container = OutputFolder.resolved(layout.container)
+    return try RecoveryFileOutput.finish(
+      extraction, info: info, out: out, json: json,
+      extra: ["container": .string(layout.container)], context: context)
+  }
+}

@@ -1,0 +1,88 @@
+import Exchange
+import Foundation
+import LegacyMigration
+import RecoveryFile
+
+/// What `extract` and `backup extract` share: the `--out` and `--salvage` options, the checks that keep
+/// the output out of the input, writing the file and reporting it.
+enum RecoveryFileOutput {
+  static let outOption = OptionSpec.option(
+    "out", value: "file",
+    help:
+      "The recovery file to write (default: Ditto-recovered-<date>.dittorecovery here); never overwritten."
+  )
+  static let salvageOption = OptionSpec.flag(
+    "salvage",
+    help: "Also put in dittos rebuilt from damaged stores or a lone -wal (as 'salvage' finds them)."
+  )
+
+  /// Refuses an output inside any of `inputs` (a backup, a container): they are only ever read.
+  static func requireOutside(_ out: String, inputs: [String]) throws {
+    for input in inputs where OutputFolder.isInside(out, input) {
+      throw UsageError("'\(outOption.synopsis)' must not be inside \(input): it is only ever read")
+    }
+  }
+
+  /// Writes the file (unless there is nothing to put in it) and prints the result.
+  ///
+  /// - Returns: 0, or 65 when part of the data could not be read (the readable part is written).
+  /// - Throws: ``CommandFailure``: 65 when nothing readable was found (no file), 73 when `out`
+  ///   exists, 74 when it cannot be written.
+  static func finish(
+    _ extraction: RecoveryExtractor.Extraction, info: RecoveryFileInfo, out: String,
+    json: Bool, extra: [String: JSONValue], context: ToolContext
+  ) throws -> ExitCode {
+    let report = extraction.report
+    var info = info
+    info.categories = extraction.categories.count
+    info.dittos = extraction.dittoCount
+    info.salvaged = report.salvaged
+    info.sources = extraction.sourceCounts
+    for source in report.sources {
+      if let error = source.error { context.printError("\(source.path): \(error)") }
+    }
+    guard extraction.dittoCount > 0 else {
+      var message = "nothing to put in a recovery file (\(report.outcome.rawValue))"
+      if let error = report.errorDescription { message += ": \(error)" }
+      if report.outcome == .foundUnreadable, !report.orphanWALs.isEmpty || report.store != nil {
+        message += "; try again with --salvage, or run 'ditto-recover salvage' on the store"
+      }
+      throw CommandFailure(message + "; no file written", exitCode: .dataError)
+    }
+    do {
+      try RecoveryFileWriter.write(extraction.categories, info: info, to: out)
+    } catch {
+      throw CommandFailure(
+        error.description, exitCode: error.kind == .alreadyExists ? .cannotCreate : .ioError)
+    }
+    var exitCode = ExitCode.success
+    if report.outcome == .foundUnreadable {
+      context.printError(
+        "\(report.errorDescription ?? "a source could not be read"): the file holds only what could be read"
+      )
+      exitCode = .dataError
+    }
+    if json {
+      var object = extra
+      object["out"] = .string(out)
+      object["outcome"] = .string(report.outcome.rawValue)
+      object["categories"] = .number(info.categories)
+      object["dittos"] = .number(info.dittos)
+      object["salvaged"] = info.salvaged.map { .number($0) } ?? .null
+      object["sources"] = .array(report.sources.map(ReportRendering.sourceJSON))
+      object["recovery"] = RecoveryRendering.json(info)
+      if let error = report.errorDescription { object["error"] = .string(error) }
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+    } else {
+      let lines =
+        ["wrote \(out): \(info.dittos) dittos in \(info.categories) categories"]
+        + RecoveryRendering.lines(info)
+        + [
+          "next: AirDrop the file to the iPhone (or save it to Files) and open it with Ditto,",
+          "  or check it here: ditto-recover status --from \(out)",
+        ]
+      context.standardOutput.write(lines.joined(separator: "\n") + "\n")
+    }
+    return exitCode
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import LegacyStore
+import LibraryMerge
+import SQLiteDB
+import SafeFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a `.dittorecovery` file (the layout is described in RecoveryFileInfo.swift).
+///
+/// The file is built in a private folder beside the output, read back through the engine's reader
+/// and compared with what was meant, then published with `link(2)`, which never replaces an existing
+/// file (or, on a file system without hard links, copied to a new file created with `O_EXCL`).
+public enum RecoveryFileWriter {
+  /// The file name extension (and the document type the app registers).
+  public static let fileExtension = "dittorecovery"
+
+  /// Distance between consecutive order keys.
+  static let orderStep: Int64 = 1024
+
+  /// Writes `categories` (in order, each with its dittos in order) and `info` as a new file at `path`.
+  ///
+  /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as it
+  ///   was), `.writeFailed` otherwise; nothing is left at `path` on failure.
+  public static func write(
+    _ categories: [MergeCategory], info: RecoveryFileInfo, to path: String
+  ) throws(RecoveryFileError) {
+    try requireFree(path)
+    let folder: PrivateDirectory
+    do {
+      folder = try PrivateDirectory(prefix: ".ditto-recovery-", in: parent(of: path))
+    } catch {
+      throw RecoveryFileError(
+        .writeFailed, file: path, reason: "cannot make a temporary folder beside it: \(error)")
+    }
+    defer { folder.remove() }
+    let scratch = folder.path + "/recovery." + fileExtension
+    do {
+      try fill(scratch, categories: categories, info: info)
+    } catch {
+      throw RecoveryFileError(.writeFailed, file: path, reason: "\(error)")
+    }
+    try verify(scratch, categories: categories, output: path)
+    try publish(scratch, at: path)
+  }
+
+  /// Throws `.alreadyExists` when anything (even a dangling link) has the name `path`; writing
+  /// checks again, atomically.
+  public static func requireFree(_ path: String) throws(RecoveryFileError) {
+    let status: FileStatus?
+    do {
+      status = try FileStatus.of(path: path)
+    } catch {
+      throw RecoveryFileError(.writeFailed, file: path, reason: error.reason)
+    }
+    if let status {
+      throw RecoveryFileError(
+        .alreadyExists, file: path,
+        reason: "already exists (a \(status.kind.humanName)); it is never overwritten")
+    }
+  }
+
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  private static func fill(
+    _ path: String, categories: [MergeCategory], info: RecoveryFileInfo
+  ) throws {
+    let database = try Database(path: path, mode: .readWriteCreate)
+    try database.execute(
+      sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+    try database.inTransaction(.immediate) {
+      for statement in schema { try database.execute(sql: statement) }
+      try insertRows(database, categories: categories, info: info)
+      return .commit
+    }
+    try database.close()
+  }
+
+  /// Core Data's DDL for the Ditto 2.x model, then the metadata table.
+  static let schema = [
+    "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPROFILE INTEGER, Z_FOK_PROFILE INTEGER, ZTITLE VARCHAR )",
+    "CREATE TABLE ZDITTO ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSE_COUNT INTEGER, ZCATEGORY INTEGER, Z_FOK_CATEGORY INTEGER, ZTEXT VARCHAR )",
+    "CREATE TABLE ZPROFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
+    "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
+    "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
+    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+    "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+    "CREATE TABLE \(RecoveryFileInfo.tableName) (KEY TEXT PRIMARY KEY, VALUE TEXT)",
+  ]
+
+  private static func insertRows(
+    _ database: Database, categories: [MergeCategory], info: RecoveryFileInfo
+  ) throws {
+    try database.execute(sql: "INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT) VALUES (1, 3, 1)")
+    let category = try database.makeStatement(
+      sql:
+        "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZPROFILE, Z_FOK_PROFILE, ZTITLE) VALUES (?, 1, 1, 1, ?, ?)"
+    )
+    let ditto = try database.makeStatement(
+      sql:
+        "INSERT INTO ZDITTO (Z_PK, Z_ENT, Z_OPT, ZUSE_COUNT, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT) VALUES (?, 2, 1, ?, ?, ?, ?)"
+    )
+    var dittoKey: Int64 = 0
+    for (index, item) in categories.enumerated() {
+      let key = Int64(index + 1)
+      try category.bind(.integer(key), .integer(key * orderStep), .text(item.title))
+      try category.run()
+      for (position, entry) in item.dittos.enumerated() {
+        dittoKey += 1
+        try ditto.bind(
+          .integer(dittoKey), .integer(entry.useCount), .integer(key),
+          .integer(Int64(position + 1) * orderStep), .text(entry.text))
+        try ditto.run()
+      }
+    }
+    let primaryKeys = try database.makeStatement(
+      sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)")
+    for (number, name, maximum) in [
+      (Int64(1), "Category", Int64(categories.count)), (2, "Ditto", dittoKey), (3, "Profile", 1),
+    ] {
+      try primaryKeys.bind(.integer(number), .text(name), .integer(maximum))
+      try primaryKeys.run()
+    }
+    let metadata = try database.makeStatement(
+      sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+    try metadata.bind(.text(UUID().uuidString.uppercased()), .blob(try metadataPlist()))
+    try metadata.run()
+    let record = try database.makeStatement(
+      sql: "INSERT INTO \(RecoveryFileInfo.tableName) (KEY, VALUE) VALUES (?, ?)")
+    for (key, value) in info.rows {
+      try record.bind(.text(key.rawValue), .text(value))
+      try record.run()
+    }
+  }
+
+  /// The binary metadata plist (model hashes are placeholders: only this project's reader opens it).
+  static func metadataPlist() throws -> [UInt8] {
+    let hash = Data(repeating: 0, count: 32)
+    let plist: [String: Any] = [
+      "NSStoreType": "SQLite",
+      "NSPersistenceFrameworkVersion": 641,
+      "NSStoreModelVersionHashes": ["Category": hash, "Ditto": hash, "Profile": hash],
+      "NSStoreModelVersionHashesVersion": 3,
+      "NSStoreModelVersionIdentifiers": [""],
+      "DittoRecoveryFormat": RecoveryFileInfo.currentFormat,
+    ]
+    return Array(
+      try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+  }
+
+  /// Reads the new file back through the engine's reader; anything but exactly `categories` fails.
+  private static func verify(_ scratch: String, categories: [MergeCategory], output: String)
+    throws(RecoveryFileError)
+  {
+    let library: LegacyLibrary
+    do {
+      library = try DittoStoreReader.read(path: scratch)
+    } catch {
+      throw RecoveryFileError(
+        .writeFailed, file: output, reason: "the new file does not read back: \(error.description)")
+    }
+    let readBack = library.categories.map { category in
+      MergeCategory(
+        title: category.title,
+        dittos: category.dittos.map { MergeDitto(text: $0.text, useCount: $0.useCount) })
+    }
+    guard readBack == categories else {
+      throw RecoveryFileError(
+        .writeFailed, file: output, reason: "the new file does not read back as written")
+    }
+  }
+
+  /// Gives `scratch` the name `path`, never replacing anything there.
+  private static func publish(_ scratch: String, at path: String) throws(RecoveryFileError) {
+    // User text inside: readable by its owner only, like the backup it came from.
+    _ = chmod(scratch, 0o600)
+    let synced = open(scratch, O_RDONLY | O_CLOEXEC)
+    if synced >= 0 {
+      _ = fsync(synced)
+      _ = close(synced)
+    }
+    if link(scratch, path) == 0 { return }
+    let code = errno
+    if code == EEXIST {
+      throw RecoveryFileError(
+        .alreadyExists, file: path, reason: "already exists; it is never overwritten")
+    }
+    // No hard links here (some shared or FAT drives): copy into a new file made with O_EXCL.
+    do {
+      try ReadOnlyFile(path: scratch).copy(to: path)
+    } catch let error as FileAccessError where error.code == EEXIST {
+      throw RecoveryFileError(
+        .alreadyExists, file: path, reason: "already exists; it is never overwritten")
+    } catch {
+      throw RecoveryFileError(.writeFailed, file: path, reason: "\(error)")
+    }
+  }
+}
