@@ -12,6 +12,10 @@ import SafeFiles
 
 /// Writes a `.dittorecovery` file (the layout is described in RecoveryFileInfo.swift).
 ///
+/// This is the one place product code creates Core Data-shaped tables: a new, standalone file in the
+/// **2.x** layout that the engine's own legacy reader reads, never a `Ditto.store` (whose model hashes
+/// only the app can make) and never a file inside a container or a backup.
+///
 /// The file is built in a private folder beside the output, read back through the engine's reader
 /// and compared with what was meant, then published with `link(2)`, which never replaces an existing
 /// file (or, on a file system without hard links, copied to a new file created with `O_EXCL`).
