@@ -65,7 +65,8 @@ public enum DittoBackupFixture {
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))
-      let app = "AppDomain-io.kern.Ditto"  // as real backups spell it: the bundle id is io.kern.Ditto
+      // As real backups spell it: the bundle id is io.kern.Ditto.
+      let app = "AppDomain-io.kern.Ditto"
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
       let appPlist = try PropertyListSerialization.data(
