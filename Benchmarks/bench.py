@@ -75,8 +75,10 @@ AUTHOR = "ditto-recover"
 # sort orders 0… per category and their use counts; the history entities (INSERT OR IGNORE), the author
 # string, one ATRANSACTION and one ACHANGE insert row per inserted object (one INSERT … SELECT per entity
 # over its new Z_PK range); Z_MAX raised; COMMIT. The generated stores have one profile, unique titles and
-# no empty texts, so no merge rule is exercised. `NOT INDEXED` makes SQLite read ZDITTO in rowid order and
-# sort rather than walk ZDITTO_ZCATEGORY_INDEX with a random row fetch per ditto: the fastest plan.
+# no empty texts, so no merge rule is exercised. The walk's category ranks go to a TEMP table keyed by the
+# 2.x Z_PK. `NOT INDEXED … CROSS JOIN c` makes SQLite read ZDITTO once in rowid order, look each row's
+# category up by key and sort, rather than walk ZDITTO_ZCATEGORY_INDEX with a random row fetch per ditto,
+# or (its own choice with a CTE for the ranks) scan every ditto once per category: the fastest plan.
 COPY_SQL = """\
 ATTACH 'file:{store}?mode=ro' AS legacy;
 BEGIN IMMEDIATE;
@@ -84,23 +86,22 @@ INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES
   (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0);
 INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT)
   SELECT Z_MAX + 1, Z_ENT, 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile';
+CREATE TEMP TABLE c (old INTEGER PRIMARY KEY, rank INTEGER, title TEXT);
+INSERT INTO c SELECT Z_PK, row_number() OVER (ORDER BY Z_FOK_PROFILE, Z_PK), coalesce(ZTITLE, 'Untitled')
+  FROM legacy.ZCATEGORY WHERE ZPROFILE = 1;
 INSERT INTO ZDITTOCATEGORY (Z_PK, Z_ENT, Z_OPT, ZSORTORDER, ZPROFILE, ZMODIFIEDAT, ZTITLE)
-  SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory') + row_number() OVER w,
-    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory'), 1, row_number() OVER w - 1,
-    (SELECT Z_MAX + 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile'), {now}, coalesce(ZTITLE, 'Untitled')
-  FROM legacy.ZCATEGORY WHERE ZPROFILE = 1 WINDOW w AS (ORDER BY Z_FOK_PROFILE, Z_PK)
-  ORDER BY Z_FOK_PROFILE, Z_PK;
+  SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory') + rank,
+    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory'), 1, rank - 1,
+    (SELECT Z_MAX + 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile'), {now}, title
+  FROM c ORDER BY rank;
 INSERT INTO ZDITTOITEM (Z_PK, Z_ENT, Z_OPT, ZSORTORDER, ZUSECOUNT, ZCATEGORY, ZMODIFIEDAT, ZTEXT)
-  WITH c AS (
-    SELECT Z_PK AS old, row_number() OVER (ORDER BY Z_FOK_PROFILE, Z_PK) AS rank
-    FROM legacy.ZCATEGORY WHERE ZPROFILE = 1)
   SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem')
       + row_number() OVER (ORDER BY c.rank, d.Z_FOK_CATEGORY, d.Z_PK),
     (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem'), 1,
     row_number() OVER (PARTITION BY c.rank ORDER BY d.Z_FOK_CATEGORY, d.Z_PK) - 1,
     coalesce(d.ZUSE_COUNT, 0),
     (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory') + c.rank, {now}, d.ZTEXT
-  FROM legacy.ZDITTO AS d NOT INDEXED JOIN c ON c.old = d.ZCATEGORY
+  FROM legacy.ZDITTO AS d NOT INDEXED CROSS JOIN c ON c.old = d.ZCATEGORY
   WHERE d.ZTEXT <> ''
   ORDER BY c.rank, d.Z_FOK_CATEGORY, d.Z_PK;
 INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME)
