@@ -7,10 +7,14 @@ shuffled order every round, on the same files):
     OPERATION   OURS                                         REFERENCE
     export      ditto-recover export --legacy S --format csv  sqlite3 -csv -header -readonly S "SELECT … ORDER BY …"
                                                               (our CSV uses CRLF, the shell's LF: compared parsed)
-    migrate     ditto-recover migrate --container C           sqlite3 L: ATTACH S, create the library's tables,
-                (no library yet: it is created)                 INSERT … SELECT in one transaction (fresh L each run)
-    recover     ditto-recover recover --container C           sqlite3 L: the same copy as INSERT OR IGNORE into the
-                (library already holds every ditto)             full library (for scale; the target is ours ÷ migrate)
+    migrate     ditto-recover migrate --container C           sqlite3 L (L a copy of the same empty Ditto.store):
+                (C/Ditto.store: a copy of the empty store       BEGIN IMMEDIATE; ATTACH S read-only; INSERT … SELECT
+                the app creates, Tests/Fixtures/ditto-3x/empty)   the Profile, categories and items (Z_PK from Z_MAX),
+                                                                Z_PRIMARYKEY history rows, Z_MAX, one ATRANSACTION +
+                                                                author string, one ACHANGE per row; COMMIT
+    recover     ditto-recover recover --container C           sqlite3 L: the (category title, text) pairs of S
+                (library already holds every ditto)             EXCEPT those of the full library, counted (for scale;
+                                                                the target is ours ÷ our migrate)
     status,     ditto-recover status|inventory --container C  find C -printf '%s %P\\n' (for scale; no target)
     inventory   (a container with 10,000 files)
 
@@ -21,8 +25,11 @@ set size"), so the timed runs carry no wrapper; "beyond baseline" subtracts the 
 generated store, so no run sees another's -wal/-shm, library or flag; the store's hash is checked at the
 end (nothing may write to it).
 
-Before timing, each size is verified: our CSV and sqlite3's CSV parse to the same rows, and our library
-and the reference library hold the same categories and dittos (title, order, text, use count).
+Before timing, each size is verified: our CSV and sqlite3's CSV parse to the same rows; our library and
+the reference library hold the same categories and dittos in the same order (the first Profile's
+categories by ZSORTORDER, Z_PK; each one's items likewise: title, sort order, text, use count) and the
+same history (transactions, changes per entity); `recover` into the full library skips every ditto
+(no_new_data); the 2.x store is unchanged.
 """
 
 import argparse
@@ -55,30 +62,86 @@ EXPORT_SQL = (
     "ORDER BY c.Z_FOK_PROFILE, d.Z_FOK_CATEGORY"
 )
 
-NOW = "((julianday('now') - 2440587.5) * 86400.0)"
+# Cocoa seconds (since 2001-01-01 UTC), as the library stores dates.
+NOW = "((julianday('now') - 2451910.5) * 86400.0)"
+EMPTY_LIBRARY = os.path.join(ROOT, "Tests", "Fixtures", "ditto-3x", "empty")
+LIBRARY_FILES = ("Ditto.store", "Ditto.store-wal", "Ditto.store-shm")
+AUTHOR = "ditto-recover"
 
-# The SQL-only copy: the same rows our migrate writes (categories in list order with sort_order 0…,
-# dittos in list order with sort_order 0… per category and their use counts), duplicates ignored by
-# the library's UNIQUE (category_id, text) index, in one transaction. `NOT INDEXED` makes SQLite read ZDITTO
-# in rowid order and sort, rather than walk ZDITTO_ZCATEGORY_INDEX with a random row fetch per ditto
-# (about 1.2× slower at 100,000): the reference is the fastest plan the engine offers.
+# The SQL-only copy into a copy of the same empty Ditto.store, written the way our migrate writes it
+# (StoreLayout / DittoStoreDestination, and the store format reference §6): one BEGIN IMMEDIATE
+# transaction; entity numbers by Z_NAME; keys from Z_MAX; the Profile, then the categories in walk order
+# (Z_FOK_PROFILE) with sort orders 0…, then the items in walk order (category, then Z_FOK_CATEGORY) with
+# sort orders 0… per category and their use counts; the history entities (INSERT OR IGNORE), the author
+# string, one ATRANSACTION and one ACHANGE insert row per inserted object (one INSERT … SELECT per entity
+# over its new Z_PK range); Z_MAX raised; COMMIT. The generated stores have one profile, unique titles and
+# no empty texts, so no merge rule is exercised. The walk's category ranks go to a TEMP table keyed by the
+# 2.x Z_PK. `NOT INDEXED … CROSS JOIN c` makes SQLite read ZDITTO once in rowid order, look each row's
+# category up by key and sort, rather than walk ZDITTO_ZCATEGORY_INDEX with a random row fetch per ditto,
+# or (its own choice with a CTE for the ranks) scan every ditto once per category: the fastest plan.
 COPY_SQL = """\
 ATTACH 'file:{store}?mode=ro' AS legacy;
 BEGIN IMMEDIATE;
-{schema}
-INSERT INTO category (profile_id, title, sort_order, modified_at)
-  SELECT 1, coalesce(ZTITLE, 'Untitled'), row_number() OVER (ORDER BY Z_FOK_PROFILE, Z_PK) - 1, {now}
-  FROM legacy.ZCATEGORY WHERE ZPROFILE = 1
-  AND NOT EXISTS (SELECT 1 FROM category c WHERE c.profile_id = 1 AND c.title = coalesce(ZTITLE, 'Untitled'))
-  ORDER BY Z_FOK_PROFILE, Z_PK;
-INSERT OR IGNORE INTO ditto (category_id, text, use_count, sort_order, modified_at)
-  SELECT c.id, d.ZTEXT, coalesce(d.ZUSE_COUNT, 0),
-    row_number() OVER (PARTITION BY d.ZCATEGORY ORDER BY d.Z_FOK_CATEGORY, d.Z_PK) - 1, {now}
-  FROM legacy.ZDITTO AS d NOT INDEXED
-  JOIN legacy.ZCATEGORY lc ON lc.Z_PK = d.ZCATEGORY
-  JOIN category c ON c.profile_id = 1 AND c.title = coalesce(lc.ZTITLE, 'Untitled')
-  WHERE d.ZTEXT <> '';
+INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES
+  (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0);
+INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT)
+  SELECT Z_MAX + 1, Z_ENT, 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile';
+CREATE TEMP TABLE c (old INTEGER PRIMARY KEY, rank INTEGER, title TEXT);
+INSERT INTO c SELECT Z_PK, row_number() OVER (ORDER BY Z_FOK_PROFILE, Z_PK), coalesce(ZTITLE, 'Untitled')
+  FROM legacy.ZCATEGORY WHERE ZPROFILE = 1;
+INSERT INTO ZDITTOCATEGORY (Z_PK, Z_ENT, Z_OPT, ZSORTORDER, ZPROFILE, ZMODIFIEDAT, ZTITLE)
+  SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory') + rank,
+    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory'), 1, rank - 1,
+    (SELECT Z_MAX + 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Profile'), {now}, title
+  FROM c ORDER BY rank;
+INSERT INTO ZDITTOITEM (Z_PK, Z_ENT, Z_OPT, ZSORTORDER, ZUSECOUNT, ZCATEGORY, ZMODIFIEDAT, ZTEXT)
+  SELECT (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem')
+      + row_number() OVER (ORDER BY c.rank, d.Z_FOK_CATEGORY, d.Z_PK),
+    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoItem'), 1,
+    row_number() OVER (PARTITION BY c.rank ORDER BY d.Z_FOK_CATEGORY, d.Z_PK) - 1,
+    coalesce(d.ZUSE_COUNT, 0),
+    (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'DittoCategory') + c.rank, {now}, d.ZTEXT
+  FROM legacy.ZDITTO AS d NOT INDEXED CROSS JOIN c ON c.old = d.ZCATEGORY
+  WHERE d.ZTEXT <> ''
+  ORDER BY c.rank, d.Z_FOK_CATEGORY, d.Z_PK;
+INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME)
+  SELECT max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ATRANSACTIONSTRING)) + 1, Z_ENT, NULL, '{author}'
+  FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTIONSTRING'
+  AND NOT EXISTS (SELECT 1 FROM ATRANSACTIONSTRING WHERE ZNAME = '{author}');
+INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZTIMESTAMP)
+  SELECT max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ATRANSACTION)) + 1, Z_ENT, NULL,
+    (SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = '{author}'), {now}
+  FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTION';
+{changes}
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ZPROFILE)) WHERE Z_NAME = 'Profile';
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ZDITTOCATEGORY)) WHERE Z_NAME = 'DittoCategory';
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ZDITTOITEM)) WHERE Z_NAME = 'DittoItem';
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ATRANSACTIONSTRING)) WHERE Z_NAME = 'TRANSACTIONSTRING';
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ATRANSACTION)) WHERE Z_NAME = 'TRANSACTION';
+UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ACHANGE)) WHERE Z_NAME = 'CHANGE';
 COMMIT;
+"""
+
+# One ACHANGE insert row per new object of one entity: its Z_PK range is above the entity's Z_MAX, which
+# is raised only after the history is written.
+CHANGE_SQL = """\
+INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
+  SELECT (SELECT max(Z_MAX, (SELECT coalesce(max(Z_PK), 0) FROM ACHANGE)) FROM Z_PRIMARYKEY WHERE Z_NAME = 'CHANGE')
+      + row_number() OVER (ORDER BY Z_PK),
+    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'CHANGE'), NULL, 0,
+    (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = '{entity}'), Z_PK, (SELECT max(Z_PK) FROM ATRANSACTION)
+  FROM {table} WHERE Z_PK > (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = '{entity}') ORDER BY Z_PK;"""
+
+# recover's reference, for scale: which (category title, text) pairs of the 2.x store the full library
+# lacks, as one set difference (nothing is new, so nothing is written).
+DEDUPE_SQL = """\
+ATTACH 'file:{store}?mode=ro' AS legacy;
+SELECT count(*) FROM (
+  SELECT coalesce(c.ZTITLE, 'Untitled'), d.ZTEXT FROM legacy.ZDITTO AS d NOT INDEXED
+    JOIN legacy.ZCATEGORY c ON c.Z_PK = d.ZCATEGORY WHERE c.ZPROFILE = 1 AND d.ZTEXT <> ''
+  EXCEPT
+  SELECT c.ZTITLE, i.ZTEXT FROM ZDITTOITEM AS i NOT INDEXED JOIN ZDITTOCATEGORY c ON c.Z_PK = i.ZCATEGORY
+    WHERE c.ZPROFILE = (SELECT min(Z_PK) FROM ZPROFILE));
 """
 
 
@@ -233,48 +296,48 @@ def ensure_container(cache, store):
     return path
 
 
-def library_ddl(runner, work):
-    """The library schema, taken from an empty library the tool itself creates."""
-    folder = runner.fresh_dir("schema")
-    header = os.path.join(folder, "header.csv")
-    with open(header, "wb") as f:
-        f.write(b"Category,Ditto\r\n")
-    library = os.path.join(folder, "empty.sqlite")
-    runner.time([runner.tool, "import", "--library", library, "--csv", header])
-    db = sqlite3.connect(library)
-    rows = db.execute(
-        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").fetchall()
-    application_id = db.execute("PRAGMA application_id").fetchone()[0]
-    user_version = db.execute("PRAGMA user_version").fetchone()[0]
-    profiles = db.execute("SELECT id FROM profile ORDER BY id").fetchall()
-    db.close()
-    statements = [f"PRAGMA application_id = {application_id};", f"PRAGMA user_version = {user_version};"]
-    statements += [sql + ";" for (sql,) in rows]
-    statements += [f"INSERT INTO profile (id) VALUES ({pid});" for (pid,) in profiles]
-    shutil.rmtree(folder)
-    return "\n".join(statements)
+def copy_script(store):
+    changes = "\n".join(CHANGE_SQL.format(entity=entity, table=table) for entity, table in
+                        (("Profile", "ZPROFILE"), ("DittoCategory", "ZDITTOCATEGORY"), ("DittoItem", "ZDITTOITEM")))
+    return COPY_SQL.format(store=store.replace("'", "''"), now=NOW, author=AUTHOR, changes=changes)
 
 
-def copy_script(store, schema):
-    # The library's own settings, as LibraryStore sets them: WAL, synchronous FULL, foreign keys on.
-    head = "PRAGMA journal_mode = WAL;\nPRAGMA synchronous = FULL;\nPRAGMA foreign_keys = ON;\n"
-    return head + COPY_SQL.format(store=store.replace("'", "''"), schema=schema, now=NOW)
+def dedupe_script(store):
+    return DEDUPE_SQL.format(store=store.replace("'", "''"))
+
+
+def copy_empty_library(folder):
+    """Puts a copy of the empty Ditto.store the app creates (with its -wal and -shm) in `folder`."""
+    for name in LIBRARY_FILES:
+        shutil.copyfile(os.path.join(EMPTY_LIBRARY, name), os.path.join(folder, name))
+    return os.path.join(folder, "Ditto.store")
 
 
 def library_rows(path):
+    """What the app shows (the first Profile's categories by ZSORTORDER, Z_PK; items likewise) and the
+    history's shape (transactions; insert changes per entity name)."""
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    query = (
-        "SELECT c.title, c.sort_order, d.text, d.use_count, d.sort_order FROM ditto d "
-        "JOIN category c ON c.id = d.category_id ORDER BY c.sort_order, c.id, d.sort_order, d.id"
-    )
-    categories = db.execute("SELECT title, sort_order FROM category ORDER BY sort_order, id").fetchall()
+    profile = db.execute("SELECT min(Z_PK) FROM ZPROFILE").fetchone()[0]
+    categories = db.execute(
+        "SELECT Z_PK, ZTITLE, ZSORTORDER FROM ZDITTOCATEGORY WHERE ZPROFILE = ? ORDER BY ZSORTORDER, Z_PK",
+        (profile,)).fetchall()
     digest = hashlib.sha256()
     count = 0
-    for row in db.execute(query):
-        digest.update(repr(row).encode())
-        count += 1
+    for pk, _, _ in categories:
+        for row in db.execute(
+                "SELECT ZTEXT, ZUSECOUNT, ZSORTORDER FROM ZDITTOITEM WHERE ZCATEGORY = ? "
+                "ORDER BY ZSORTORDER, Z_PK", (pk,)):
+            digest.update(repr(row).encode())
+            count += 1
+    history = db.execute(
+        "SELECT (SELECT count(*) FROM ATRANSACTION), k.Z_NAME, count(*) FROM ACHANGE a "
+        "JOIN Z_PRIMARYKEY k ON k.Z_ENT = a.ZENTITY WHERE a.ZCHANGETYPE = 0 GROUP BY k.Z_NAME ORDER BY k.Z_NAME"
+    ).fetchall()
+    zmax = db.execute("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").fetchall()
+    check = db.execute("PRAGMA quick_check").fetchone()[0]
     db.close()
-    return categories, count, digest.hexdigest()
+    return {"categories": [(t, o) for _, t, o in categories], "dittos": count, "digest": digest.hexdigest(),
+            "history": history, "z_max": zmax, "quick_check": check}
 
 
 def csv_rows(path):
@@ -282,16 +345,18 @@ def csv_rows(path):
         return list(csv.reader(f))
 
 
-def bench_size(runner, dittos, categories, schema, runs, mem_runs, rnd):
+def bench_size(runner, dittos, categories, runs, mem_runs, rnd):
     store = ensure_store(runner.cache, dittos, categories)
     store_hash = sha256(store)
     tool = runner.tool
     log(f"\n== {dittos} dittos in {categories} categories ({os.path.getsize(store) / 1e6:.1f} MB), {runs} runs")
 
-    def linked(label):
+    def linked(label, library=False):
         folder = runner.fresh_dir(label)
         target = os.path.join(folder, "Ditto.sqlite")
         os.link(store, target)
+        if library:
+            copy_empty_library(folder)
         return folder, target
 
     def cleanup(folder):
@@ -310,26 +375,40 @@ def bench_size(runner, dittos, categories, schema, runs, mem_runs, rnd):
     shutil.rmtree(folder)
 
     # Full libraries for `recover` (made once, also compared with each other).
-    full, full_store = linked("full")
+    full, full_store = linked("full", library=True)
     runner.time([tool, "migrate", "--container", full])
-    ours_library = os.path.join(full, "DittoLibrary.sqlite")
-    ref_library = os.path.join(full, "reference.sqlite")
+    ours_library = os.path.join(full, "Ditto.store")
+    ref_folder = os.path.join(full, "reference")
+    os.makedirs(ref_folder)
+    ref_library = copy_empty_library(ref_folder)
     copy_path = os.path.join(full, "copy.sql")
     with open(copy_path, "w") as f:
-        f.write(copy_script(full_store, schema))
+        f.write(copy_script(full_store))
     dedupe_path = os.path.join(full, "dedupe.sql")
     with open(dedupe_path, "w") as f:
-        f.write(copy_script(full_store, ""))
+        f.write(dedupe_script(full_store))
     runner.time(["sqlite3", "-bail", ref_library, f".read {copy_path}"])
     ours_rows, ref_rows = library_rows(ours_library), library_rows(ref_library)
-    if ours_rows != ref_rows or ours_rows[1] != dittos:
-        raise SystemExit(f"bench: library content differs from the SQL-only copy in {full}")
+    expected_history = [(1, "DittoCategory", categories), (1, "DittoItem", dittos), (1, "Profile", 1)]
+    if ours_rows != ref_rows or ours_rows["dittos"] != dittos or ours_rows["history"] != expected_history \
+            or ours_rows["quick_check"] != "ok":
+        diff = {k: (ours_rows[k], ref_rows[k]) for k in ours_rows if ours_rows[k] != ref_rows[k]}
+        raise SystemExit(f"bench: library content differs from the SQL-only copy in {full}: {str(diff)[:2000]}")
     runner.output([tool, "recover", "--container", full, "--json"], os.path.join(full, "recover.json"))
     with open(os.path.join(full, "recover.json")) as f:
         report = json.load(f)
     if report.get("outcome") != "no_new_data" or report.get("skipped") != dittos:
         raise SystemExit(f"bench: recover into a full library did not skip everything: {report}")
-    log(f"  verified: CSV rows equal ({dittos}), libraries equal, recover skips {dittos}")
+    if library_rows(ours_library) != ours_rows:
+        raise SystemExit(f"bench: recover into a full library changed it in {full}")
+    runner.output(["sqlite3", "-bail", ref_library, f".read {dedupe_path}"], os.path.join(full, "dedupe.txt"))
+    with open(os.path.join(full, "dedupe.txt")) as f:
+        if f.read().strip() != "0":
+            raise SystemExit(f"bench: the reference recover finds new rows in {full}")
+    if sha256(store) != store_hash:
+        raise SystemExit(f"bench: {store} changed during the verification")
+    log(f"  verified: CSV rows equal ({dittos}), libraries equal (same order, history "
+        f"{ours_rows['history']}), recover skips {dittos}, store unchanged")
 
     # -- Timed commands.
     def ours_export():
@@ -341,15 +420,15 @@ def bench_size(runner, dittos, categories, schema, runs, mem_runs, rnd):
         return ["sqlite3", "-csv", "-header", "-readonly", path, EXPORT_SQL], cleanup(folder)
 
     def ours_migrate():
-        folder, _ = linked("migrate-ours")
+        folder, _ = linked("migrate-ours", library=True)
         return [tool, "migrate", "--container", folder], cleanup(folder)
 
     def ref_migrate():
-        folder, path = linked("migrate-ref")
+        folder, path = linked("migrate-ref", library=True)
         script = os.path.join(folder, "copy.sql")
         with open(script, "w") as f:
-            f.write(copy_script(path, schema))
-        return ["sqlite3", "-bail", os.path.join(folder, "reference.sqlite"), f".read {script}"], cleanup(folder)
+            f.write(copy_script(path))
+        return ["sqlite3", "-bail", os.path.join(folder, "Ditto.store"), f".read {script}"], cleanup(folder)
 
     def ours_recover():
         return [tool, "recover", "--container", full], None
@@ -402,6 +481,7 @@ TARGETS = {
     ("export", 100_000): ("≤ 1.1× sqlite3", 1.1, "ref"),
     ("export", 1_000_000): ("≤ 1.1× sqlite3", 1.1, "ref"),
     ("migrate", 400): ("≤ 3× SQL copy", 3.0, "ref"),
+    ("migrate", 10_000): ("≤ 1.2× SQL copy", 1.2, "ref"),
     ("migrate", 100_000): ("≤ 1.2× SQL copy", 1.2, "ref"),
     ("migrate", 1_000_000): ("≤ 1.2× SQL copy", 1.2, "ref"),
 }
@@ -559,13 +639,8 @@ def main():
         return
 
     if args.print_sql:
-        work = os.path.join(args.cache, "sql")
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(os.path.join(work, "runs"))
-        runner = Runner(work, os.path.abspath(args.tool), args.cache)
         print(EXPORT_SQL)
-        print(copy_script(os.path.abspath(args.print_sql), library_ddl(runner, work)))
-        shutil.rmtree(work, ignore_errors=True)
+        print(copy_script(os.path.abspath(args.print_sql)))
         return
 
     sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s]
@@ -599,14 +674,15 @@ def main():
     for size in sorted(sizes):
         runs = args.runs or DEFAULT_RUNS[size]
         runs_used[size] = runs
-        data["sizes"][str(size)] = bench_size(runner, size, SIZES[size], library_ddl(runner, work),
-                                              runs, args.mem_runs, rnd)
+        data["sizes"][str(size)] = bench_size(runner, size, SIZES[size], runs, args.mem_runs, rnd)
     if not args.no_container:
         store_10k = ensure_store(args.cache, 10_000, SIZES[10_000])
         data["container"] = bench_container(runner, store_10k, args.runs or 11, args.mem_runs, rnd)
     data["runs_note"] = ", ".join(f"{runs} runs at {size:,}" for size, runs in runs_used.items()) + \
         f" (timed runs interleaved with the reference; peak RSS from {args.mem_runs} more runs each under /usr/bin/time -v)"
     data["copy_sql_template"] = COPY_SQL
+    data["change_sql_template"] = CHANGE_SQL
+    data["dedupe_sql_template"] = DEDUPE_SQL
     data["load_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
 
     write_outputs(data, args, sizes)

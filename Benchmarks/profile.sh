@@ -34,6 +34,7 @@ export_sql="${scripts_for_store%%$'\n'*}"
 fresh() { # name → a fresh folder holding a hard link to the store
   local dir="$out/run-$1"
   rm -rf "$dir" && mkdir -p "$dir" && ln "$PWD/$store" "$dir/Ditto.sqlite"
+  for f in Ditto.store Ditto.store-wal Ditto.store-shm; do cp "Tests/Fixtures/ditto-3x/empty/$f" "$dir/$f"; done
   echo "$dir"
 }
 
@@ -48,7 +49,7 @@ prepare() {
     migrate-ref)
       scripts="$(sql_for "$dir/Ditto.sqlite")"
       printf '%s\n' "${scripts#*$'\n'}" >"$dir/copy.sql"
-      CMD=(sqlite3 -bail "$dir/reference.sqlite" ".read $dir/copy.sql") ;;
+      CMD=(sqlite3 -bail "$dir/Ditto.store" ".read $dir/copy.sql") ;;
   esac
 }
 

@@ -236,6 +236,14 @@ public final class DittoStoreDestination: MigrationDestination {
   }
 }
 
+/// The keys one entity's new rows received: `first ..< first + count`.
+private struct InsertedRange {
+  var entity: Int64
+  var table: String
+  var first: Int64
+  var count: Int
+}
+
 /// Inserts one plan's rows with prepared statements, keys allocated once per entity.
 private struct RowWriter {
   let database: Database
@@ -275,9 +283,8 @@ private struct RowWriter {
   {
     var receipt = DittoStoreImportReceipt(
       createdProfileID: nil, categoryIDs: [], dittoIDs: [], historyTransactionID: nil)
-    // Inserted rows as (entity number, Z_PK), for the history.
-    var changes: [(Int64, Int64)] = []
-    changes.reserveCapacity(plan.dittos.count + plan.newCategories.count + 1)
+    // Inserted rows, for the history: each entity's new keys are one contiguous range.
+    var changes: [InsertedRange] = []
 
     let profile: Int64
     if let existingProfile {
@@ -290,11 +297,16 @@ private struct RowWriter {
       try statement.run()
       try raiseMax(of: layout.profile.number, to: profile)
       receipt.createdProfileID = profile
-      changes.append((layout.profile.number, profile))
+      changes.append(
+        InsertedRange(entity: layout.profile.number, table: "ZPROFILE", first: profile, count: 1))
     }
 
     if !plan.newCategories.isEmpty {
       var key = try firstFreeKey(layout.category, table: "ZDITTOCATEGORY")
+      changes.append(
+        InsertedRange(
+          entity: layout.category.number, table: "ZDITTOCATEGORY", first: key,
+          count: plan.newCategories.count))
       let statement = try database.makeStatement(
         sql: """
           INSERT INTO ZDITTOCATEGORY (Z_PK, Z_ENT, Z_OPT, ZSORTORDER, ZPROFILE, ZMODIFIEDAT, ZTITLE)
@@ -306,7 +318,6 @@ private struct RowWriter {
           .integer(profile), .real(now), .text(category.title))
         try statement.run()
         receipt.categoryIDs.append(key)
-        changes.append((layout.category.number, key))
         key += 1
       }
       try raiseMax(of: layout.category.number, to: key - 1)
@@ -314,6 +325,9 @@ private struct RowWriter {
 
     if !plan.dittos.isEmpty {
       var key = try firstFreeKey(layout.item, table: "ZDITTOITEM")
+      changes.append(
+        InsertedRange(
+          entity: layout.item.number, table: "ZDITTOITEM", first: key, count: plan.dittos.count))
       let statement = try database.makeStatement(
         sql: """
           INSERT INTO ZDITTOITEM
@@ -332,7 +346,6 @@ private struct RowWriter {
           .integer(ditto.useCount), .integer(category), .real(now), .text(ditto.text))
         try statement.run()
         receipt.dittoIDs.append(key)
-        changes.append((layout.item.number, key))
         key += 1
       }
       try raiseMax(of: layout.item.number, to: key - 1)
@@ -345,7 +358,7 @@ private struct RowWriter {
   }
 
   /// One ATRANSACTION with our author and one ACHANGE insert row per inserted object.
-  private func recordHistory(_ changes: [(Int64, Int64)]) throws -> Int64 {
+  private func recordHistory(_ changes: [InsertedRange]) throws -> Int64 {
     // Absent until the first history write of the store's life.
     try database.execute(
       sql: """
@@ -393,18 +406,27 @@ private struct RowWriter {
     try insertTransaction.run()
     try raiseMax(of: transaction.number, to: transactionKey)
 
+    // One statement per entity over its new key range (the rows were just inserted, in key order).
     var key = try firstFreeKey(change, table: "ACHANGE")
-    let insertChange = try database.makeStatement(
-      sql: """
-        INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
-        VALUES (?, ?, NULL, 0, ?, ?, ?)
-        """)
-    for (entityNumber, entityKey) in changes {
-      try insertChange.bind(
-        .integer(key), .integer(change.number), .integer(entityNumber), .integer(entityKey),
-        .integer(transactionKey))
-      try insertChange.run()
-      key += 1
+    for range in changes where range.count > 0 {
+      let insertChanges = try database.makeStatement(
+        sql: """
+          INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
+          SELECT ?1 + (Z_PK - ?2), ?3, NULL, 0, ?4, Z_PK, ?5 FROM \(range.table)
+          WHERE Z_PK BETWEEN ?2 AND ?6 ORDER BY Z_PK
+          """)
+      try insertChanges.bind(
+        .integer(key), .integer(range.first), .integer(change.number), .integer(range.entity),
+        .integer(transactionKey), .integer(range.first + Int64(range.count) - 1))
+      try insertChanges.run()
+      guard database.changesCount == range.count else {
+        throw DestinationError(
+          .writeFailed, file: file,
+          reason:
+            "the history of \(range.table) did not match the rows inserted; nothing was written"
+        )
+      }
+      key += Int64(range.count)
     }
     if !changes.isEmpty { try raiseMax(of: change.number, to: key - 1) }
     return transactionKey

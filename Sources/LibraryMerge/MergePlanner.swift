@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The merge rules, as the app itself would merge: a pure function from the sources and the current
 /// library to an ``ImportPlan``.
 ///
@@ -65,7 +73,11 @@ public enum MergePlanner {
     var byTitle: [String: PlannedTarget] = [:]
     /// Library categories by handle.
     var existing: [CategoryID: Int] = [:]
-    /// Texts each existing category held before the import, built when first needed.
+    /// Texts each existing category held before the import, by their exact UTF-8 bytes, built when
+    /// first needed: a byte-equal text is an equal one, found without Unicode normalization.
+    var exactTexts: [CategoryID: Set<ExactText>] = [:]
+    /// The same texts as `String`s (canonical equivalence), built only when a text is not found
+    /// byte for byte.
     var texts: [CategoryID: Set<String>] = [:]
     /// Texts earlier sources of this attempt added to each category.
     var received: [PlannedTarget: Set<String>] = [:]
@@ -96,6 +108,10 @@ public enum MergePlanner {
     mutating func holds(_ text: String, in target: PlannedTarget) -> Bool {
       if received[target]?.contains(text) == true { return true }
       guard case .existing(let id) = target, let index = existing[id] else { return false }
+      if exactTexts[id] == nil {
+        exactTexts[id] = Set(library.categories[index].texts.lazy.map(ExactText.init))
+      }
+      if exactTexts[id]?.contains(ExactText(text)) == true { return true }
       if texts[id] == nil { texts[id] = Set(library.categories[index].texts) }
       return texts[id]?.contains(text) == true
     }
@@ -111,6 +127,31 @@ public enum MergePlanner {
       }
       nextOrder[target] = order + 1
       return order
+    }
+  }
+}
+
+/// A text compared by its exact UTF-8 bytes: hashing it needs no Unicode normalization (a `String`
+/// hashes its NFC form, which for texts with accents or emoji costs more than the rest of the
+/// planning). Byte-equal texts are canonically equivalent; the converse does not hold, so a miss
+/// falls back to comparing `String`s.
+struct ExactText: Hashable {
+  var text: String
+
+  init(_ text: String) { self.text = text }
+
+  func hash(into hasher: inout Hasher) {
+    var copy = text
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+    var left = lhs.text
+    var right = rhs.text
+    return left.withUTF8 { a in
+      right.withUTF8 { b in
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+      }
     }
   }
 }
