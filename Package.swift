@@ -132,7 +132,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
         "SafeFiles", "Salvage", "BackupReader", "LibraryMerge", "DittoStore", "LegacyStore",
-        "ContainerFiles",
+        "ContainerFiles", "RecoveryFile",
       ],
       exclude: ["Fixtures"]
     ),

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyMigration
 import LegacyStore
+import RecoveryFile
 import StoreFixtures
 import TestSupport
 import Testing
@@ -21,6 +22,12 @@ import Testing
     _ = migrator.migrateIfNeeded()
     _ = migrator.recoverNow()
     _ = migrator.recoverNow(dryRun: true)
+    // The recovery file's extraction reads the same sources, with and without salvage.
+    for salvage in [false, true] {
+      _ = RecoveryExtractor.extract(
+        layout: ContainerLayout(container: container), includesSalvage: salvage,
+        logger: log.logger)
+    }
     let secrets = content.flatMap { [$0.title] + $0.dittos.map(\.text) }.filter { $0.count > 3 }
     let lines = log.lines()
     #expect(!lines.isEmpty)
