@@ -99,6 +99,21 @@ struct BackupCommand: Command {
 
   /// The only backup, or among several the newest holding a Ditto store (else the newest readable one
   /// with Ditto files, else the newest readable one); says which on standard error.
+  /// The backups under `root` (unlocked with the password in `passwordFile`), the one to use and
+  /// its manifest listing: the first steps of `backup recover` and `backup extract`.
+  static func chooseListing(root: String, passwordFile: String?, context: ToolContext) throws
+    -> (chosen: BackupSummary, listing: ManifestListing, summaries: [BackupSummary])
+  {
+    let password = try passwordFile.map(readPassword)
+    let summaries = summarize(try locate(root), password: password, context: context)
+    let chosen = try choose(from: summaries, root: root, context: context)
+    switch chosen.listing {
+    case .success(let listing): return (chosen, listing, summaries)
+    case .failure(let error):
+      throw CommandFailure(error.description, exitCode: exitCode(for: error))
+    }
+  }
+
   static func choose(from summaries: [BackupSummary], root backupRoot: String, context: ToolContext)
     throws -> BackupSummary
   {

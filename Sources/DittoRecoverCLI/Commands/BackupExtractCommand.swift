@@ -37,16 +37,8 @@ struct BackupExtractCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    let password = try passwordFile.map(BackupCommand.readPassword)
-    let paths = try BackupCommand.locate(backupRoot)
-    let summaries = BackupCommand.summarize(paths, password: password, context: context)
-    let chosen = try BackupCommand.choose(from: summaries, root: backupRoot, context: context)
-    let listing: ManifestListing
-    switch chosen.listing {
-    case .success(let value): listing = value
-    case .failure(let error):
-      throw CommandFailure(error.description, exitCode: BackupCommand.exitCode(for: error))
-    }
+    let (chosen, listing, summaries) = try BackupCommand.chooseListing(
+      root: backupRoot, passwordFile: passwordFile, context: context)
     let metadata = chosen.backup.metadata
     if metadata.isSnapshotUnfinished {
       context.standardError.write(
