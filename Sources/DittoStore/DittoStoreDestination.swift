@@ -236,6 +236,14 @@ public final class DittoStoreDestination: MigrationDestination {
   }
 }
 
+/// The keys one import gave the rows of one entity.
+private struct InsertedRange {
+  var entity: Int64
+  /// One of our own table names (never read from the file).
+  var table: String
+  var keys: ClosedRange<Int64>
+}
+
 /// Inserts one plan's rows with prepared statements, keys allocated once per entity.
 private struct RowWriter {
   let database: Database
@@ -275,9 +283,8 @@ private struct RowWriter {
   {
     var receipt = DittoStoreImportReceipt(
       createdProfileID: nil, categoryIDs: [], dittoIDs: [], historyTransactionID: nil)
-    // Inserted rows as (entity number, Z_PK), for the history.
-    var changes: [(Int64, Int64)] = []
-    changes.reserveCapacity(plan.dittos.count + plan.newCategories.count + 1)
+    // Inserted rows, for the history: each entity's new keys are one contiguous range.
+    var changes: [InsertedRange] = []
 
     let profile: Int64
     if let existingProfile {
@@ -290,7 +297,8 @@ private struct RowWriter {
       try statement.run()
       try raiseMax(of: layout.profile.number, to: profile)
       receipt.createdProfileID = profile
-      changes.append((layout.profile.number, profile))
+      changes.append(
+        InsertedRange(entity: layout.profile.number, table: "ZPROFILE", keys: profile...profile))
     }
 
     if !plan.newCategories.isEmpty {
@@ -306,10 +314,14 @@ private struct RowWriter {
           .integer(profile), .real(now), .text(category.title))
         try statement.run()
         receipt.categoryIDs.append(key)
-        changes.append((layout.category.number, key))
         key += 1
       }
       try raiseMax(of: layout.category.number, to: key - 1)
+      if let first = receipt.categoryIDs.first {
+        changes.append(
+          InsertedRange(
+            entity: layout.category.number, table: "ZDITTOCATEGORY", keys: first...(key - 1)))
+      }
     }
 
     if !plan.dittos.isEmpty {
@@ -332,10 +344,13 @@ private struct RowWriter {
           .integer(ditto.useCount), .integer(category), .real(now), .text(ditto.text))
         try statement.run()
         receipt.dittoIDs.append(key)
-        changes.append((layout.item.number, key))
         key += 1
       }
       try raiseMax(of: layout.item.number, to: key - 1)
+      if let first = receipt.dittoIDs.first {
+        changes.append(
+          InsertedRange(entity: layout.item.number, table: "ZDITTOITEM", keys: first...(key - 1)))
+      }
     }
 
     if layout.hasHistory {
@@ -345,7 +360,7 @@ private struct RowWriter {
   }
 
   /// One ATRANSACTION with our author and one ACHANGE insert row per inserted object.
-  private func recordHistory(_ changes: [(Int64, Int64)]) throws -> Int64 {
+  private func recordHistory(_ changes: [InsertedRange]) throws -> Int64 {
     // Absent until the first history write of the store's life.
     try database.execute(
       sql: """
@@ -393,18 +408,28 @@ private struct RowWriter {
     try insertTransaction.run()
     try raiseMax(of: transaction.number, to: transactionKey)
 
+    // One statement per entity: the new rows are exactly the keys of its range, so the changes are
+    // numbered from the range itself (no per-row round trip at a million dittos).
     var key = try firstFreeKey(change, table: "ACHANGE")
-    let insertChange = try database.makeStatement(
-      sql: """
-        INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
-        VALUES (?, ?, NULL, 0, ?, ?, ?)
-        """)
-    for (entityNumber, entityKey) in changes {
-      try insertChange.bind(
-        .integer(key), .integer(change.number), .integer(entityNumber), .integer(entityKey),
-        .integer(transactionKey))
-      try insertChange.run()
-      key += 1
+    for range in changes {
+      let insertChanges = try database.makeStatement(
+        sql: """
+          INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID)
+          SELECT ?1 + (Z_PK - ?2), ?3, NULL, 0, ?4, Z_PK, ?5 FROM \(range.table)
+          WHERE Z_PK BETWEEN ?2 AND ?6 ORDER BY Z_PK
+          """)
+      try insertChanges.bind(
+        .integer(key), .integer(range.keys.lowerBound), .integer(change.number),
+        .integer(range.entity), .integer(transactionKey), .integer(range.keys.upperBound))
+      try insertChanges.run()
+      let expected = range.keys.upperBound - range.keys.lowerBound + 1
+      guard database.changesCount == expected else {
+        throw DestinationError(
+          .writeFailed, file: file,
+          reason:
+            "the new \(range.table) rows were not all found for the history; nothing was written")
+      }
+      key += expected
     }
     if !changes.isEmpty { try raiseMax(of: change.number, to: key - 1) }
     return transactionKey
