@@ -216,4 +216,43 @@ import Testing
     #expect(content.dittoCount == 13)
     #expect(try FileHashes(of: folder.path) == before)
   }
+
+  @Test func aMirroringAuthorIsNeverRecorded() throws {
+    let folder = try TemporaryDirectory("shape-author")
+    let store = try write(.presets, folder)
+    let destination = DittoStoreDestination(
+      path: store, author: "NSCloudKitMirroringDelegate.import")
+    #expect(destination.author == DittoStoreDestination.defaultAuthor)
+    _ = try destination.applyImport { library in
+      MergePlanner.plan(
+        [
+          MergeSource(
+            kind: "v1",
+            categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
+        ],
+        into: library)
+    }
+    let transaction = try #require(destination.lastReceipt?.historyTransactionID)
+    #expect(
+      try rows(
+        try openStore(store),
+        "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = \(transaction)"
+      ) == [["t:ditto-recover"]])
+    // The app's own strings are kept; ours is added once, above TRANSACTIONSTRING's Z_MAX.
+    #expect(try DittoStoreFile.summary(at: store).zMax["TRANSACTIONSTRING"] == 3)
+  }
+
+  @Test func theSummaryEncodesWithTheStatusKeys() throws {
+    let folder = try TemporaryDirectory("shape-json")
+    let store = try Fixtures.copy("cloudkit-gaps", into: folder)
+    let data = try JSONEncoder().encode(try DittoStoreFile.summary(at: store))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    for key in [
+      "path", "exists", "categories", "dittos", "history", "cloudKit", "profiles", "zMax",
+    ] {
+      #expect(object[key] != nil, "\(key)")
+    }
+    #expect(object["cloudKit"] as? Bool == true)
+    #expect(object["dittos"] as? Int == 17)
+  }
 }
