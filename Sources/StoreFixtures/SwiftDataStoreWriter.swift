@@ -138,21 +138,13 @@ public enum SwiftDataStoreWriter {
   ) throws {
     switch journal {
     case .walCheckpointed:
-      let database = try Database(path: path, mode: .readWriteCreate)
-      try fill(database, spec: spec, journal: journal, seed: seed)
-      try database.close()
-    case .walOnly:
-      // Write in a private folder and copy the three files while the writer is still open, so
-      // nothing is checkpointed; then close the private writer.
-      let scratch = try PrivateDirectory(prefix: "ditto-fixture-")
-      defer { scratch.remove() }
-      let scratchStore = scratch.path + "/" + (path as NSString).lastPathComponent
-      let database = try Database(path: scratchStore, mode: .readWriteCreate)
-      try fill(database, spec: spec, journal: journal, seed: seed)
-      for suffix in ["", "-wal", "-shm"] {
-        try FileManager.default.copyItem(atPath: scratchStore + suffix, toPath: path + suffix)
+      try StoreFileWriting.writeCheckpointed(to: path) {
+        try fill($0, spec: spec, journal: journal, seed: seed)
       }
-      try database.close()
+    case .walOnly:
+      try StoreFileWriting.writeWALOnly(to: path) {
+        try fill($0, spec: spec, journal: journal, seed: seed)
+      }
     }
   }
 
