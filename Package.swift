@@ -19,6 +19,8 @@ let package = Package(
     .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
     .library(name: "DittoStore", targets: ["DittoStore"]),
     .library(name: "ContainerFiles", targets: ["ContainerFiles"]),
+    // The engine's logger facade and its os.Logger backend (docs/EMBEDDING.md §3).
+    .library(name: "Telemetry", targets: ["Telemetry"]),
     // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
     // build them): each module they drive is a product.
     .library(name: "LegacyStore", targets: ["LegacyStore"]),
@@ -68,7 +70,7 @@ let package = Package(
     .target(
       name: "ContainerFiles",
       dependencies: ["LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles"]),
-    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles"]),
+    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
     .target(
       name: "RecoveryFile",
@@ -113,8 +115,11 @@ let package = Package(
       ]
     ),
 
-    .testTarget(name: "SQLiteDBTests", dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures"]),
-    .testTarget(name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport"]),
+    .testTarget(
+      name: "SQLiteDBTests",
+      dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures", "SafeFiles"]),
+    .testTarget(
+      name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport", "SafeFiles"]),
     .testTarget(
       name: "DittoStoreTests",
       dependencies: [
@@ -147,8 +152,7 @@ let package = Package(
       dependencies: [
         "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoStore", "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
-        "ContainerFiles",
-        "StoreFixtures",
+        "ContainerFiles", "StoreFixtures", "SafeFiles",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(
@@ -162,7 +166,17 @@ let package = Package(
       dependencies: [
         "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
         "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge", "ContainerFiles",
+        "SafeFiles",
       ]),
+    // Checks on the repository itself: no API newer than the declared platforms; the embedding
+    // guide quotes the SwiftData destination as it is in SwiftDataTests.
+    .testTarget(name: "PlatformTests"),
+    // Only where SwiftData exists (macOS, iOS): a real SwiftData store written by
+    // DittoStoreDestination and reopened, and the app's own destination (docs/EMBEDDING.md §1).
+    // Empty on Linux.
+    .testTarget(
+      name: "SwiftDataTests",
+      dependencies: ["DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "TestSupport"]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport"],

@@ -14,7 +14,7 @@ import SafeFiles
 ///
 /// Reads any property-list format. Writes only the keys it is given, keeps every other key with its
 /// value, keeps the file's format, and replaces the file atomically (temporary file in the same folder,
-/// `fsync`, `rename`) under an advisory lock on the folder, so the app and its keyboard extension never
+/// a full flush to the drive, `rename`) under an advisory lock on the folder, so the app and its keyboard extension never
 /// lose each other's keys. A file that cannot be parsed is never overwritten.
 public struct AppGroupDefaults: Sendable {
   /// The defaults file name iOS uses for the App Group.
@@ -162,7 +162,10 @@ public struct AppGroupDefaults: Sendable {
         offset += written
       }
     }
-    if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+    if failure == nil {
+      let code = syncToDrive(fd)
+      if code != 0 { failure = String(cString: strerror(code)) }
+    }
     temporary.close()
     if failure == nil, let willReplace {
       do { try willReplace(temporary.path) } catch { failure = "\(error)" }

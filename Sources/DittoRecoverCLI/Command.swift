@@ -26,11 +26,11 @@ public final class ToolContext {
   }
 
   /// The migrator's logger: stderr at notice (info with `--verbose`), plus the extra handler.
-  public var logger: Logger {
+  public var logger: EngineLogger {
     let stderr = ContextLogHandler(output: standardError, minimumLevel: isVerbose ? .info : .notice)
     let handler: any LogHandler =
       extraLogHandler.map { MultiplexLogHandler([stderr, $0]) } ?? stderr
-    return Logger.legacyDataMigrator(logLevel: .info, handler: handler)
+    return EngineLogger.legacyDataMigrator(logLevel: .info, handler: handler)
   }
 
   /// Prints `Error: <message>` on standard error.

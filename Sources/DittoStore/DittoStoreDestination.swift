@@ -105,8 +105,10 @@ public final class DittoStoreDestination: MigrationDestination {
     }
     let database: Database
     do {
+      // The folders the caller named may sit behind links (a Mac's /tmp and /var); the store itself
+      // must be a regular file, never a link.
       database = try Database(
-        path: path, mode: .readWrite, displayName: path,
+        path: UserPath.resolvingFolder(of: path), mode: .readWrite, displayName: path,
         options: Database.Options(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
       // Until something is committed, closing must not checkpoint: the files stay as they were.
       try database.setCheckpointsOnClose(false)

@@ -1,3 +1,5 @@
+import SQLiteDB
+
 /// A CSV syntax error, with the 1-based line where the record started.
 public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   public let line: Int
@@ -145,14 +147,5 @@ public struct CSVReader {
 
 /// `bytes` as a string when they are valid UTF-8, nil otherwise (never repaired).
 func validUTF8String(_ bytes: [UInt8]) -> String? {
-  var iterator = bytes.makeIterator()
-  var decoder = UTF8()
-  loop: while true {
-    switch decoder.decode(&iterator) {
-    case .scalarValue: continue
-    case .emptyInput: break loop
-    case .error: return nil
-    }
-  }
-  return String(decoding: bytes, as: UTF8.self)
+  String.decodingIfValid(bytes, as: UTF8.self)
 }

@@ -29,14 +29,14 @@ public final class LegacyDataMigrator {
   /// The App Group defaults' legacy keys (1.x list, keyboard additions); nil to ignore them.
   public let legacyDefaults: (any LegacyDefaultsSource)?
   /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
-  public let logger: Logger
+  public let logger: EngineLogger
 
   /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
   public static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
 
   public init(
     layout: ContainerLayout, destination: any MigrationDestination, flags: any MigrationFlagStore,
-    legacyDefaults: (any LegacyDefaultsSource)?, logger: Logger
+    legacyDefaults: (any LegacyDefaultsSource)?, logger: EngineLogger
   ) {
     self.layout = layout
     self.destination = destination
@@ -48,7 +48,7 @@ public final class LegacyDataMigrator {
   /// A migrator whose flags and legacy keys live in the same App Group defaults.
   public convenience init(
     layout: ContainerLayout, destination: any MigrationDestination,
-    defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: Logger
+    defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
   ) {
     self.init(
       layout: layout, destination: destination, flags: defaults, legacyDefaults: defaults,

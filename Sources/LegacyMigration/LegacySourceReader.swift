@@ -6,7 +6,7 @@ import Telemetry
 /// Reads every legacy source of an attempt in full, before anything is planned or written, so a
 /// read error is always a ``LegacyStoreError`` (or ``DefaultsError``) and never a library's.
 struct LegacySourceReader {
-  let logger: Logger
+  let logger: EngineLogger
 
   /// A store read in full.
   struct StoreRead {

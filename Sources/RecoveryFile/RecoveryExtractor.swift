@@ -35,7 +35,7 @@ public enum RecoveryExtractor {
   /// - Parameter includesSalvage: also rebuild dittos from stores SQLite cannot read and from a lone
   ///   `-wal` (the manual path's rule); without it, an unreadable store stays unreadable.
   public static func extract(
-    layout: ContainerLayout, includesSalvage: Bool, logger: Logger
+    layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger
   ) -> Extraction {
     let capture = PlanCapture()
     var quiet = logger

@@ -187,7 +187,7 @@ public enum RecoveryFileWriter {
     _ = chmod(scratch, 0o600)
     let synced = open(scratch, O_RDONLY | O_CLOEXEC)
     if synced >= 0 {
-      _ = fsync(synced)
+      _ = syncToDrive(synced)
       _ = close(synced)
     }
     if link(scratch, path) == 0 { return }

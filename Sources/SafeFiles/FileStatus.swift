@@ -50,7 +50,11 @@ public struct FileStatus: Sendable, Equatable {
   init(_ info: stat) {
     kind = FileKind(mode: UInt32(info.st_mode))
     size = Int64(info.st_size)
-    identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    // By bit pattern: Darwin's dev_t is a signed Int32, negative on some network and FUSE volumes
+    // (a plain UInt64(_:) would trap there); Linux's is unsigned.
+    identity = FileIdentity(
+      device: UInt64(truncatingIfNeeded: info.st_dev),
+      inode: UInt64(truncatingIfNeeded: info.st_ino))
     #if canImport(Darwin)
       modificationTime =
         Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9

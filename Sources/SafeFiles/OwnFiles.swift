@@ -10,8 +10,8 @@
 // and folders this process created itself, and each removal proves it first:
 //
 //   OBJECT                 MADE WITH                         REMOVED ONLY WHEN
-//   PrivateDirectory       mkdtemp (0700) under TMPDIR        its path still names the same folder
-//                                                             (device and inode); its contents are
+//   PrivateDirectory       mkdtemp (0700) under TMPDIR,       its path still names the same folder
+//                          its path resolved with realpath    (device and inode); its contents are
 //                                                             removed with *at() calls on descriptors,
 //                                                             never following a link
 //   CreatedFile            open(O_CREAT | O_EXCL | O_NOFOLLOW) its path still names the same file
@@ -40,16 +40,32 @@ public final class PrivateDirectory {
 
   /// Makes `<base>/<prefix>XXXXXX`.
   ///
-  /// - Parameter base: the parent folder; the system temporary directory by default.
+  /// The folder's ``path`` has every symbolic link resolved (`realpath`, once, before anything is
+  /// opened in it): on a Mac `TMPDIR` is `/var/folders/…`, and `/var` and `/tmp` are links to
+  /// `/private/…`, which an open that refuses links anywhere in the path (SQLite's
+  /// `SQLITE_OPEN_NOFOLLOW`) would reject.
+  ///
+  /// - Parameters:
+  ///   - base: the parent folder; the system temporary directory by default.
+  ///   - resolvingLinks: false keeps the path as made under `base` (test folders that must be
+  ///     reached through a link, as a user's would be).
   /// - Throws: ``FileAccessError`` naming the template when `mkdtemp` fails.
-  public init(prefix: String, in base: String = systemTemporaryDirectory()) throws(FileAccessError)
-  {
+  public init(
+    prefix: String, in base: String = systemTemporaryDirectory(), resolvingLinks: Bool = true
+  ) throws(FileAccessError) {
     var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
       throw FileAccessError(path: base + "/" + prefix + "XXXXXX", operation: "mkdtemp", code: errno)
     }
-    let made = String(
+    var made = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if resolvingLinks {
+      guard let real = realpath(made, nil) else {
+        throw FileAccessError(path: made, operation: "realpath", code: errno)
+      }
+      made = String(cString: real)
+      free(real)
+    }
     guard let status = try FileStatus.of(path: made), status.kind == .directory else {
       throw FileAccessError(path: made, operation: "lstat", code: ENOTDIR)
     }

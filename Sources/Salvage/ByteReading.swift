@@ -1,3 +1,5 @@
+import SQLiteDB
+
 // BYTE ACCESS FOR THE DECODER
 //
 // Every multi-byte integer in an SQLite database file, a WAL file, a b-tree page and a record is
@@ -84,7 +86,7 @@ extension Array where Element == UInt8 {
 func decodeText(_ bytes: [UInt8], encoding: TextEncoding) -> String? {
   switch encoding {
   case .utf8:
-    return String(validating: bytes, as: UTF8.self)
+    return String.decodingIfValid(bytes, as: UTF8.self)
   case .utf16le, .utf16be:
     guard bytes.count % 2 == 0 else { return nil }
     var units: [UInt16] = []
@@ -96,7 +98,7 @@ func decodeText(_ bytes: [UInt8], encoding: TextEncoding) -> String? {
       units.append(encoding == .utf16le ? second << 8 | first : first << 8 | second)
       index += 2
     }
-    return String(validating: units, as: UTF16.self)
+    return String.decodingIfValid(units, as: UTF16.self)
   }
 }
 

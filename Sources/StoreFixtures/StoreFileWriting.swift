@@ -6,7 +6,7 @@ import SafeFiles
 enum StoreFileWriting {
   /// Creates `path`, lets `fill` write it and closes it (everything checkpointed into the main file).
   static func writeCheckpointed(to path: String, fill: (Database) throws -> Void) throws {
-    let database = try Database(path: path, mode: .readWriteCreate)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try fill(database)
     try database.close()
   }

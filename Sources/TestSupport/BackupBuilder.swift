@@ -1,6 +1,7 @@
 import BackupCrypto
 import Foundation
 import SQLiteDB
+import SafeFiles
 
 /// Writes synthetic Finder/iTunes backup folders: plists, `Manifest.db` with the real schema, stored
 /// files at `<first two hex>/<fileID>`, and an NSKeyedArchiver `MBFile` blob per row.
@@ -192,7 +193,7 @@ public final class BackupBuilder {
   }
 
   private func writePlainManifest(to path: String) throws {
-    let database = try Database(path: path, mode: .readWriteCreate)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try database.execute(sql: Self.manifestSchema)
     try database.inTransaction(.immediate) {
       let insert = try database.makeStatement(

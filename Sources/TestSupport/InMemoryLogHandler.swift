@@ -32,5 +32,7 @@ public final class InMemoryLogHandler: LogHandler, @unchecked Sendable {
   }
 
   /// A logger with the migrator's subsystem and category writing here.
-  public var logger: Logger { Logger.legacyDataMigrator(logLevel: .trace, handler: self) }
+  public var logger: EngineLogger {
+    EngineLogger.legacyDataMigrator(logLevel: .trace, handler: self)
+  }
 }

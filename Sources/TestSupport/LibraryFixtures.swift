@@ -71,7 +71,7 @@ extension LegacyDataMigrator {
   /// The migrator `ditto-recover` builds for a container copy: its `Ditto.store` (or `library`) as
   /// the destination, its App Group defaults plist as the flag store and legacy source.
   public static func forContainer(
-    _ layout: ContainerLayout, library: String? = nil, logger: Logger
+    _ layout: ContainerLayout, library: String? = nil, logger: EngineLogger
   ) -> LegacyDataMigrator {
     LegacyDataMigrator(
       layout: layout,

@@ -2,12 +2,16 @@ import Foundation
 import SafeFiles
 
 /// A fresh folder under the system temporary directory, removed when released. One per test.
+///
+/// Its path is kept as made under `TMPDIR`, links and all: in the Mac-layout pass of the tests
+/// (`scripts/test`) `TMPDIR` sits behind a symbolic link, as `/var/folders/…` does on a Mac, so every
+/// container, library and backup a test makes is reached through a symlinked parent folder.
 public final class TemporaryDirectory: @unchecked Sendable {
   private let directory: PrivateDirectory
   public var path: String { directory.path }
 
   public init(_ label: String = "test") throws {
-    directory = try PrivateDirectory(prefix: "ditto-\(label)-")
+    directory = try PrivateDirectory(prefix: "ditto-\(label)-", resolvingLinks: false)
   }
 
   deinit {

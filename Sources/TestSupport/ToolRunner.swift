@@ -1,5 +1,6 @@
 import DittoRecoverCLI
 import Foundation
+import SafeFiles
 
 /// What one run of the tool produced.
 public struct ToolRun: Sendable {
@@ -174,3 +175,8 @@ public final class ProcessLauncher {
       standardError: String(decoding: err, as: UTF8.self))
   }
 }
+
+/// What `ditto-recover` reports for a path a user typed: resolved, links followed (`UserPath`).
+/// In the Mac-layout pass the test folders sit behind a link, so a reported path is compared with
+/// this, never with the path as typed.
+public func shown(_ path: String) -> String { UserPath.resolved(path) }

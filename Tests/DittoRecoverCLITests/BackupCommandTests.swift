@@ -18,14 +18,14 @@ import Testing
     #expect(run.exitCode == 0)
     let json = try #require(run.json)
     #expect(Set(json.keys) == ["backups", "newestWithDittoStore"])
-    #expect(json["newestWithDittoStore"] as? String == backup)
+    #expect(json["newestWithDittoStore"] as? String == shown(backup))
     let backups = try #require(json["backups"] as? [[String: Any]])
     #expect(backups.count == 1)
     let entry = try #require(backups.first)
     for key in ["path", "deviceName", "date", "iosVersion", "encrypted", "dittoFiles"] {
       #expect(entry.keys.contains(key), "\(key)")
     }
-    #expect(entry["path"] as? String == backup)
+    #expect(entry["path"] as? String == shown(backup))
     #expect(entry["deviceName"] as? String == "Sam’s iPhone")
     #expect(entry["date"] as? String == "2015-10-01T12:30:00Z")
     #expect(entry["iosVersion"] as? String == "17.5.1")
@@ -80,15 +80,16 @@ import Testing
     #expect(json["dittos"] as? Int == DittoBackupFixture.expectedDittos)
     #expect(json["inserted"] as? Int == DittoBackupFixture.expectedDittos)
     #expect(json["message"] as? String == "Recovered 9 dittos from your previous version.")
-    #expect(json["library"] as? String == out + "/AppDomainGroup-group.io.kern.ditto/Ditto.store")
+    #expect(
+      json["library"] as? String == shown(out) + "/AppDomainGroup-group.io.kern.ditto/Ditto.store")
     #expect(
       (json["sources"] as? [[String: Any]])?.map { $0["kind"] as? String } == [
         "coreData", "pending", "v1",
       ])
     let info = try #require(json["backup"] as? [String: Any])
-    #expect(info["path"] as? String == backup)
-    #expect(info["container"] as? String == out + "/AppDomainGroup-group.io.kern.ditto")
-    #expect(info["home"] as? String == out + "/AppDomain-io.kern.Ditto")
+    #expect(info["path"] as? String == shown(backup))
+    #expect(info["container"] as? String == shown(out) + "/AppDomainGroup-group.io.kern.ditto")
+    #expect(info["home"] as? String == shown(out) + "/AppDomain-io.kern.Ditto")
     let files = try #require(info["files"] as? [[String: Any]])
     #expect(files.count == 6)
     #expect(files.allSatisfy { $0["status"] as? String == "copied" })
@@ -129,7 +130,8 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: library))
     #expect(run.standardOutput.contains("Recovered 9 dittos from your previous version."))
     #expect(
-      run.standardOutput.contains("next: ditto-recover export --library \(library) --format csv"))
+      run.standardOutput.contains(
+        "next: ditto-recover export --library \(shown(library)) --format csv"))
     try FileManager.default.removeItem(atPath: temporary)
   }
 
@@ -151,7 +153,7 @@ import Testing
 
     let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
     #expect(list.exitCode == 0)
-    #expect(list.json?["newestWithDittoStore"] as? String == builder.root)
+    #expect(list.json?["newestWithDittoStore"] as? String == shown(builder.root))
     let out = folder.appending("out")
     let library = try makeLibrary(folder.appending("library.store"))
     let run = ToolRunner.run([
@@ -162,7 +164,7 @@ import Testing
     #expect(json["outcome"] as? String == "success")
     #expect(json["inserted"] as? Int == 6)
     let info = try #require(json["backup"] as? [String: Any])
-    #expect(info["home"] as? String == out + "/AppDomain-io.kern.Ditto")
+    #expect(info["home"] as? String == shown(out) + "/AppDomain-io.kern.Ditto")
     #expect(
       (info["files"] as? [[String: Any]])?.map { $0["status"] as? String } == ["copied"])
     #expect(
@@ -188,22 +190,24 @@ import Testing
     let list = ToolRunner.run(["backup", "list", root, "--json"])
     #expect(list.exitCode == 0)
     let json = try #require(list.json)
-    #expect(json["newestWithDittoStore"] as? String == root + "/aaaa")
+    #expect(json["newestWithDittoStore"] as? String == shown(root) + "/aaaa")
     let backups = try #require(json["backups"] as? [[String: Any]])
     #expect(
-      backups.map { $0["path"] as? String } == [root + "/aaaa", root + "/bbbb", root + "/cccc"])
+      backups.map { $0["path"] as? String }
+        == ["aaaa", "bbbb", "cccc"].map { shown(root) + "/" + $0 })
     #expect((backups[1]["dittoFiles"] as? [Any])?.isEmpty == true)
     let text = ToolRunner.run(["backup", "list", root])
-    #expect(text.standardOutput.contains("newest backup holding a Ditto store: \(root)/aaaa"))
+    #expect(
+      text.standardOutput.contains("newest backup holding a Ditto store: \(shown(root))/aaaa"))
 
     let out = folder.appending("out")
     let run = ToolRunner.run(["backup", "recover", root, "--out", out, "--json"])
     #expect(run.exitCode == 0)
-    #expect((run.json?["backup"] as? [String: Any])?["path"] as? String == root + "/aaaa")
+    #expect((run.json?["backup"] as? [String: Any])?["path"] as? String == shown(root) + "/aaaa")
     #expect((run.json?["backup"] as? [String: Any])?["backupsFound"] as? Int == 3)
     #expect(
       run.standardError.contains(
-        "using \(root)/aaaa (Old phone, 2015-10-01T12:30:00Z): of 3 backups, the newest that holds a Ditto store"
+        "using \(shown(root))/aaaa (Old phone, 2015-10-01T12:30:00Z): of 3 backups, the newest that holds a Ditto store"
       ))
     #expect(try FileHashes(of: root) == before)
   }
@@ -234,7 +238,7 @@ import Testing
     let text = ToolRunner.run(["backup", "recover", builder.root, "--out", out])
     #expect(text.exitCode == 65)
     #expect(text.standardOutput.isEmpty)
-    #expect(text.standardError.hasPrefix("Error: \(builder.root) is an encrypted backup"))
+    #expect(text.standardError.hasPrefix("Error: \(shown(builder.root)) is an encrypted backup"))
 
     let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
     #expect(list.exitCode == 65)
@@ -295,7 +299,7 @@ import Testing
     ])
     #expect(run.exitCode == 65)
     #expect(run.json?["outcome"] as? String == "nothing_on_disk")
-    #expect(run.standardError.contains("warning: \(root)/locked is an encrypted backup"))
+    #expect(run.standardError.contains("warning: \(shown(root))/locked is an encrypted backup"))
     #expect(run.standardError.contains("1 other backups could not be read and may hold Ditto data"))
   }
 
@@ -341,7 +345,8 @@ import Testing
     let missing = ToolRunner.run(["backup", "list", folder.appending("nope"), "--json"])
     #expect(missing.exitCode == 66)
     #expect(
-      missing.json?["error"] as? String == folder.appending("nope") + ": no such file or folder")
+      missing.json?["error"] as? String == shown(folder.appending("nope"))
+        + ": no such file or folder")
     let empty = ToolRunner.run(["backup", "recover", folder.path])
     #expect(empty.exitCode == 66)
     #expect(empty.standardError.contains("not an iPhone backup folder"))
@@ -431,7 +436,7 @@ import Testing
     #expect(listed["encrypted"] as? Bool == true)
     #expect(listed["decrypted"] as? Bool == true)
     #expect((listed["dittoFiles"] as? [Any])?.count == 6)
-    #expect(list.standardError.contains("unlocking \(backup) with the password"))
+    #expect(list.standardError.contains("unlocking \(shown(backup)) with the password"))
 
     let out = folder.appending("out")
     let run = ToolRunner.run([
@@ -464,7 +469,7 @@ import Testing
     #expect(run.exitCode == 65)
     #expect(
       run.json?["error"] as? String
-        == "\(backup): wrong password: it does not unlock this backup's keys")
+        == "\(shown(backup)): wrong password: it does not unlock this backup's keys")
     #expect(!FileManager.default.fileExists(atPath: out))
 
     let missing = ToolRunner.run([
@@ -476,7 +481,7 @@ import Testing
     #expect(empty.exitCode == 64)
     #expect(
       empty.standardError.hasPrefix(
-        "Error: '--password-file <file>' \(passwordFile) holds no password\n"))
+        "Error: '--password-file <file>' \(shown(passwordFile)) holds no password\n"))
   }
 
   @Test(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))

@@ -1,5 +1,6 @@
 import DittoRecoverCLI
 import Foundation
+import SafeFiles
 import TestSupport
 import Testing
 
@@ -120,8 +121,11 @@ import Testing
     #expect(!(try ParsedArguments(["--", "--json"], specs: specs)).flag("json"))
     let inspect = ToolRunner.run(["inspect", "--json", "--", "--help"])
     #expect(inspect.exitCode == 66)
-    #expect(inspect.json?["error"] as? String == "--help: no such file")
-    #expect(inspect.standardError == "Error: --help: no such file\n")
+    // A typed path is reported resolved: absolute, from the working directory.
+    let resolved = UserPath.resolved("--help")
+    #expect(resolved.hasPrefix("/") && resolved.hasSuffix("/--help"))
+    #expect(inspect.json?["error"] as? String == "\(resolved): no such file")
+    #expect(inspect.standardError == "Error: \(resolved): no such file\n")
     let salvage = ToolRunner.run(["salvage", "--", "-h"])
     #expect(salvage.exitCode == 66)
     #expect(salvage.standardError.contains("-h"))
@@ -175,9 +179,9 @@ import Testing
     ])
     #expect(run.exitCode == 0, "\(run.standardError)")
     let json = try #require(run.json)
-    #expect(json["out"] as? String == folder.appending("c"))
+    #expect(json["out"] as? String == shown(folder.appending("c")))
     #expect(json["scenario"] as? String == "wal-only")
-    #expect(json["expected"] as? String == folder.appending("c") + "/expected.json")
+    #expect(json["expected"] as? String == shown(folder.appending("c")) + "/expected.json")
     #expect(json["categories"] as? Int == 3)
     #expect(json["dittos"] as? Int == 6)
     #expect((json["summary"] as? String)?.isEmpty == false)
@@ -204,8 +208,8 @@ import Testing
     let run = ToolRunner.run(arguments + ["--json"])
     #expect(run.exitCode == 0)
     let json = try #require(run.json)
-    #expect(json["container"] as? String == container)
-    #expect(json["home"] as? String == home)
+    #expect(json["container"] as? String == shown(container))
+    #expect(json["home"] as? String == shown(home))
     let lines = try #require(json["lines"] as? [String])
     #expect(lines == text.standardOutput.split(separator: "\n").map(String.init))
     #expect(lines.contains("inventory[app] 3B /Documents/Ditto.sqlite"))

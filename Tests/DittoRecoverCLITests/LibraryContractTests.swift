@@ -57,7 +57,7 @@ import Testing
     #expect(status.exitCode == 0)
     let library = try #require(status.json?["library"] as? [String: Any])
     #expect(library["exists"] as? Bool == false)
-    #expect(library["path"] as? String == container + "/Ditto.store")
+    #expect(library["path"] as? String == shown(container) + "/Ditto.store")
     #expect(
       ToolRunner.run(["export", "--legacy", container + "/Ditto.sqlite", "--format", "csv"])
         .exitCode == 0)

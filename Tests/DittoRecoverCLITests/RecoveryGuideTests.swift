@@ -29,10 +29,36 @@ struct RecoveryGuideTests {
     return blocks
   }
 
+  /// A home folder and a temporary folder reached through symbolic links, as a Mac's `/tmp` and
+  /// `/var/folders/…` are (links to `/private/…`): the guide's Mac steps run there.
+  struct MacHome {
+    let base: TemporaryDirectory
+    /// `$HOME`, through the link.
+    let path: String
+    /// `$TMPDIR`, through the link.
+    let temporary: String
+
+    init() throws {
+      base = try TemporaryDirectory("guide-mac")
+      for folder in ["private/Users/sam", "private/var/folders/T"] {
+        try FileManager.default.createDirectory(
+          atPath: base.appending(folder), withIntermediateDirectories: true)
+      }
+      try FileManager.default.createSymbolicLink(
+        atPath: base.appending("Users"), withDestinationPath: base.appending("private/Users"))
+      try FileManager.default.createSymbolicLink(
+        atPath: base.appending("var"), withDestinationPath: base.appending("private/var"))
+      path = base.appending("Users/sam")
+      temporary = base.appending("var/folders/T") + "/"
+    }
+
+    func appending(_ relative: String) -> String { path + "/" + relative }
+  }
+
   @Test func everyCommandInTheGuideWorksAsWritten() throws {
     let blocks = try Self.shellBlocks()
     #expect(blocks.count >= 3)
-    let home = try TemporaryDirectory("guide-home")
+    let home = try MacHome()
     try FixtureScenario.user578kb.build(
       at: home.appending("Desktop/group.io.kern.ditto"), parameters: .init(seed: 3))
     try DittoBackupFixture.build(
@@ -50,6 +76,7 @@ struct RecoveryGuideTests {
     process.arguments = ["-e", "-u", "-o", "pipefail", "-c", blocks.joined(separator: "\n")]
     var environment = ProcessInfo.processInfo.environment
     environment["HOME"] = home.path
+    environment["TMPDIR"] = home.temporary
     environment["PATH"] =
       (tool as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     process.environment = environment

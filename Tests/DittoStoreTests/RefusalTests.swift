@@ -2,6 +2,7 @@ import DittoStore
 import Foundation
 import LibraryMerge
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -36,7 +37,7 @@ import Testing
       let scratch = try TemporaryDirectory("alter")
       let copy = scratch.appending("Ditto.store")
       try SwiftDataStoreWriter.write(spec, to: copy)
-      let database = try Database(path: copy, mode: .readWrite)
+      let database = try Database(path: UserPath.resolvingFolder(of: copy), mode: .readWrite)
       try database.execute(sql: alter)
       try database.close()
       for suffix in ["", "-wal", "-shm"] {
@@ -91,7 +92,7 @@ import Testing
       store = try alteredStore(folder, alter: "DROP TABLE ACHANGE")
       expectedWords = ["history", "ATRANSACTION"]
     case .notCoreData:
-      let database = try Database(path: store, mode: .readWriteCreate)
+      let database = try Database(path: UserPath.resolvingFolder(of: store), mode: .readWriteCreate)
       try database.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('a')")
       try database.close()
       expectedWords = ["Core Data", "Z_PRIMARYKEY"]
@@ -144,7 +145,7 @@ import Testing
   @Test func aLockedStoreFailsAfterTheBusyTimeoutAndStaysAsItWas() throws {
     let folder = try TemporaryDirectory("refuse-locked")
     let store = try Fixtures.copy("cloudkit-gaps", into: folder)
-    let holder = try Database(path: store, mode: .readWrite)
+    let holder = try Database(path: UserPath.resolvingFolder(of: store), mode: .readWrite)
     try holder.setCheckpointsOnClose(false)
     try holder.execute(sql: "BEGIN IMMEDIATE")
     let mainAndWAL = { () throws -> [String: String] in

@@ -2,6 +2,7 @@ import DittoStore
 import Foundation
 import LibraryMerge
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -189,7 +190,7 @@ import Testing
     let folder = try TemporaryDirectory("shape-lowmax")
     let store = folder.appending("Ditto.store")
     try SwiftDataStoreWriter.write(.presets, to: store)
-    let database = try Database(path: store, mode: .readWrite)
+    let database = try Database(path: UserPath.resolvingFolder(of: store), mode: .readWrite)
     try database.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'DittoItem'")
     try database.close()
     let destination = DittoStoreDestination(path: store)

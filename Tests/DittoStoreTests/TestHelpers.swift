@@ -2,6 +2,7 @@ import DittoStore
 import Foundation
 import LibraryMerge
 import SQLiteDB
+import SafeFiles
 import TestSupport
 import Testing
 
@@ -59,7 +60,7 @@ enum Fixtures {
 
 /// A read-only connection to a store the test owns (after the code under test is done with it).
 func openStore(_ path: String) throws -> Database {
-  try Database(path: path, mode: .readOnly)
+  try Database(path: UserPath.resolvingFolder(of: path), mode: .readOnly)
 }
 
 /// Every row of `sql`, each value rendered with its storage class (so REAL 1.0 ≠ INTEGER 1).

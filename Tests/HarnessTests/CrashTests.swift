@@ -3,6 +3,7 @@ import DittoStore
 import Foundation
 import LegacyMigration
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -35,7 +36,7 @@ struct CrashTests {
   /// The library after a run: its dittos, and whether it is intact (integrity ok, no text twice in a
   /// category, `Z_MAX` at or above every `Z_PK`, one history change per inserted row).
   func libraryState(_ path: String) throws -> LibraryState {
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWrite)
     defer { try? database.close() }
     func count(_ sql: String) throws -> Int {
       Int(try database.makeStatement(sql: sql).scalarInt64() ?? -1)

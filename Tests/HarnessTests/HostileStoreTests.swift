@@ -3,6 +3,7 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -120,7 +121,8 @@ import Testing
 
   func build(_ hostile: Case, at path: String) throws {
     let database = try Database(
-      path: path, mode: .readWriteCreate, options: Database.Options(maximumValueBytes: 200 << 20))
+      path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate,
+      options: Database.Options(maximumValueBytes: 200 << 20))
     if !hostile.pragmas.isEmpty { try database.execute(sql: hostile.pragmas) }
     try database.execute(sql: hostile.sql)
     try database.close()
@@ -149,7 +151,8 @@ import Testing
     let after = try FileHashes(of: container)
     #expect(after.changes(since: before).isEmpty, "\(hostile.name) changed the store")
     // Nothing the file's schema holds was executed.
-    let check = try Database(path: builder.path("Ditto.sqlite"), mode: .readOnly)
+    let check = try Database(
+      path: UserPath.resolvingFolder(of: builder.path("Ditto.sqlite")), mode: .readOnly)
     if try check.makeStatement(sql: "SELECT count(*) FROM sqlite_master WHERE name = 'pwned'")
       .scalarInt64() == 1
     {

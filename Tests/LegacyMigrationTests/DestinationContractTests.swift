@@ -4,6 +4,7 @@ import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -15,7 +16,7 @@ import Testing
 @Suite struct DestinationContractTests {
   /// A 2.x store in UTF-16: the reader takes the row-by-row path (no SQL copy).
   static func writeUTF16Store(at path: String) throws {
-    let database = try Database(path: path, mode: .readWriteCreate)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try database.execute(
       sql: """
         PRAGMA encoding = 'UTF-16le';

@@ -3,6 +3,7 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -77,7 +78,7 @@ import Testing
     // Delete a few rows so free space holds them, then checkpoint into a copy.
     let live = harness.builder.path("live.sqlite")
     try LegacyStoreWriter.write(spec, to: live)
-    let database = try Database(path: live, mode: .readWrite)
+    let database = try Database(path: UserPath.resolvingFolder(of: live), mode: .readWrite)
     try database.execute(sql: "PRAGMA secure_delete = OFF; DELETE FROM ZDITTO WHERE Z_PK % 5 = 0")
     try database.close()
     let run = ToolRunner.run(["salvage", live, "--include-deleted", "--json"])

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 import TestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct CoreDataStoreTests {
     try FileManagerCopy.copyStore(
       TestFixtures.path("real-coredata/" + relative), into: scratch.path)
     let copy = scratch.appending((relative as NSString).lastPathComponent)
-    let database = try Database(path: copy, mode: .readWrite)
+    let database = try Database(path: UserPath.resolvingFolder(of: copy), mode: .readWrite)
     let entities = try database.makeStatement(
       sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY")
     var rows: [(Int64, String, Int64)] = []

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -132,7 +133,7 @@ import Testing
   @Test func otherSQLiteDatabasesAreNotDittoStores() throws {
     let folder = try TemporaryDirectory("other")
     let plain = folder.appending("plain.sqlite")
-    let database = try Database(path: plain, mode: .readWriteCreate)
+    let database = try Database(path: UserPath.resolvingFolder(of: plain), mode: .readWriteCreate)
     try database.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
     try database.close()
     #expect(throws: LegacyStoreError.notACoreDataStore(file: plain, missing: ["Z_PRIMARYKEY"])) {
@@ -150,7 +151,7 @@ import Testing
   @Test func viewsPosingAsDittoTablesAreRefused() throws {
     let folder = try TemporaryDirectory("views")
     let path = folder.appending("Ditto.sqlite")
-    let database = try Database(path: path, mode: .readWriteCreate)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try database.execute(
       sql: """
         CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);

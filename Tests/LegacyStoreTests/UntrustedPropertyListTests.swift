@@ -1,6 +1,7 @@
 import Foundation
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -43,7 +44,7 @@ import Testing
     let path = folder.appending("Ditto.sqlite")
     let spec = FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 4)
     try LegacyStoreWriter.write(spec, to: path, journal: .delete)
-    let database = try Database(path: path, mode: .readWrite)
+    let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWrite)
     do {
       let update = try database.makeStatement(sql: "UPDATE Z_METADATA SET Z_PLIST = ?")
       try update.bind(.blob(HostilePropertyLists.dictionaryWithSet))

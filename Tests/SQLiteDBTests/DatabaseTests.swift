@@ -1,12 +1,14 @@
 import Foundation
 import SQLiteDB
+import SafeFiles
 import TestSupport
 import Testing
 
 @Suite struct DatabaseTests {
   @Test func roundTripsValuesAndFinalizesStatements() throws {
     let folder = try TemporaryDirectory("db")
-    let database = try Database(path: folder.appending("t.sqlite"), mode: .readWriteCreate)
+    let database = try Database(
+      path: UserPath.resolvingFolder(of: folder.appending("t.sqlite")), mode: .readWriteCreate)
     try database.execute(sql: "CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
     let insert = try database.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")
     try insert.bind(.integer(42), .real(1.5), .text("héllo 🚗"), .blob([0, 1, 2]), .null)
@@ -42,7 +44,8 @@ import Testing
     let path = folder.appending("x.sqlite")
     try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
     do {
-      _ = try Database(path: path, mode: .readOnly, displayName: "x.sqlite")
+      _ = try Database(
+        path: UserPath.resolvingFolder(of: path), mode: .readOnly, displayName: "x.sqlite")
       Issue.record("opened garbage")
     } catch {
       #expect(error.isNotADatabase)
@@ -89,11 +92,12 @@ import Testing
   @Test func defensiveReadersRefuseWritesAndViews() throws {
     let folder = try TemporaryDirectory("defensive")
     let path = folder.appending("d.sqlite")
-    let writer = try Database(path: path, mode: .readWriteCreate)
+    let writer = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try writer.execute(
       sql: "CREATE TABLE t (x); CREATE VIEW v AS SELECT x FROM t; INSERT INTO t VALUES (1)")
     try writer.close()
-    let reader = try Database(path: path, mode: .readOnly, options: .untrustedReader)
+    let reader = try Database(
+      path: UserPath.resolvingFolder(of: path), mode: .readOnly, options: .untrustedReader)
     #expect(throws: SQLiteError.self) { try reader.execute(sql: "INSERT INTO t VALUES (2)") }
     #expect(throws: SQLiteError.self) { try reader.makeStatement(sql: "SELECT * FROM v").step() }
     #expect(try reader.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 1)
@@ -102,11 +106,12 @@ import Testing
   @Test func symbolicLinksAreNotOpened() throws {
     let folder = try TemporaryDirectory("link")
     let target = folder.appending("real.sqlite")
-    try Database(path: target, mode: .readWriteCreate).close()
+    try Database(path: UserPath.resolvingFolder(of: target), mode: .readWriteCreate).close()
     try FileManager.default.createSymbolicLink(
       atPath: folder.appending("link.sqlite"), withDestinationPath: target)
     #expect(throws: SQLiteError.self) {
-      try Database(path: folder.appending("link.sqlite"), mode: .readOnly)
+      try Database(
+        path: UserPath.resolvingFolder(of: folder.appending("link.sqlite")), mode: .readOnly)
     }
   }
 }

@@ -1,4 +1,5 @@
 import SQLiteDB
+import SafeFiles
 import Testing
 
 /// `registerLookup`: the same answers whether keys are small (direct index) or not (dictionary).

@@ -1,4 +1,5 @@
 import SQLiteDB
+import SafeFiles
 import Testing
 
 @Suite struct SQLTextTests {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct UTF8ValidationTests {
   func agrees(_ bytes: [UInt8]) -> Bool {
     let ours = bytes.withUnsafeBufferPointer { Statement.isValidUTF8($0) }
-    return ours == (String(validating: bytes, as: UTF8.self) != nil)
+    return ours == (String.decodingIfValid(bytes, as: UTF8.self) != nil)
   }
 
   @Test func edgeCases() {

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 
 /// Writes Ditto 2.x stores with the real SQLite library, as Core Data lays them out.
 ///
@@ -31,7 +32,7 @@ final class DittoStoreBuilder {
     throws
   {
     path = folder + "/" + name
-    database = try Database(path: path, mode: .readWriteCreate)
+    database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     for pragma in [
       "page_size = \(pageSize)", "auto_vacuum = 2", "journal_mode = WAL", "wal_autocheckpoint = 0",
       "secure_delete = \(secureDelete ? 1 : 0)",

@@ -25,12 +25,12 @@ struct BackupCommand: Command {
   }
 
   /// The shared `BACKUP` argument.
-  static let backupArgument = OptionSpec.positional(
+  static let backupArgument = OptionSpec.positionalPath(
     "backup", value: "backup",
     help: "A backup folder (…/MobileSync/Backup/<id>) or the folder holding several.")
 
   /// `--password-file FILE`: the password is read from a file, never from the command line.
-  static let passwordFileOption = OptionSpec.option(
+  static let passwordFileOption = OptionSpec.path(
     "password-file", value: "file",
     help: "A file holding the password of an encrypted backup (its first line).")
 

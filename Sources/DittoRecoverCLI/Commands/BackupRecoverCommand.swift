@@ -18,10 +18,10 @@ struct BackupRecoverCommand: Command {
     (or --library); a backup of a device that never ran Ditto 3.x has none: exit 74.
     Then: ditto-recover export --library OUT/AppDomainGroup-group.io.kern.ditto/Ditto.store --format csv
     """
-  static let outOption = OptionSpec.option(
+  static let outOption = OptionSpec.path(
     "out", value: "dir",
     help: "The folder to rebuild into (new or empty; default: a new temporary folder).")
-  static let libraryOption = OptionSpec.option(
+  static let libraryOption = OptionSpec.path(
     "library", value: "file",
     help:
       "The Ditto 3.x library to import into (default: the backup's Ditto.store, rebuilt in <out>).")

@@ -15,10 +15,10 @@ struct ExportCommand: Command {
     --json is --format json.
     """
   static let options: [OptionSpec] = [
-    .option(
+    .path(
       "library", value: "file",
       help: "A Ditto 3.x library (Ditto.store) to export: what the app shows."),
-    .option(
+    .path(
       "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
     .format(help: "Output format (default: json)."),
     .json, .verbose,

@@ -16,7 +16,7 @@ struct FixtureCommand: Command {
       + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'. The Ditto.store written beside\nit (--library) is for ditto-recover and tests only: its model hashes are not the app's, so it\nmust never be loaded onto a device.\nWith --json: {\"out\", \"scenario\", \"summary\", \"expected\", \"categories\", \"dittos\"}."
   }
   static let options: [OptionSpec] = [
-    .option(
+    .path(
       "out", value: "dir", help: "The folder to create (must not exist, or be empty).",
       required: true),
     .option(

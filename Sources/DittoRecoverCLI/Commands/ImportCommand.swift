@@ -13,10 +13,10 @@ struct ImportCommand: Command {
     Ditto.store the app created); it is never created here.
     """
   static let options: [OptionSpec] = [
-    .option(
+    .path(
       "library", value: "file", help: "The Ditto 3.x library (Ditto.store) to import into.",
       required: true),
-    .option("csv", value: "file", help: "The CSV file to import.", required: true),
+    .path("csv", value: "file", help: "The CSV file to import.", required: true),
     .json, .verbose,
   ]
 

@@ -13,7 +13,8 @@ struct InspectCommand: Command {
     For a .dittorecovery file, also shows where its content came from (the recovery key with --json).
     """
   static let options: [OptionSpec] = [
-    .positional("file", value: "file", help: "The store file (its -wal/-shm beside it are used)."),
+    .positionalPath(
+      "file", value: "file", help: "The store file (its -wal/-shm beside it are used)."),
     .json, .verbose,
   ]
 

@@ -35,17 +35,18 @@ enum OutputFolder {
     }
   }
 
-  /// A new private folder under the system's temporary directory.
+  /// A new private folder under the system's temporary directory (mode 0700, links in its path
+  /// resolved, as the engine's own snapshot folders are), kept after the run: it is the output.
   static func makeTemporary() throws -> String {
-    let base = FileManager.default.temporaryDirectory.path
+    let base = systemTemporaryDirectory()
     var template = Array((base + "/ditto-backup-XXXXXX").utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
       throw CommandFailure(
         "cannot create a folder in \(base): \(String(cString: strerror(errno)))",
         exitCode: .ioError)
     }
-    return String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return resolved(
+      String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
   }
 
   /// True when `path` is `folder` or inside it, after resolving links in the parts that exist.
@@ -56,29 +57,6 @@ enum OutputFolder {
       || resolvedFolder == "/"
   }
 
-  /// `path` made absolute, with links resolved in its longest existing prefix and `.`/`..` applied.
-  static func resolved(_ path: String) -> String {
-    let absolute =
-      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    var existing = absolute
-    var rest: [String] = []
-    while true {
-      if let real = realpath(existing, nil) {
-        defer { free(real) }
-        var components = String(cString: real).split(separator: "/").map(String.init)
-        for component in rest {
-          switch component {
-          case "", ".": continue
-          case "..": if !components.isEmpty { components.removeLast() }
-          default: components.append(component)
-          }
-        }
-        return "/" + components.joined(separator: "/")
-      }
-      guard existing != "/", !existing.isEmpty else { return absolute }
-      let parent = (existing as NSString).deletingLastPathComponent
-      rest.insert((existing as NSString).lastPathComponent, at: 0)
-      existing = parent.isEmpty ? "/" : parent
-    }
-  }
+  /// `path` made absolute with links resolved (``UserPath/resolved(_:)``).
+  static func resolved(_ path: String) -> String { UserPath.resolved(path) }
 }

@@ -14,7 +14,7 @@ struct RecoverCommand: Command {
     MigrationTarget.options + [
       .flag(
         "dry-run", help: "Compute what would be imported; write nothing, leave the flag alone."),
-      .option(
+      .path(
         "from", value: "file",
         help:
           "Recover from this file instead of the probed places: a .dittorecovery file or a 2.x store."

@@ -6,7 +6,7 @@ import RecoveryFile
 /// What `extract` and `backup extract` share: the `--out` and `--salvage` options, the checks that keep
 /// the output out of the input, writing the file and reporting it.
 enum RecoveryFileOutput {
-  static let outOption = OptionSpec.option(
+  static let outOption = OptionSpec.path(
     "out", value: "file",
     help:
       "The recovery file to write (default: Ditto-recovered-<date>.dittorecovery here); never overwritten."

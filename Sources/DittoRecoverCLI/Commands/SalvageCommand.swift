@@ -14,7 +14,7 @@ struct SalvageCommand: Command {
     To import what salvage finds, use 'recover' (the manual path salvages unreadable stores).
     """
   static let options: [OptionSpec] = [
-    .positional("path", value: "path", help: "A store file, or a lone -wal file."),
+    .positionalPath("path", value: "path", help: "A store file, or a lone -wal file."),
     .flag("include-deleted", help: "Also list dittos found in free space (deleted by the user)."),
     .format(help: "Print the rebuilt dittos as JSON or as CSV the app imports."),
     .json, .verbose,

@@ -18,13 +18,13 @@ struct StatusCommand: Command {
   /// `--container` is required unless `--from` is given.
   static let options: [OptionSpec] =
     [optionalContainer, .home, .library] + [
-      .option(
+      .path(
         "from", value: "file",
         help: "Describe this recovery file (or 2.x store) instead of a container."),
       .json, .verbose,
     ]
 
-  static let optionalContainer = OptionSpec.option(
+  static let optionalContainer = OptionSpec.path(
     "container", value: "dir",
     help: "The App Group container folder copied from the device (not needed with --from).")
 

@@ -19,6 +19,9 @@ public struct OptionSpec: Sendable, Equatable {
   public var isRepeatable: Bool
   /// Allowed values, when the value comes from a fixed list (shown in help, checked when parsing).
   public var allowedValues: [String]?
+  /// The value is a path the user chose: it is resolved when parsed (links followed, made
+  /// absolute; `UserPath`), and the resolved path is what the command uses and reports.
+  public var isPath = false
 
   public static func option(
     _ name: String, value: String, help: String, required: Bool = false,
@@ -27,6 +30,15 @@ public struct OptionSpec: Sendable, Equatable {
     OptionSpec(
       name: name, kind: .option(valueName: value), help: help, isRequired: required,
       isRepeatable: repeatable, allowedValues: allowed)
+  }
+
+  /// `--name <value>` whose value is a path the user chose (see ``isPath``).
+  public static func path(
+    _ name: String, value: String, help: String, required: Bool = false
+  ) -> OptionSpec {
+    var spec = option(name, value: value, help: help, required: required)
+    spec.isPath = true
+    return spec
   }
 
   public static func flag(_ name: String, help: String) -> OptionSpec {
@@ -41,6 +53,15 @@ public struct OptionSpec: Sendable, Equatable {
     OptionSpec(
       name: name, kind: .positional(valueName: value), help: help, isRequired: required,
       isRepeatable: repeatable, allowedValues: nil)
+  }
+
+  /// A positional argument that is a path the user chose (see ``isPath``).
+  public static func positionalPath(
+    _ name: String, value: String, help: String, required: Bool = true
+  ) -> OptionSpec {
+    var spec = positional(name, value: value, help: help, required: required)
+    spec.isPath = true
+    return spec
   }
 
   /// `--container <dir>`, `--json`, `<file>`.
@@ -58,13 +79,13 @@ public struct OptionSpec: Sendable, Equatable {
   }
 
   /// Shared options.
-  public static let container = option(
+  public static let container = path(
     "container", value: "dir", help: "The App Group container folder copied from the device.",
     required: true)
-  public static let home = option(
+  public static let home = path(
     "home", value: "dir",
     help: "The app's own data container (its Library and Documents), if copied.")
-  public static let library = option(
+  public static let library = path(
     "library", value: "file",
     help: "The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).")
   public static let json = flag("json", help: "Print one JSON object on standard output.")

@@ -1,3 +1,5 @@
+import SafeFiles
+
 /// The arguments of one command, checked against its ``OptionSpec`` list.
 public struct ParsedArguments: Sendable, Equatable {
   private var values: [String: [String]] = [:]
@@ -18,7 +20,7 @@ public struct ParsedArguments: Sendable, Equatable {
     func addPositional(_ argument: String) throws(UsageError) {
       guard positionalIndex < positionals.count else { throw .unexpected(argument) }
       let spec = positionals[positionalIndex]
-      values[spec.name, default: []].append(argument)
+      values[spec.name, default: []].append(spec.isPath ? UserPath.resolved(argument) : argument)
       if !spec.isRepeatable { positionalIndex += 1 }
     }
     while index < arguments.count {
@@ -61,7 +63,7 @@ public struct ParsedArguments: Sendable, Equatable {
         if values[name] != nil, !spec.isRepeatable {
           throw UsageError("'\(spec.synopsis)' given more than once")
         }
-        values[name, default: []].append(value)
+        values[name, default: []].append(spec.isPath ? UserPath.resolved(value) : value)
       case .positional:
         throw .unknownOption(argument)
       }

@@ -2,7 +2,7 @@ import Telemetry
 import TestSupport
 import Testing
 
-@Suite struct LoggerTests {
+@Suite struct EngineLoggerTests {
   @Test func stringsArePrivateAndNumbersPublicByDefault() {
     let title = "Family ❤️"
     let message: LogMessage =
@@ -15,7 +15,7 @@ import Testing
 
   @Test func levelsFilterBeforeTheHandler() {
     let handler = InMemoryLogHandler()
-    var logger = Logger.legacyDataMigrator(logLevel: .notice, handler: handler)
+    var logger = EngineLogger.legacyDataMigrator(logLevel: .notice, handler: handler)
     logger.info("hidden")
     logger.notice("shown")
     logger.logLevel = .info

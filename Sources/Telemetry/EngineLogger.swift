@@ -1,12 +1,14 @@
 /// A logger facade in the shape of swift-log: a value with a subsystem, a category, a level and a handler.
 ///
-/// Library code receives its logger as a parameter and never creates a backend itself.
+/// Library code receives its logger as a parameter and never creates a backend itself. Named so that
+/// an app file importing both `os` and `Telemetry` needs no qualification (`os.Logger` is the
+/// unified log's own type; ``OSLogHandler`` sends records to it).
 ///
 /// ```swift
-/// let logger = Logger.legacyDataMigrator(handler: StderrLogHandler())
+/// let logger = EngineLogger.legacyDataMigrator(handler: StderrLogHandler())
 /// logger.info("legacyStoreURL: probing \(candidates.count) places")
 /// ```
-public struct Logger: Sendable {
+public struct EngineLogger: Sendable {
   /// The unified-log subsystem (`io.kern.ditto`).
   public var subsystem: String
   /// The unified-log category (`LegacyDataMigrator`).
@@ -28,14 +30,14 @@ public struct Logger: Sendable {
   /// The seed's logger: subsystem `io.kern.ditto`, category `LegacyDataMigrator`.
   public static func legacyDataMigrator(
     logLevel: LogLevel = .info, handler: any LogHandler
-  ) -> Logger {
-    Logger(
+  ) -> EngineLogger {
+    EngineLogger(
       subsystem: "io.kern.ditto", category: "LegacyDataMigrator", logLevel: logLevel,
       handler: handler)
   }
 
   /// A logger that discards everything.
-  public static let disabled = Logger(
+  public static let disabled = EngineLogger(
     subsystem: "io.kern.ditto", category: "disabled", logLevel: .critical,
     handler: DiscardingLogHandler())
 

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Paths a person typed (a container copy, a library, a backup folder, an output file): their
+/// choice, so links in them are followed.
+///
+/// On a Mac `/tmp` and `/var` are links to `/private/tmp` and `/private/var`, and people keep copies
+/// behind links to other disks; the engine's opens refuse links anywhere in a path, so a typed path
+/// is resolved once, here, and the resolved path is the one used and reported. What is found
+/// *inside* a container or a backup is a different matter: those files are opened without following
+/// links, ever (see `ReadOnlyFile`).
+public enum UserPath {
+  /// `path` made absolute, with every link in its longest existing prefix resolved (`realpath`)
+  /// and `.` / `..` applied to the rest; a path that does not exist yet (an output) keeps its
+  /// missing tail.
+  public static func resolved(_ path: String) -> String {
+    let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+    var existing = absolute
+    var rest: [Substring] = []
+    while true {
+      if let real = realpath(existing, nil) {
+        var components = String(cString: real).split(separator: "/")
+        free(real)
+        for component in rest {
+          switch component {
+          case "", ".": continue
+          case "..": if !components.isEmpty { components.removeLast() }
+          default: components.append(component)
+          }
+        }
+        return "/" + components.joined(separator: "/")
+      }
+      guard existing != "/", !existing.isEmpty else { return absolute }
+      guard let slash = existing.lastIndex(of: "/") else { return absolute }
+      rest.insert(existing[existing.index(after: slash)...], at: 0)
+      existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+    }
+  }
+
+  /// `path` with the links of its folder resolved and its last component kept as it is: for a
+  /// file a caller named that is opened in place (a library written in one transaction), so a
+  /// link in the folders the caller chose is followed while the file itself must be a regular
+  /// file (SQLite's `SQLITE_OPEN_NOFOLLOW` refuses a link anywhere in the path it is given).
+  public static func resolvingFolder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return resolved(".") + "/" + path }
+    let name = path[path.index(after: slash)...]
+    let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+    let real = resolved(folder)
+    return (real == "/" ? "" : real) + "/" + name
+  }
+
+  /// The process's working directory ("/" when it cannot be read).
+  static func currentDirectory() -> String {
+    guard let cwd = getcwd(nil, 0) else { return "/" }
+    defer { free(cwd) }
+    return String(cString: cwd)
+  }
+}
