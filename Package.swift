@@ -55,12 +55,16 @@ let package = Package(
     // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
     .target(name: "SystemShims"),
     .target(name: "SafeFiles", dependencies: ["SystemShims"]),
-    .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SafeFiles"]),
+    // The private copy every store is read on (a legacy store, a library, a backup manifest) and
+    // the one way to open it.
+    .target(name: "SQLiteSnapshot", dependencies: ["SQLiteDB", "SafeFiles"]),
+    .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles"]),
     // The Ditto 3.x library (SwiftData's Ditto.store): read on a snapshot, validated, insert-only writes.
     .target(
-      name: "DittoStore", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "LibraryMerge"]),
+      name: "DittoStore", dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "LibraryMerge"]),
     // Salvage decodes raw pages (main file, -wal, free space) beside the reader, never inside it.
-    .target(name: "Salvage", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
+    .target(
+      name: "Salvage", dependencies: ["LegacyStore", "SQLiteSnapshot", "SafeFiles", "SQLiteDB"]),
     .target(
       name: "LegacyMigration",
       dependencies: ["LegacyStore", "LibraryMerge", "Telemetry", "SafeFiles", "Salvage"]
@@ -86,7 +90,8 @@ let package = Package(
       dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]
     ),
     .target(
-      name: "BackupReader", dependencies: ["SQLiteDB", "SafeFiles", "LegacyStore", "BackupCrypto"]),
+      name: "BackupReader",
+      dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "LegacyStore", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
       dependencies: [
@@ -137,7 +142,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
         "SafeFiles", "Salvage", "BackupReader", "LibraryMerge", "DittoStore", "LegacyStore",
-        "ContainerFiles", "RecoveryFile",
+        "ContainerFiles", "RecoveryFile", "SQLiteSnapshot",
       ],
       exclude: ["Fixtures"]
     ),

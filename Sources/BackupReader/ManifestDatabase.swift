@@ -1,5 +1,5 @@
-import LegacyStore
 import SQLiteDB
+import SQLiteSnapshot
 
 /// `Manifest.db` opened read-only on a private copy.
 ///
@@ -123,17 +123,12 @@ public final class ManifestDatabase {
     }
   }
 
-  private static func classify(_ error: LegacyStoreError, file: String) -> BackupError {
+  private static func classify(_ error: SnapshotError, file: String) -> BackupError {
     switch error {
     case .notFound: .notFound(path: file)
     case .notARegularFile(_, let kind): .unreadable(file: file, reason: "is a \(kind.humanName)")
-    case .ioError(_, let reason), .noSpaceForSnapshot(_, let reason):
-      .unreadable(file: file, reason: reason)
+    case .ioError(_, let reason), .noSpace(_, let reason): .unreadable(file: file, reason: reason)
     case .notADatabase(_, let reason): .notADatabase(file: file, reason: reason)
-    case .damaged(_, let reason), .unreadable(_, let reason):
-      .manifestUnreadable(file: file, reason: reason)
-    case .notACoreDataStore, .notADittoStore:
-      .manifestUnreadable(file: file, reason: error.description)
     }
   }
 }

@@ -1,6 +1,6 @@
-import LegacyStore
 import LibraryMerge
 import SQLiteDB
+import SQLiteSnapshot
 import SafeFiles
 
 #if canImport(Glibc)
@@ -132,7 +132,7 @@ public enum DittoStoreFile {
     defer { snapshot.remove() }
     let database: Database
     do {
-      database = try openSnapshot(snapshot, displayName: path)
+      database = try snapshot.open(displayName: path)
     } catch {
       throw DestinationError.fromRead(error, file: path)
     }
@@ -143,32 +143,11 @@ public enum DittoStoreFile {
       throw DestinationError.fromRead(error, file: path)
     }
   }
-
-  private static func openSnapshot(_ snapshot: StoreSnapshot, displayName: String)
-    throws(SQLiteError) -> Database
-  {
-    do {
-      return try Database(
-        path: snapshot.mainCopy, mode: .readOnly, displayName: displayName,
-        options: .untrustedReader)
-    } catch let error where needsWritableCopy(error) {
-      // A hot journal or a WAL that needs recovery cannot be read read-only. This is our private
-      // copy, so letting SQLite recover it there changes nothing the user owns.
-      return try Database(
-        path: snapshot.mainCopy, mode: .readWrite, displayName: displayName,
-        options: .untrustedReader)
-    }
-  }
-
-  private static func needsWritableCopy(_ error: SQLiteError) -> Bool {
-    // SQLITE_READONLY_RECOVERY, _CANTLOCK, _ROLLBACK, _CANTINIT, _DIRECTORY.
-    [264, 520, 776, 1288, 1544].contains(error.extendedCode)
-  }
 }
 
 extension DestinationError {
   /// Classifies a failure to copy the store for reading.
-  static func fromSnapshot(_ error: LegacyStoreError, file: String) -> DestinationError {
+  static func fromSnapshot(_ error: SnapshotError, file: String) -> DestinationError {
     switch error {
     case .notFound:
       return DestinationError(.noLibrary, file: file, reason: noLibraryReason)
@@ -179,11 +158,8 @@ extension DestinationError {
       return DestinationError(
         .refused, file: file,
         reason: "not an SQLite database (\(reason)), so not a Ditto 3.x library")
-    case .damaged(_, let reason), .ioError(_, let reason), .unreadable(_, let reason),
-      .noSpaceForSnapshot(_, let reason):
+    case .ioError(_, let reason), .noSpace(_, let reason):
       return DestinationError(.readFailed, file: file, reason: reason)
-    case .notACoreDataStore, .notADittoStore:
-      return DestinationError(.refused, file: file, reason: error.description)
     }
   }
 

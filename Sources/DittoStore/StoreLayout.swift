@@ -107,16 +107,7 @@ struct StoreLayout {
         "not a Core Data store (no \(coreDataTables.joined(separator: " or ")) table), so not a Ditto 3.x library"
       )
     }
-    func columns(of table: String) throws -> Set<String> {
-      let statement = try database.makeStatement(sql: "SELECT name FROM pragma_table_info(?)")
-      try statement.bind(.text(table))
-      var names = Set<String>()
-      while try statement.step() {
-        if let name = statement.text(at: 0) { names.insert(name.uppercased()) }
-      }
-      statement.reset()
-      return names
-    }
+    func columns(of table: String) throws -> Set<String> { try database.columnNames(of: table) }
     let keyColumns = try columns(of: "Z_PRIMARYKEY")
     let missingKeyColumns = primaryKeyColumns.subtracting(keyColumns).sorted()
     if !missingKeyColumns.isEmpty {

@@ -27,7 +27,7 @@ struct LegacySourceReader {
         )
       }
       do {
-        let library = try DittoStoreReader.read(path: candidate.path)
+        let library = try LegacyStoreReader.read(path: candidate.path)
         return (StoreRead(candidate: candidate, library: library), errors)
       } catch {
         logger.warning("legacyStoreURL: cannot read \(error.description, privacy: .public)")
@@ -41,7 +41,7 @@ struct LegacySourceReader {
   ///
   /// - Throws: ``LegacyStoreError`` naming the file and the reason.
   func readFile(_ path: String) throws(LegacyStoreError) -> LegacyLibrary {
-    try DittoStoreReader.read(path: path)
+    try LegacyStoreReader.read(path: path)
   }
 
   /// Rebuilds dittos from the bytes of the first of `candidates` that salvage decodes into at least

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDB
+import SQLiteSnapshot
 
 // CORE DATA SQLITE STORE (what CoreDataStore relies on; facts in shared/reference/coredata-sqlite-format.md)
 //
@@ -81,9 +82,13 @@ public final class CoreDataStore {
   ///   find its tables by their conventional names); callers that need Core Data check ``hasPrimaryKeyTable``.
   public init(path: String) throws(LegacyStoreError) {
     file = path
-    snapshot = try StoreSnapshot(of: path)
     do {
-      database = try Self.openSnapshot(snapshot, displayName: path)
+      snapshot = try StoreSnapshot(of: path)
+    } catch {
+      throw LegacyStoreError.from(error, file: path)
+    }
+    do {
+      database = try snapshot.open(displayName: path)
       let tables = try Self.tableNames(in: database)
       hasPrimaryKeyTable = tables.contains("Z_PRIMARYKEY")
       hasMetadataTable = tables.contains("Z_METADATA")
@@ -111,7 +116,7 @@ public final class CoreDataStore {
   public func rowCount(of entity: CoreDataEntity) throws(LegacyStoreError) -> Int? {
     guard let table = entity.table else { return nil }
     do {
-      let columns = try columnNames(of: table)
+      let columns = try database.columnNames(of: table)
       let sql =
         columns.contains("Z_ENT")
         ? "SELECT count(*) FROM \(quoted(table)) WHERE Z_ENT = ?"
@@ -124,47 +129,9 @@ public final class CoreDataStore {
     }
   }
 
-  /// The column names of `table`, from `PRAGMA table_info`, uppercased.
-  ///
-  /// - Throws: ``SQLiteError``.
-  public func columnNames(of table: String) throws(SQLiteError) -> Set<String> {
-    let statement = try database.makeStatement(sql: "SELECT name FROM pragma_table_info(?)")
-    try statement.bind(.text(table))
-    var names = Set<String>()
-    while try statement.step() {
-      if let name = statement.text(at: 0) { names.insert(name.uppercased()) }
-    }
-    statement.reset()
-    return names
-  }
-
   /// True when a table (not a view) named `name` exists, compared case-insensitively as SQLite does.
   public func hasTable(_ name: String) throws(SQLiteError) -> Bool {
     try Self.tableNames(in: database).contains(name.uppercased())
-  }
-
-  // MARK: - Opening
-
-  private static func openSnapshot(_ snapshot: StoreSnapshot, displayName: String)
-    throws(SQLiteError) -> Database
-  {
-    do {
-      return try Database(
-        path: snapshot.mainCopy, mode: .readOnly, displayName: displayName,
-        options: .untrustedReader)
-    } catch let error where Self.needsWritableCopy(error) {
-      // A hot rollback journal or a WAL that needs recovery cannot be handled read-only. This is our
-      // private copy, so letting SQLite repair it there changes nothing the user owns.
-      return try Database(
-        path: snapshot.mainCopy, mode: .readWrite, displayName: displayName,
-        options: .untrustedReader)
-    }
-  }
-
-  private static func needsWritableCopy(_ error: SQLiteError) -> Bool {
-    // SQLITE_READONLY_RECOVERY (264), SQLITE_READONLY_CANTLOCK (520), SQLITE_READONLY_ROLLBACK (776),
-    // SQLITE_READONLY_CANTINIT (1288), SQLITE_READONLY_DIRECTORY (1544), SQLITE_CANTOPEN with WAL.
-    [264, 520, 776, 1288, 1544].contains(error.extendedCode)
   }
 
   // MARK: - Reading the system tables

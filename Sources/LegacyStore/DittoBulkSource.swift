@@ -91,7 +91,7 @@ public struct DittoBulkSource: Sendable {
   }
 }
 
-extension DittoStoreReader {
+extension LegacyStoreReader {
   /// Describes the store as SQL over the snapshot attached as `schema`; nil when the store cannot be
   /// attached to a UTF-8 database (SQLite attaches only databases of the same text encoding), in which
   /// case callers import its ``walk(_:)`` row by row.

@@ -1,4 +1,5 @@
 import SQLiteDB
+import SQLiteSnapshot
 import SafeFiles
 
 /// Why a legacy store could not be read. Every case names the file; ``description`` is the
@@ -94,6 +95,17 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case 10, 14, 5, 6, 3, 13:  // IOERR, CANTOPEN, BUSY, LOCKED, PERM, FULL
       return .ioError(file: file, reason: reason)
     default: return .unreadable(file: file, reason: "\(reason): \(error.message)")
+    }
+  }
+
+  /// Classifies a failure to make the private snapshot of `file`.
+  public static func from(_ error: SnapshotError, file: String) -> LegacyStoreError {
+    switch error {
+    case .notFound: .notFound(file: file)
+    case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
+    case .ioError(let failed, let reason): .ioError(file: failed, reason: reason)
+    case .notADatabase(_, let reason): .notADatabase(file: file, reason: reason)
+    case .noSpace(_, let reason): .noSpaceForSnapshot(file: file, reason: reason)
     }
   }
 

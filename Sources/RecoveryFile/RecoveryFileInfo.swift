@@ -5,7 +5,7 @@ import SQLiteDB
 // THE RECOVERY FILE (`.dittorecovery`)
 //
 // One SQLite file (rollback journal, no sidecars) in the Ditto 2.x Core Data layout, so the engine
-// reads it with the same reader as any legacy store (DittoStoreReader, on a private snapshot):
+// reads it with the same reader as any legacy store (LegacyStoreReader, on a private snapshot):
 //
 //   TABLE          CONTENT
 //   ZPROFILE       one row (Z_PK 1, Z_ENT 3)

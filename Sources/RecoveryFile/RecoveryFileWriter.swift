@@ -165,7 +165,7 @@ public enum RecoveryFileWriter {
   {
     let library: LegacyLibrary
     do {
-      library = try DittoStoreReader.read(path: scratch)
+      library = try LegacyStoreReader.read(path: scratch)
     } catch {
       throw RecoveryFileError(
         .writeFailed, file: output, reason: "the new file does not read back: \(error.description)")

@@ -39,6 +39,24 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// True when the file is a damaged database.
   public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
 
+  /// True when a read-only connection cannot read the file as it is: a hot journal to roll back or a
+  /// WAL to recover first (`SQLITE_READONLY_RECOVERY`, `_CANTLOCK`, `_ROLLBACK`, `_CANTINIT`,
+  /// `_DIRECTORY`). A private copy may be reopened read-write so SQLite repairs it there.
+  public var isRecoveryRefusedReadOnly: Bool {
+    Self.recoveryRefusedReadOnlyCodes.contains(extendedCode)
+  }
+
+  /// The extended codes of ``isRecoveryRefusedReadOnly``.
+  ///
+  /// Related SQLite documentation: <https://www.sqlite.org/rescode.html#readonly_recovery>
+  static let recoveryRefusedReadOnlyCodes: Set<Int32> = [
+    SQLITE_READONLY | (1 << 8),  // SQLITE_READONLY_RECOVERY
+    SQLITE_READONLY | (2 << 8),  // SQLITE_READONLY_CANTLOCK
+    SQLITE_READONLY | (3 << 8),  // SQLITE_READONLY_ROLLBACK
+    SQLITE_READONLY | (5 << 8),  // SQLITE_READONLY_CANTINIT
+    SQLITE_READONLY | (6 << 8),  // SQLITE_READONLY_DIRECTORY
+  ]
+
   /// SQLite's English text for the primary code ("file is not a database").
   public var codeText: String { String(cString: sqlite3_errstr(primaryCode)) }
 

@@ -1,6 +1,6 @@
 import LegacyStore
 
-// ORDERING ROWS INTO A LIBRARY (the same rules DittoStoreReader applies in SQL)
+// ORDERING ROWS INTO A LIBRARY (the same rules LegacyStoreReader applies in SQL)
 //
 //   1. profiles by Z_PK; each profile's categories by (Z_FOK_PROFILE IS NULL, Z_FOK_PROFILE, Z_PK)
 //   2. categories without a (known) profile, by Z_PK
@@ -11,10 +11,10 @@ import LegacyStore
 //
 // "Known" means "a row of that table is in the input": for salvaged rows, a ditto whose category
 // row was not recovered goes to "Recovered", and a category whose profile row was not recovered
-// comes after the profiles' categories. A test pins this function to DittoStoreReader on the
+// comes after the profiles' categories. A test pins this function to LegacyStoreReader on the
 // shared fixtures.
 
-/// Orders salvaged rows exactly as ``DittoStoreReader`` orders a readable store.
+/// Orders salvaged rows exactly as ``LegacyStoreReader`` orders a readable store.
 enum LibraryAssembler {
   /// Builds the library from the rows of the three tables.
   static func assemble(_ rows: DittoRows) -> LegacyLibrary {
@@ -49,7 +49,8 @@ enum LibraryAssembler {
       }
       categories.append(
         LegacyCategory(
-          title: category.title ?? DittoStoreReader.untitledTitle, dittos: members, origin: origin))
+          title: category.title ?? LegacyStoreReader.untitledTitle, dittos: members, origin: origin)
+      )
     }
 
     // 1. Profiles and their categories.
@@ -83,7 +84,7 @@ enum LibraryAssembler {
     if !recovered.isEmpty {
       categories.append(
         LegacyCategory(
-          title: DittoStoreReader.recoveredTitle, dittos: recovered, origin: .recovered))
+          title: LegacyStoreReader.recoveredTitle, dittos: recovered, origin: .recovered))
     }
     return LegacyLibrary(categories: categories, skippedEmptyTexts: skipped)
   }

@@ -12,7 +12,7 @@ import SQLiteDB
 //   ZCATEGORY  SELECT Z_PK, ZPROFILE, Z_FOK_PROFILE, ZTITLE FROM ZCATEGORY
 //   ZDITTO     SELECT Z_PK, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT, ZUSE_COUNT FROM ZDITTO
 //
-// Tables are found as DittoStoreReader finds them: through Z_PRIMARYKEY when it exists, else by
+// Tables are found as LegacyStoreReader finds them: through Z_PRIMARYKEY when it exists, else by
 // their conventional names. A scan that fails halfway (SQLITE_CORRUPT on a damaged page) keeps
 // the rows it read and marks the table incomplete: the page decoder then adds the rows it missed.
 // A table read to its end is complete: rows the decoder finds beyond it are not live.
@@ -69,7 +69,7 @@ struct SQLiteReading {
         guard try store.hasTable(table.rawValue) else { return }
         name = table.rawValue
       }
-      columns = try store.columnNames(of: name)
+      columns = try store.database.columnNames(of: name)
     } catch {
       problems.append(
         "SQLite could not read the schema of \(table.rawValue) (\(error.extendedCode))")

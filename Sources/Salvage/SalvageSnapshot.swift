@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import SQLiteSnapshot
 import SafeFiles
 
 // THE PRIVATE COPY SALVAGE WORKS ON
@@ -35,7 +36,12 @@ final class SalvageSnapshot {
       throw .ioError(file: mainPath, reason: "\(error.operation): \(error.reason)")
     }
     if mainStatus != nil {
-      let snapshot = try StoreSnapshot(of: mainPath, requireSQLiteHeader: false)
+      let snapshot: StoreSnapshot
+      do {
+        snapshot = try StoreSnapshot(of: mainPath, requireSQLiteHeader: false)
+      } catch {
+        throw LegacyStoreError.from(error, file: mainPath)
+      }
       storeSnapshot = snapshot
       ownDirectory = nil
       mainCopy = snapshot.mainCopy

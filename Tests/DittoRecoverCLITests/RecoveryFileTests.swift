@@ -120,7 +120,7 @@ import Testing
     #expect(statusText.standardOutput.contains("holds 4 categories, 9 dittos"))
 
     // What the engine reads is what was meant: same categories, order and use counts.
-    let library = try DittoStoreReader.read(path: file)
+    let library = try LegacyStoreReader.read(path: file)
     #expect(library.categories.map(\.title) == ["Work 💼", "Family", "Keyboard new", "General"])
     #expect(library.categories[0].dittos.map(\.text) == ["w1", "w2", "w3"])
     #expect(library.categories[3].dittos.map(\.text) == ["1.x first", "1.x second"])
@@ -227,7 +227,7 @@ import Testing
     #expect(run.exitCode == 0, "\(run.standardError)")
     #expect(run.json?["dittos"] as? Int == DittoBackupFixture.expectedDittos)
     #expect((run.json?["backup"] as? [String: Any])?["encrypted"] as? Bool == true)
-    #expect(try DittoStoreReader.read(path: file).dittoCount == DittoBackupFixture.expectedDittos)
+    #expect(try LegacyStoreReader.read(path: file).dittoCount == DittoBackupFixture.expectedDittos)
     #expect(try FileHashes(of: backup).preserves(before))
     // No decrypted copy is left anywhere beside the output.
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -263,7 +263,7 @@ import Testing
     let info = try #require(try RecoveryFileInfo.read(path: salvaged))
     #expect(info.salvaged == 8)
     #expect(info.origin == .container)
-    #expect(try DittoStoreReader.read(path: salvaged).dittoCount == 8)
+    #expect(try LegacyStoreReader.read(path: salvaged).dittoCount == 8)
     #expect(try FileHashes(of: container).preserves(before))
   }
 
@@ -273,7 +273,7 @@ import Testing
     try FixtureScenario.intact2x.build(at: container, parameters: .init(seed: 6))
     let file = folder.appending("picked.dittorecovery")
     #expect(ToolRunner.run(["extract", "--container", container, "--out", file]).exitCode == 0)
-    let expected = try DittoStoreReader.read(path: file).dittoCount
+    let expected = try LegacyStoreReader.read(path: file).dittoCount
     try FileManager.default.createDirectory(
       atPath: folder.appending("app"), withIntermediateDirectories: true)
     let library = try makeLibrary(folder.appending("app/Ditto.store"), .presets)

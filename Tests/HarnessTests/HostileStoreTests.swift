@@ -185,7 +185,7 @@ import Testing
     bytes.replaceSubrange(16..<18, with: [0x00, 0x01])  // page size 65536 claimed
     try bytes.write(to: URL(fileURLWithPath: path))
     do {
-      let library = try DittoStoreReader.read(path: path)
+      let library = try LegacyStoreReader.read(path: path)
       #expect(library.dittoCount <= 2)
     } catch {
       #expect(!error.description.isEmpty)

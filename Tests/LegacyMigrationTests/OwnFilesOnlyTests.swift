@@ -2,6 +2,7 @@ import BackupReader
 import Foundation
 import LegacyMigration
 import LegacyStore
+import SQLiteSnapshot
 import SafeFiles
 import Salvage
 import StoreFixtures

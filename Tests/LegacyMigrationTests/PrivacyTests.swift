@@ -14,7 +14,7 @@ import Testing
     let container = folder.appending("container")
     try scenario.build(
       at: container, parameters: .init(categories: 3, dittosPerCategory: 4, seed: 21))
-    let content = try DittoStoreReaderOrNil.read(container)
+    let content = try LegacyStoreReaderOrNil.read(container)
     let log = InMemoryLogHandler()
     try LibraryFixtures.ensure(inFolder: container)
     let migrator = LegacyDataMigrator.forContainer(
@@ -40,7 +40,7 @@ import Testing
   }
 }
 
-enum DittoStoreReaderOrNil {
+enum LegacyStoreReaderOrNil {
   static func read(_ container: String) throws -> [LegacyCategory] {
     let expected = try TestFixtures.expectedContent(at: container + "/expected.json")
     return expected.map {

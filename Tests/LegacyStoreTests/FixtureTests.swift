@@ -10,7 +10,7 @@ struct FixtureTests {
   func readsExactlyTheExpectedContent(name: String) throws {
     let folder = try TestFixtures.path("ditto-2x/" + name)
     let before = try FileHashes(of: folder)
-    let library = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
+    let library = try LegacyStoreReader.read(path: folder + "/Ditto.sqlite")
     let expected = try TestFixtures.expected(name)
     #expect(library.categories.map(\.title) == expected.map(\.title))
     for (read, want) in zip(library.categories, expected) {
@@ -27,7 +27,7 @@ struct FixtureTests {
     let source = try TestFixtures.path("ditto-2x/wal-only/Ditto.sqlite")
     try FileManagerCopy.copy(source, to: scratch.appending("Ditto.sqlite"))
     #expect(throws: LegacyStoreError.self) {
-      try DittoStoreReader.read(path: scratch.appending("Ditto.sqlite"))
+      try LegacyStoreReader.read(path: scratch.appending("Ditto.sqlite"))
     }
   }
 }

@@ -55,6 +55,6 @@ import Testing
     defer { store.snapshot.remove() }
     #expect(store.storeType == nil)
     #expect(store.storeUUID != nil)
-    #expect(try DittoStoreReader(store: store).read().dittoCount == 2)
+    #expect(try LegacyStoreReader(store: store).read().dittoCount == 2)
   }
 }

@@ -19,7 +19,7 @@ struct DamagedStoreTests {
       DittoStoreBuilder.sample(
         categories: categories, perCategory: perCategory, longEvery: longEvery))
     try builder.close()
-    return (try DittoStoreReader.read(path: builder.path), builder.path)
+    return (try LegacyStoreReader.read(path: builder.path), builder.path)
   }
 
   /// Every salvaged ditto is a real one, in its real category, with its real use count, in order.
@@ -38,7 +38,7 @@ struct DamagedStoreTests {
           continue
         }
         #expect(ditto.useCount == original.useCount)
-        if category.title != DittoStoreReader.recoveredTitle {
+        if category.title != LegacyStoreReader.recoveredTitle {
           #expect(category.title == original.title)
           #expect(original.index > last)
           last = original.index
@@ -89,7 +89,7 @@ struct DamagedStoreTests {
     let builder = try DittoStoreBuilder(folder: folder, pageSize: pageSize)
     try builder.add(DittoStoreBuilder.sample(categories: 4, perCategory: 50, longEvery: 9))
     try builder.close()
-    let expected = try DittoStoreReader.read(path: builder.path)
+    let expected = try LegacyStoreReader.read(path: builder.path)
     var bytes = try scratch.bytes(builder.path)
     for index in 0..<100 { bytes[index] = 0 }
     try scratch.write(bytes, to: builder.path)

@@ -14,12 +14,12 @@ struct DeletedRowsTests {
     let folder = try scratch.subfolder("store")
     let builder = try DittoStoreBuilder(folder: folder, secureDelete: false)
     try builder.add(DittoStoreBuilder.sample(categories: 4, perCategory: 80, longEvery: 13))
-    let all = try DittoStoreReader.read(path: builder.path)
+    let all = try LegacyStoreReader.read(path: builder.path)
     try builder.execute(
       "DELETE FROM ZDITTO WHERE ZCATEGORY = 2 OR Z_PK % 5 = 0; DELETE FROM ZCATEGORY WHERE Z_PK = 2"
     )
     try builder.close()
-    let live = try DittoStoreReader.read(path: builder.path)
+    let live = try LegacyStoreReader.read(path: builder.path)
     let liveTexts = Set(live.categories.flatMap(\.dittos).map(\.text))
     let deleted = Set(all.categories.flatMap(\.dittos).map(\.text)).subtracting(liveTexts)
     return (builder.path, deleted, live)
@@ -64,7 +64,7 @@ struct DeletedRowsTests {
     let result = try Salvager.salvage(
       path: builder.path, options: SalvageOptions(includeDeleted: true))
     #expect(result.deleted.isEmpty)
-    #expect(result.library == (try DittoStoreReader.read(path: builder.path)))
+    #expect(result.library == (try LegacyStoreReader.read(path: builder.path)))
   }
 
   /// Rows deleted after the last checkpoint still sit in older -wal frames.

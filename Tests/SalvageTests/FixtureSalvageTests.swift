@@ -30,26 +30,26 @@ enum DittoFixtures {
 func salvageOfFixtureEqualsReader(name: String) throws {
   let folder = try DittoFixtures.folder(name)
   let before = try FileHashes(folder: folder)
-  let expected = try DittoStoreReader.read(path: folder + "/Ditto.sqlite")
+  let expected = try LegacyStoreReader.read(path: folder + "/Ditto.sqlite")
   let result = try Salvager.salvage(path: folder + "/Ditto.sqlite", options: SalvageOptions())
   #expect(result.library == expected)
   #expect(result.usedSQLite)
   #expect(try FileHashes(folder: folder) == before)
 }
 
-/// The assembler, given the rows SQLite reads, orders them exactly as DittoStoreReader does.
+/// The assembler, given the rows SQLite reads, orders them exactly as LegacyStoreReader does.
 @Test(arguments: DittoFixtures.names)
 func assemblerAgreesWithReaderOnFixture(name: String) throws {
   let path = try DittoFixtures.folder(name) + "/Ditto.sqlite"
   let reading = SQLiteReading.read(path: path)
   #expect(reading.completeTables == Set(DittoTable.allCases))
-  #expect(LibraryAssembler.assemble(reading.rows) == (try DittoStoreReader.read(path: path)))
+  #expect(LibraryAssembler.assemble(reading.rows) == (try LegacyStoreReader.read(path: path)))
 }
 
 /// With the header zeroed SQLite cannot open the store: the decoder alone must give the same library.
 @Test(arguments: ["intact", "reordered-ios8"])
 func decoderAloneEqualsReaderOnFixture(name: String) throws {
-  let expected = try DittoStoreReader.read(path: DittoFixtures.folder(name) + "/Ditto.sqlite")
+  let expected = try LegacyStoreReader.read(path: DittoFixtures.folder(name) + "/Ditto.sqlite")
   let scratch = try TestFolder()
   try DittoFixtures.copy(name, to: scratch.path, suffixes: [""])
   let store = scratch.path + "/Ditto.sqlite"
@@ -66,7 +66,7 @@ func decoderAloneEqualsReaderOnFixture(name: String) throws {
 /// The wal-only fixture's -wal alone (no main file, or a zero-length one) gives the whole library.
 @Test(arguments: [false, true])
 func walOnlyFixtureWithoutMainFile(zeroLengthMain: Bool) throws {
-  let expected = try DittoStoreReader.read(
+  let expected = try LegacyStoreReader.read(
     path: DittoFixtures.folder("wal-only") + "/Ditto.sqlite")
   let scratch = try TestFolder()
   try DittoFixtures.copy("wal-only", to: scratch.path, suffixes: ["-wal"])

@@ -95,7 +95,7 @@ struct MalformedInputTests {
     try builder.copyFiles(to: original)
     try builder.close()
     let texts = Set(
-      try DittoStoreReader.read(path: original + "/Ditto.sqlite").categories.flatMap(\.dittos).map(
+      try LegacyStoreReader.read(path: original + "/Ditto.sqlite").categories.flatMap(\.dittos).map(
         \.text))
     let main = try scratch.bytes(original + "/Ditto.sqlite")
     let wal = try scratch.bytes(original + "/Ditto.sqlite-wal")

@@ -23,7 +23,7 @@ struct OrphanedWALTests {
     }
     let full = try scratch.subfolder("full")
     try builder.copyFiles(to: full)
-    let expected = try DittoStoreReader.read(path: full + "/Ditto.sqlite")
+    let expected = try LegacyStoreReader.read(path: full + "/Ditto.sqlite")
     return (expected, full, builder)
   }
 
@@ -139,10 +139,10 @@ struct OrphanedWALTests {
     let full = try scratch.subfolder("full")
     try builder.copyFiles(to: full)
     try builder.close()
-    let everything = try DittoStoreReader.read(path: full + "/Ditto.sqlite")
+    let everything = try LegacyStoreReader.read(path: full + "/Ditto.sqlite")
     let result = try Salvager.salvage(path: orphan + "/Ditto.sqlite-wal", options: SalvageOptions())
     #expect(result.notes.contains { $0.contains("known Ditto layout") })
-    #expect(result.library.categories.map(\.title) == [DittoStoreReader.recoveredTitle])
+    #expect(result.library.categories.map(\.title) == [LegacyStoreReader.recoveredTitle])
     let recovered = result.library.categories.first?.dittos ?? []
     let truth = Dictionary(
       everything.categories.flatMap(\.dittos).map { ($0.text, $0.useCount) },

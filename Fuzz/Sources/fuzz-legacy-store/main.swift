@@ -2,7 +2,7 @@ import FuzzSupport
 import LegacyStore
 
 // The legacy reader over a hostile store: input = `Ditto.sqlite` and its `-wal` (SplitInput).
-// CoreDataStore (entities, row counts, metadata plist) and DittoStoreReader (the whole 2.x walk) on
+// CoreDataStore (entities, row counts, metadata plist) and LegacyStoreReader (the whole 2.x walk) on
 // one snapshot, as `inspect` and `migrate` use them. A thrown LegacyStoreError is an answer.
 let scratch = Scratch()
 
@@ -16,7 +16,7 @@ FuzzDriver.run { bytes in
     defer { store.snapshot.remove() }
     _ = (store.journalMode, store.textEncoding, store.storeUUID, store.storeType)
     for entity in store.entities { _ = try store.rowCount(of: entity) }
-    _ = try DittoStoreReader(store: store).read()
+    _ = try LegacyStoreReader(store: store).read()
   } catch {
     // LegacyStoreError: "could not read", named and explained. Exactly what a hostile file should
     // get.

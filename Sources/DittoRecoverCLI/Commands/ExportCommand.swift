@@ -45,7 +45,7 @@ struct ExportCommand: Command {
       do {
         let store = try CoreDataStore(path: legacy)
         defer { store.snapshot.remove() }
-        let reader = try DittoStoreReader(store: store)
+        let reader = try LegacyStoreReader(store: store)
         try reader.walkUTF8(
           category: { title, _ in writer.beginCategory(title: title) },
           ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })

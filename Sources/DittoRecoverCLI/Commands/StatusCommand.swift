@@ -155,7 +155,7 @@ extension StatusCommand {
     let library: LegacyLibrary
     let info: RecoveryFileInfo?
     do {
-      library = try DittoStoreReader.read(path: file)
+      library = try LegacyStoreReader.read(path: file)
     } catch {
       throw CommandFailure(
         "\(error.description): not a recovery file or a Ditto 2.x store", exitCode: .dataError)

@@ -1,6 +1,6 @@
 import SQLiteDB
 
-// DITTO 2.x CORE DATA STORE (what DittoStoreReader relies on; each line is pinned by a test)
+// DITTO 2.x CORE DATA STORE (what LegacyStoreReader relies on; each line is pinned by a test)
 //
 //   ENTITY    TABLE      COLUMN          MEANING
 //   Profile   ZPROFILE   Z_PK            one per install (several are tolerated: walked by Z_PK)
@@ -25,7 +25,7 @@ import SQLiteDB
 // The reader returns only after the whole walk; any SQLite error on the way throws.
 
 /// Reads the Ditto 2.x entities of an open Core Data store.
-public final class DittoStoreReader {
+public final class LegacyStoreReader {
   /// The title given to a category whose title is NULL.
   public static let untitledTitle = "Untitled"
   /// The title of the category that collects dittos without a category.
@@ -66,7 +66,7 @@ public final class DittoStoreReader {
   public static func read(path: String) throws(LegacyStoreError) -> LegacyLibrary {
     let store = try CoreDataStore(path: path)
     defer { store.snapshot.remove() }
-    return try DittoStoreReader(store: store).read()
+    return try LegacyStoreReader(store: store).read()
   }
 
   /// The store file as the user named it (every error names it).
@@ -340,8 +340,8 @@ public final class DittoStoreReader {
       if dittoTable == nil { missing.append(Self.describeMissing("Ditto", store)) }
       throw LegacyStoreError.notADittoStore(file: store.file, missing: missing)
     }
-    let categoryColumns = try store.columnNames(of: categoryTable)
-    let dittoColumns = try store.columnNames(of: dittoTable)
+    let categoryColumns = try store.database.columnNames(of: categoryTable)
+    let dittoColumns = try store.database.columnNames(of: dittoTable)
     var missing: [String] = []
     if !categoryColumns.contains("Z_PK") { missing.append("\(categoryTable).Z_PK") }
     if !dittoColumns.contains("Z_PK") { missing.append("\(dittoTable).Z_PK") }
@@ -350,7 +350,8 @@ public final class DittoStoreReader {
       throw LegacyStoreError.notADittoStore(file: store.file, missing: missing)
     }
     var profileTable = try table(for: "Profile")
-    if let candidate = profileTable, try !store.columnNames(of: candidate).contains("Z_PK") {
+    if let candidate = profileTable, try !store.database.columnNames(of: candidate).contains("Z_PK")
+    {
       profileTable = nil
     }
     return Layout(
@@ -364,4 +365,4 @@ public final class DittoStoreReader {
 }
 
 @available(*, unavailable)
-extension DittoStoreReader: Sendable {}
+extension LegacyStoreReader: Sendable {}

@@ -6,7 +6,7 @@ import StoreFixtures
 import TestSupport
 import Testing
 
-@Suite struct DittoStoreReaderTests {
+@Suite struct LegacyStoreReaderTests {
   typealias Ditto = LegacyStoreSpec.Ditto
   typealias Category = LegacyStoreSpec.Category
 
@@ -22,7 +22,7 @@ import Testing
   @Test func readsCategoriesAndDittosInOrderKeyOrderNotPrimaryKeyOrder() throws {
     let spec = FixtureContent.make(categories: 5, dittosPerCategory: 9, seed: 3)
     let (folder, path) = try write(spec)
-    let library = try DittoStoreReader.read(path: path)
+    let library = try LegacyStoreReader.read(path: path)
     let expected = FixtureContent.expectedCategories(of: spec)
     #expect(library.categories.map(\.title) == expected.map(\.title))
     #expect(
@@ -38,7 +38,7 @@ import Testing
     let (folder, path) = try write(spec, journal: .walOnly)
     let before = try FileHashes(of: folder.path)
     #expect(try FileStatusSize.of(path + "-wal") > 0)
-    let library = try DittoStoreReader.read(path: path)
+    let library = try LegacyStoreReader.read(path: path)
     #expect(library.dittoCount == 12)
     #expect(try FileHashes(of: folder.path) == before)
   }
@@ -65,7 +65,7 @@ import Testing
     var patched = spec
     patched.categories[2].dittos[0].hasNullOrderKey = true
     let (folder, path) = try write(patched)
-    let library = try DittoStoreReader.read(path: path)
+    let library = try LegacyStoreReader.read(path: path)
     #expect(
       library.categories.map(\.title) == [
         "Untitled", "P1 second", "P2 first", "Loose", "Dangling profile", "Recovered",
@@ -82,7 +82,7 @@ import Testing
 
   @Test func aStoreWithNoDittosIsEmptyNotAnError() throws {
     let (folder, path) = try write(LegacyStoreSpec(categories: [Category(title: "Only")]))
-    let library = try DittoStoreReader.read(path: path)
+    let library = try LegacyStoreReader.read(path: path)
     #expect(library.isEmpty)
     #expect(library.categories.map(\.title) == ["Only"])
     _ = folder
@@ -100,7 +100,7 @@ import Testing
 
     func error(_ name: String) -> LegacyStoreError? {
       do {
-        _ = try DittoStoreReader.read(path: folder.appending(name))
+        _ = try LegacyStoreReader.read(path: folder.appending(name))
         return nil
       } catch {
         return error
@@ -125,7 +125,7 @@ import Testing
       throws: LegacyStoreError.notARegularFile(
         file: folder.appending("Ditto.sqlite"), kind: .symbolicLink)
     ) {
-      try DittoStoreReader.read(path: folder.appending("Ditto.sqlite"))
+      try LegacyStoreReader.read(path: folder.appending("Ditto.sqlite"))
     }
     _ = store
   }
@@ -137,14 +137,14 @@ import Testing
     try database.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
     try database.close()
     #expect(throws: LegacyStoreError.notACoreDataStore(file: plain, missing: ["Z_PRIMARYKEY"])) {
-      try DittoStoreReader.read(path: plain)
+      try LegacyStoreReader.read(path: plain)
     }
     let kik = try TestFixtures.path("real-coredata/plaso/ios/kik.sqlite")
     #expect(
       throws: LegacyStoreError.notADittoStore(
         file: kik, missing: ["entity Category", "entity Ditto"])
     ) {
-      try DittoStoreReader.read(path: kik)
+      try LegacyStoreReader.read(path: kik)
     }
   }
 
@@ -161,7 +161,7 @@ import Testing
         CREATE VIEW ZDITTO AS SELECT 1 AS Z_PK, 'y' AS ZTEXT;
         """)
     try database.close()
-    #expect(throws: LegacyStoreError.self) { try DittoStoreReader.read(path: path) }
+    #expect(throws: LegacyStoreError.self) { try LegacyStoreReader.read(path: path) }
   }
 
   @Test(.enabled(if: getuid() != 0, "root reads any file; permissions cannot be tested as root"))
@@ -170,7 +170,7 @@ import Testing
       FixtureContent.make(categories: 1, dittosPerCategory: 1, seed: 1))
     chmod(path, 0)
     defer { chmod(path, 0o644) }
-    #expect(throws: LegacyStoreError.self) { try DittoStoreReader.read(path: path) }
+    #expect(throws: LegacyStoreError.self) { try LegacyStoreReader.read(path: path) }
     _ = folder
   }
 

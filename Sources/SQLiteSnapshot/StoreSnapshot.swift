@@ -1,4 +1,4 @@
-import Foundation
+import SQLiteDB
 import SafeFiles
 
 #if canImport(Glibc)
@@ -41,14 +41,15 @@ public final class StoreSnapshot {
   ///
   /// - Parameter requireSQLiteHeader: when true (the default), a main file that does not start with
   ///   `SQLite format 3\0` is refused before anything is copied.
-  /// - Throws: ``LegacyStoreError``: `.notFound`, `.notARegularFile`, `.ioError` or `.notADatabase`.
-  public init(of path: String, requireSQLiteHeader: Bool = true) throws(LegacyStoreError) {
+  /// - Throws: ``SnapshotError``: `.notFound`, `.notARegularFile`, `.ioError`, `.notADatabase` or
+  ///   `.noSpace`.
+  public init(of path: String, requireSQLiteHeader: Bool = true) throws(SnapshotError) {
     originalPath = path
     let main: ReadOnlyFile
     do {
       main = try ReadOnlyFile(path: path)
     } catch {
-      throw LegacyStoreError.from(error, file: path)
+      throw SnapshotError.from(error, file: path)
     }
     do {
       header = try main.read(count: 100, at: 0)
@@ -76,17 +77,17 @@ public final class StoreSnapshot {
         } catch .access(let error) where error.isNotFound {
           continue
         } catch {
-          throw LegacyStoreError.from(error, file: path + suffix)
+          throw SnapshotError.from(error, file: path + suffix)
         }
         copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
       }
-    } catch let error as LegacyStoreError {
+    } catch let error as SnapshotError {
       folder.remove()
       throw error
     } catch let error as FileAccessError {
       folder.remove()
       if error.code == ENOSPC || error.code == EDQUOT {
-        throw .noSpaceForSnapshot(file: path, reason: "\(error.operation): \(error.reason)")
+        throw .noSpace(file: path, reason: "\(error.operation): \(error.reason)")
       }
       throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
     } catch {
@@ -103,6 +104,27 @@ public final class StoreSnapshot {
   /// True when a non-empty `-wal` was copied with the store.
   public var hasWAL: Bool { (copiedBytes["-wal"] ?? 0) > 0 }
 
+  /// Opens the copy read-only, hardened for a file someone else wrote.
+  ///
+  /// A hot rollback journal or a WAL that needs recovery cannot be read through a read-only
+  /// connection (SQLite answers one of ``SQLiteError/isRecoveryRefusedReadOnly``'s codes). This is our
+  /// private copy, so SQLite then gets a read-write connection to recover it there: nothing the
+  /// user owns changes.
+  ///
+  /// - Parameter displayName: the name errors use (the original's path, never the copy's).
+  /// - Throws: ``SQLiteError``.
+  public func open(displayName: String, options: Database.Options = .untrustedReader)
+    throws(SQLiteError) -> Database
+  {
+    do {
+      return try Database(
+        path: mainCopy, mode: .readOnly, displayName: displayName, options: options)
+    } catch let error where error.isRecoveryRefusedReadOnly {
+      return try Database(
+        path: mainCopy, mode: .readWrite, displayName: displayName, options: options)
+    }
+  }
+
   /// Removes the private folder. Safe to call more than once.
   public func remove() {
     folder.remove()
@@ -114,7 +136,7 @@ public final class StoreSnapshot {
   public static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
 
   private static func checkHeader(_ header: [UInt8], size: Int64, file: String)
-    throws(LegacyStoreError)
+    throws(SnapshotError)
   {
     if size == 0 {
       throw .notADatabase(file: file, reason: "the file is empty (0 bytes)")
