@@ -104,6 +104,34 @@ struct LibraryQueries {
     return (CurrentLibrary(hasProfile: true, categories: result), first)
   }
 
+  /// The library the app shows, in outline: the first Profile's categories in display order with
+  /// their ditto counts and largest ditto `sortOrder`, no texts.
+  func outline() throws(SQLiteError) -> (outline: LibraryOutline, profile: Int64?) {
+    let (_, first) = try profiles()
+    guard let first else { return (.empty, nil) }
+    let statement = try database.makeStatement(
+      sql: """
+        SELECT c.Z_PK, c.ZTITLE, c.ZSORTORDER,
+          (SELECT count(*) FROM ZDITTOITEM i WHERE i.ZCATEGORY = c.Z_PK AND i.Z_ENT = ?1),
+          (SELECT max(coalesce(i.ZSORTORDER, 0)) FROM ZDITTOITEM i
+            WHERE i.ZCATEGORY = c.Z_PK AND i.Z_ENT = ?1)
+        FROM ZDITTOCATEGORY c WHERE c.ZPROFILE = ?2 AND c.Z_ENT = ?3
+        ORDER BY coalesce(c.ZSORTORDER, 0), c.Z_PK
+        """)
+    try statement.bind(
+      .integer(layout.item.number), .integer(first), .integer(layout.category.number))
+    defer { statement.reset() }
+    var categories: [OutlineCategory] = []
+    while try statement.step() {
+      categories.append(
+        OutlineCategory(
+          id: CategoryID(statement.int64(at: 0)), title: statement.text(at: 1) ?? "",
+          sortOrder: statement.optionalInt64(at: 2) ?? 0, dittoCount: Int(statement.int64(at: 3)),
+          largestDittoSortOrder: statement.optionalInt64(at: 4)))
+    }
+    return (LibraryOutline(hasProfile: true, categories: categories), first)
+  }
+
   /// Categories and dittos the app shows, counted without reading the texts.
   func shownCounts(of profile: Int64) throws(SQLiteError) -> (categories: Int, dittos: Int) {
     let categories = try database.makeStatement(
@@ -128,10 +156,4 @@ struct LibraryQueries {
         .scalarInt64() ?? 0)
   }
 
-  /// The largest `Z_PK` of `table`, 0 when it is empty.
-  func largestKey(of table: String) throws(SQLiteError) -> Int64 {
-    try database.makeStatement(
-      sql: "SELECT coalesce(max(Z_PK), 0) FROM \(SQLText.quotedIdentifier(table))"
-    ).scalarInt64() ?? 0
-  }
 }

@@ -21,6 +21,8 @@ public struct AttemptResult: Sendable {
   public var sources: [LegacySourceReport] = []
   /// Lone `-wal` files whose store is gone but which hold valid frames.
   public var orphanWALs: [LegacyCandidate] = []
+  /// Paths with a store's name that are not regular files (never opened).
+  public var skipped: [SkippedCandidate] = []
   /// The store could not be copied to a private snapshot for lack of space: a passing condition
   /// that does not count toward the three-attempt cap.
   public var isOutOfSpace = false

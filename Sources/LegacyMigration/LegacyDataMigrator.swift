@@ -67,23 +67,26 @@ public final class LegacyDataMigrator {
 
   /// Probes every place, logs the inventory and the match, and returns the chosen store (largest wins).
   public func legacyStoreURL() -> LegacyCandidate? {
-    probeAndLog().chosen
+    gathering.probeAndLog(layout).chosen
   }
 
   /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
   /// store is gone still holds valid frames, or the App Group defaults hold 1.x dittos or keyboard
-  /// additions (or cannot be read at all).
+  /// additions (or cannot be read at all). Reads no store.
   public func hasRecoverableLegacyData() -> Bool {
-    let findings = LegacyStoreProbe.probe(layout)
-    if !findings.candidates.isEmpty { return true }
-    if findings.orphanWALs.contains(where: { Salvager.hasValidFrames(walPath: $0.path) }) {
-      return true
-    }
-    do {
-      return !(try defaultsLegacyContent()?.isEmpty ?? true)
-    } catch {
-      return true
-    }
+    survey(.presence).hasRecoverableLegacyData
+  }
+
+  /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
+  /// flag, no counter, no library, no line at notice level, no telemetry tag). See ``LegacySurvey``.
+  public func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) -> LegacySurvey {
+    gathering.survey(layout, defaults: legacyDefaults, depth: depth, keepsStoreOpen: false).survey
+  }
+
+  /// The legacy side of an attempt on `path`: the survey, and the sources it would import, open
+  /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
+  public func legacySources(for path: MigrationSource) -> LegacySources {
+    LegacySources.gather(layout, defaults: legacyDefaults, for: path, logger: logger)
   }
 
   /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
@@ -107,7 +110,7 @@ public final class LegacyDataMigrator {
       }
     } catch {
       // Unreadable flags must not block recovery: the import is idempotent.
-      logger.warning("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
+      logger.info("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
     }
     return .attempted(run(AttemptRequest(source: .auto)))
   }
@@ -140,13 +143,17 @@ public final class LegacyDataMigrator {
     var file: String?
   }
 
+  private var gathering: LegacySourceGathering { LegacySourceGathering(logger: logger) }
+
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
   func run(_ request: AttemptRequest) -> MigrationReport {
-    let result = attempt(request)
+    let (result, facts, warning) = attempt(request)
     var report = MigrationReport(
       source: request.source, outcome: MigrationOutcome.derive(from: result), result: result)
     report.isDryRun = request.isDryRun
     report.isFromFile = request.file != nil
+    report.libraryFacts = facts
+    report.libraryWarning = warning
     if !request.isDryRun, request.source == .auto {
       updateFlags(&report)
     } else {
@@ -158,7 +165,7 @@ public final class LegacyDataMigrator {
       )
     } else {
       if let error = report.errorDescription {
-        logger.error(
+        logger.info(
           "runMigration(\(request.source.rawValue, privacy: .public)): \(error, privacy: .public)")
       }
       logger.notice("\(report.telemetryLine, privacy: .public)")
@@ -166,165 +173,87 @@ public final class LegacyDataMigrator {
     return report
   }
 
-  private func attempt(_ request: AttemptRequest) -> AttemptResult {
-    let reader = LegacySourceReader(logger: logger)
-    var result = AttemptResult()
-    var sources: [(LegacySourceReport, MergeSource)] = []
+  /// Pass 1 (the sources, surveyed to their end), then pass 2 (the merge, streamed into the
+  /// destination): see LegacySources.swift.
+  private func attempt(_ request: AttemptRequest) -> (
+    AttemptResult, LibraryFacts?, DestinationError?
+  ) {
+    let sources: LegacySources
     if let file = request.file {
-      result.foundLegacyData = true
-      let candidate = LegacyCandidate(pickedFile: file)
-      result.store = candidate
-      do {
-        let library = try reader.readFile(file)
-        sources.append(storeSource(library, path: file))
-      } catch {
-        logger.warning("recoverNow(file): cannot read \(error.description, privacy: .public)")
-        result.readError = error
-        result.isOutOfSpace = error.code == "no_space_for_snapshot"
+      let gathered = gathering.survey(file: file, keepsStoreOpen: true)
+      sources = gathering.sources(
+        gathered, path: request.source, defaultsName: "", isPickedFile: true)
+      if let error = sources.readResult.readError {
+        logger.info("recoverNow(file): cannot read \(error.description, privacy: .public)")
       }
     } else {
-      let findings = probeAndLog()
-      result.orphanWALs = findings.orphanWALs.filter { Salvager.hasValidFrames(walPath: $0.path) }
-      var defaults: DefaultsLegacyContent?
-      do {
-        defaults = try reader.readDefaults(legacyDefaults)
-      } catch {
-        result.defaultsError = error
-        logger.warning("defaults: \(error.description, privacy: .public)")
-      }
-      let salvageable = request.source == .manual && !result.orphanWALs.isEmpty
-      result.foundLegacyData =
-        findings.chosen != nil || !(defaults?.isEmpty ?? true) || result.defaultsError != nil
-        || salvageable
-      guard result.foundLegacyData else { return result }
-      let (read, errors) = reader.readFirstReadable(
-        findings.preferenceOrder, chosen: findings.chosen)
-      result.store = read?.candidate ?? findings.chosen
-      if read == nil, let first = errors.first {
-        result.readError = first
-        result.isOutOfSpace = errors.contains { $0.code == "no_space_for_snapshot" }
-      }
-      var library = read?.library
-      // Only the manual path imports salvaged rows: from stores SQLite could not read, or from a
-      // lone -wal when no store (or only an empty one, like 2.x's empty template) could be read.
-      if request.source == .manual, library?.isEmpty ?? true {
-        let candidates = (read == nil ? findings.preferenceOrder : []) + result.orphanWALs
-        if let salvaged = reader.salvage(candidates) {
-          if result.readError != nil {
-            logger.warning(
-              "runMigration(manual): SQLite could not read the store; using salvaged rows")
-          }
-          library = salvaged.library
-          result.store = salvaged.candidate
-          result.readError = nil
-          result.salvaged = salvaged.library.dittoCount
-        }
-      } else if library?.isEmpty ?? false, !result.orphanWALs.isEmpty {
-        logger.warning(
-          "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.path).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
-        )
-      }
-      if let library, let store = result.store {
-        sources.append(storeSource(library, path: store.path))
-      }
-      sources += defaultsSources(defaults, error: result.defaultsError)
+      sources = legacySources(for: request.source)
     }
-    result.sources = sources.map(\.0)
-    guard sources.contains(where: { !$0.1.categories.isEmpty }) else { return result }
-    let mergeSources = sources.map(\.1)
-    do {
-      let plan = try planOrApply(mergeSources, request: request)
-      result.counts = plan.counts
-      for (index, counts) in plan.countsBySource.enumerated() where index < result.sources.count {
-        result.sources[index].categories = counts.categoriesRead
-        result.sources[index].dittos = counts.dittosRead
-      }
-    } catch {
-      result.destinationError = error
-      logger.error("writeMigratedData: \(error.description, privacy: .public); nothing was changed")
-    }
-    return result
-  }
-
-  /// Previews (dry run: against the library as it is, or an empty one when there is none yet) or
-  /// applies the merge of `sources`.
-  private func planOrApply(_ sources: [MergeSource], request: AttemptRequest)
-    throws(DestinationError) -> ImportPlan
-  {
-    if request.isDryRun {
-      let library: CurrentLibrary
-      do {
-        library = try destination.currentLibrary()
-      } catch  where error.kind == .noLibrary {
-        library = .empty
-      }
-      return MergePlanner.plan(sources, into: library)
-    }
-    let categories = sources.reduce(0) { $0 + $1.categories.count }
-    let dittos = sources.reduce(0) { $0 + $1.dittoCount }
+    defer { sources.close() }
+    var result = sources.readResult
+    guard sources.hasCategories else { return (result, nil, nil) }
+    let categories = sources.reports.reduce(0) { $0 + $1.categories }
+    let dittos = sources.reports.reduce(0) { $0 + $1.dittos }
     logger.info(
       "runMigration(\(request.source.rawValue, privacy: .public)): importing \(categories) categories / \(dittos) dittos"
     )
-    let plan = try destination.applyImport { MergePlanner.plan(sources, into: $0) }
-    if plan.counts.dittosRead == 0 {
+    do throws(ImportFailure) {
+      let merged = try merge(sources.streams, dryRun: request.isDryRun)
+      result.counts = merged.result.counts
+      return (result, merged.facts, merged.warning)
+    } catch {
+      switch error {
+      case .library(let problem):
+        result.destinationError = problem
+        logger.info(
+          "writeMigratedData: \(problem.description, privacy: .public); nothing was changed")
+      case .source(let failure):
+        let problem =
+          failure.error as? LegacyStoreError
+          ?? .unreadable(file: result.store?.path ?? "", reason: failure.description)
+        result.readError = problem
+        logger.info(
+          "runMigration: the store stopped reading during the import: \(problem.description, privacy: .public); nothing was changed"
+        )
+      }
+    }
+    return (result, nil, nil)
+  }
+
+  /// Pass 2: the merge of `streams` into the destination, or (dry run) its preview. A preview
+  /// shows what would be recovered as against an empty library whatever is wrong with the one
+  /// there (no library yet, a damaged one); the warning says what.
+  private func merge(_ streams: [any MergeSourceStream], dryRun: Bool) throws(ImportFailure) -> (
+    result: LibraryMerger.Result, facts: LibraryFacts, warning: DestinationError?
+  ) {
+    func body(_ session: any ImportSession) throws(ImportFailure) -> (
+      LibraryMerger.Result, LibraryFacts
+    ) {
+      (try LibraryMerger.merge(streams, into: session), session.facts)
+    }
+    guard dryRun else {
+      let (merged, facts) = try destination.applyImport(body)
+      logWritten(merged.counts)
+      return (merged, facts, nil)
+    }
+    do throws(ImportFailure) {
+      let (merged, facts) = try destination.previewImport(body)
+      return (merged, facts, nil)
+    } catch {
+      guard case .library(let problem) = error else { throw error }
+      let (merged, facts) = try body(PlanSession(library: .empty))
+      return (merged, facts, problem)
+    }
+  }
+
+  private func logWritten(_ counts: ImportCounts) {
+    if counts.dittosRead == 0 {
       logger.info("writeMigratedData: nothing to write (the store holds no dittos)")
     } else {
       logger.info(
-        "writeMigratedData: inserted \(plan.counts.insertedCategories) new categories, \(plan.counts.inserted) new dittos (skipped \(plan.counts.skipped) duplicates)"
+        "writeMigratedData: inserted \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
       )
     }
-    return plan
-  }
-
-  private func storeSource(_ library: LegacyLibrary, path: String) -> (
-    LegacySourceReport, MergeSource
-  ) {
-    (
-      LegacySourceReport(kind: .coreData, path: path),
-      MergeSource(kind: .coreData, categories: library.categories)
-    )
-  }
-
-  /// The keyboard's pending additions, then 1.x content; an unreadable defaults domain is reported
-  /// as one `defaults` source with its error.
-  private func defaultsSources(_ content: DefaultsLegacyContent?, error: DefaultsError?)
-    -> [(LegacySourceReport, MergeSource)]
-  {
-    let name = legacyDefaults?.legacySourceName ?? ""
-    let reports = LegacySourceReport.defaultsSources(content: content, error: error, path: name)
-    return reports.map { report in
-      let categories: [LegacyCategory]
-      switch report.kind {
-      case .pending: categories = content?.pending ?? []
-      case .v1: categories = content?.version1 ?? []
-      case .coreData, .defaults: categories = []
-      }
-      return (report, MergeSource(kind: report.kind, categories: categories))
-    }
-  }
-
-  // MARK: - Probe and inventory
-
-  private func probeAndLog() -> LegacyStoreProbe.Findings {
-    Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
-    let findings = LegacyStoreProbe.probe(layout)
-    for skipped in findings.skipped {
-      logger.warning(
-        "legacyStoreURL: skipped \(skipped.path, privacy: .public): \(skipped.reason, privacy: .public)"
-      )
-    }
-    for wal in findings.orphanWALs {
-      logger.info(
-        "legacyStoreURL: found a -wal without its store: \(wal.path, privacy: .public) (\(wal.bytes) bytes)"
-      )
-    }
-    if let chosen = findings.chosen {
-      logger.info(
-        "legacyStoreURL: matched \(chosen.path, privacy: .public) (\(chosen.bytes) bytes)")
-    } else {
-      logger.info("legacyStoreURL: no legacy store in any probed place")
-    }
-    return findings
   }
 
   // MARK: - Flag
@@ -345,7 +274,7 @@ public final class LegacyDataMigrator {
     } catch {
       report.flagError = error
       report.flagSet = currentFlag(&report)
-      logger.warning("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .public)")
+      logger.info("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .public)")
     }
   }
 

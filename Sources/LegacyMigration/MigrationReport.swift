@@ -32,10 +32,17 @@ public struct MigrationReport: Sendable {
 
   /// Lone `-wal` files with valid frames whose store is gone (only the manual path salvages them).
   public var orphanWALs: [LegacyCandidate] = []
+  /// Paths with a store's name that are not regular files (never opened).
+  public var skipped: [SkippedCandidate] = []
   /// True when the legacy store could not be copied for lack of space (not counted as an attempt).
   public var isOutOfSpace = false
   /// True for ``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``: the line carries `from=file`.
   public var isFromFile = false
+  /// What the library is (iCloud tables, history), as the destination said during the import; nil
+  /// when no import ran.
+  public var libraryFacts: LibraryFacts?
+  /// A preview ran as against an empty library because the library could not be read: why.
+  public var libraryWarning: DestinationError?
 
   public init(source: MigrationSource, outcome: MigrationOutcome) {
     self.source = source
@@ -53,6 +60,7 @@ public struct MigrationReport: Sendable {
     sources = result.sources
     defaultsError = result.defaultsError
     orphanWALs = result.orphanWALs
+    skipped = result.skipped
     isOutOfSpace = result.isOutOfSpace
   }
 

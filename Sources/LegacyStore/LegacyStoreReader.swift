@@ -106,6 +106,63 @@ public final class LegacyStoreReader {
     }
   }
 
+  /// Reads every row the walk would read, once, in table order (no sort), touching each text, and
+  /// counts what ``walk(_:)`` would yield: the survey's pass, which proves the store readable to its
+  /// end without holding any of it.
+  ///
+  /// - Returns: the counts a complete walk returns (`categories`, `dittos`, `skippedEmptyTexts`,
+  ///   `profiles`, `categoriesWithoutProfile`, `dittosWithoutCategory`).
+  /// - Throws: ``LegacyStoreError``.
+  public func count() throws(LegacyStoreError) -> LegacyReadSummary {
+    do {
+      var summary = LegacyReadSummary()
+      let plan = try planCategories(summary: &summary)
+      let source = bulkSource(schema: "main", plan: plan)
+      let lookup = source.lookupRows()
+      try store.database.registerLookup(
+        named: DittoBulkSource.lookupFunction, rows: lookup.rows, fallback: lookup.fallback)
+      let statement = try store.database.makeStatement(
+        sql: "\(source.orderedCTE()) SELECT r, t FROM ordered")
+      defer { statement.reset() }
+      summary.categories = plan.count
+      while try statement.step() {
+        let rank = Int(statement.int64(at: 0))
+        let length = statement.withTextBytes(at: 1) { $0.count }
+        guard !statement.isNull(at: 1), length > 0 else {
+          summary.skippedEmptyTexts += 1
+          continue
+        }
+        summary.dittos += 1
+        if rank < plan.count, case .withoutCategory = plan[rank].selection {
+          summary.dittosWithoutCategory += 1
+        }
+      }
+      return summary
+    } catch let error as LegacyStoreError {
+      throw error
+    } catch let error as SQLiteError {
+      throw LegacyStoreError.from(error, file: store.file)
+    } catch {
+      throw .unreadable(file: store.file, reason: "\(error)")
+    }
+  }
+
+  /// The titles of the categories a walk announces, in order (empty ones and `Recovered` included).
+  ///
+  /// - Throws: ``LegacyStoreError``.
+  public func categoryTitles() throws(LegacyStoreError) -> [String] {
+    do {
+      var summary = LegacyReadSummary()
+      return try planCategories(summary: &summary).map(\.title)
+    } catch let error as LegacyStoreError {
+      throw error
+    } catch let error as SQLiteError {
+      throw LegacyStoreError.from(error, file: store.file)
+    } catch {
+      throw .unreadable(file: store.file, reason: "\(error)")
+    }
+  }
+
   // MARK: - Planning
 
   /// Which dittos belong to a planned category.

@@ -48,3 +48,58 @@ public struct CurrentLibrary: Sendable, Equatable {
   /// Number of dittos over all categories.
   public var dittoCount: Int { categories.reduce(0) { $0 + $1.texts.count } }
 }
+
+/// A category of the library in outline: what the merge needs to place new rows, no texts.
+public struct OutlineCategory: Sendable, Equatable {
+  /// The destination's handle for it.
+  public var id: CategoryID
+  public var title: String
+  /// Its `sortOrder`.
+  public var sortOrder: Int64
+  /// How many dittos it holds.
+  public var dittoCount: Int
+  /// The largest `sortOrder` among its dittos; nil when it has none.
+  public var largestDittoSortOrder: Int64?
+
+  public init(
+    id: CategoryID, title: String, sortOrder: Int64, dittoCount: Int, largestDittoSortOrder: Int64?
+  ) {
+    self.id = id
+    self.title = title
+    self.sortOrder = sortOrder
+    self.dittoCount = dittoCount
+    self.largestDittoSortOrder = largestDittoSortOrder
+  }
+}
+
+/// The library the app shows, in outline: the first Profile's categories in display order, with
+/// their counts but not their texts (those stay in the destination: see ``ImportSession``).
+public struct LibraryOutline: Sendable, Equatable {
+  /// False when the store holds no Profile yet: an import then creates exactly one.
+  public var hasProfile: Bool
+  public var categories: [OutlineCategory]
+
+  public init(hasProfile: Bool, categories: [OutlineCategory]) {
+    self.hasProfile = hasProfile
+    self.categories = categories
+  }
+
+  /// An empty library with no Profile.
+  public static let empty = LibraryOutline(hasProfile: false, categories: [])
+
+  /// Number of dittos over all categories.
+  public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittoCount } }
+}
+
+extension CurrentLibrary {
+  /// The same library without its texts.
+  public var outline: LibraryOutline {
+    LibraryOutline(
+      hasProfile: hasProfile,
+      categories: categories.map {
+        OutlineCategory(
+          id: $0.id, title: $0.title, sortOrder: $0.sortOrder, dittoCount: $0.texts.count,
+          largestDittoSortOrder: $0.largestDittoSortOrder)
+      })
+  }
+}

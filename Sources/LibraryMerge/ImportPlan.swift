@@ -1,6 +1,6 @@
 /// Counts of one import (or of its preview).
 ///
-/// `inserted + skipped == dittosRead` always holds.
+/// `inserted + skipped + dittosOverLimit == dittosRead` always holds.
 public struct ImportCounts: Sendable, Equatable {
   /// Categories offered by the sources.
   public var categoriesRead = 0
@@ -14,8 +14,24 @@ public struct ImportCounts: Sendable, Equatable {
   public var skipped = 0
   /// Categories (new or existing) that receive at least one new ditto.
   public var categoriesReceivingDittos = 0
+  /// Categories not created because the library already held the most it may
+  /// (``LibraryMerger/Rules/maximumCategories``).
+  public var categoriesOverLimit = 0
+  /// Dittos of those categories, not imported.
+  public var dittosOverLimit = 0
 
   public init() {}
+
+  /// Adds another source's counts (`categoriesReceivingDittos` is the merge's own total).
+  mutating func add(_ other: ImportCounts) {
+    categoriesRead += other.categoriesRead
+    dittosRead += other.dittosRead
+    insertedCategories += other.insertedCategories
+    inserted += other.inserted
+    skipped += other.skipped
+    categoriesOverLimit += other.categoriesOverLimit
+    dittosOverLimit += other.dittosOverLimit
+  }
 }
 
 /// Where a planned ditto goes.

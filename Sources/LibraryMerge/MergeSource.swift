@@ -20,9 +20,33 @@ public struct MergeCategory: Sendable, Equatable {
   }
 }
 
-/// One legacy source of an attempt (the 2.x store, the keyboard's queued additions, the 1.x list),
-/// read in full before anything is planned.
-public struct MergeSource: Sendable, Equatable {
+/// One step of a source as it streams into the merge: a category starts, or a ditto of it.
+public enum MergeItem: Sendable, Equatable {
+  case category(title: String)
+  case ditto(MergeDitto)
+}
+
+/// A legacy source as the merge reads it: its categories in the user's order, each followed by its
+/// dittos in order.
+///
+/// The engine surveys a source to its end before any library is touched (so a read error is known
+/// first), then streams it again into the import: the stream reads the same private snapshot, and a
+/// failure on the way is a ``ImportFailure/source(_:)``, never a library error.
+public protocol MergeSourceStream {
+  /// A short name for reports (`coredata`, `pending`, `v1`, `file`, …); never user content.
+  var kind: String { get }
+  /// Its categories' titles in order, repeats included (known from the survey).
+  var categoryTitles: [String] { get }
+  /// Streams the source to `visit`: each category, then its dittos.
+  ///
+  /// - Throws: ``ImportFailure/source(_:)`` when the source cannot be read to its end, or what
+  ///   `visit` threw.
+  func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure)
+}
+
+/// One legacy source held in memory (the keyboard's queued additions, the 1.x list, a CSV file,
+/// rows rebuilt by salvage).
+public struct MergeSource: MergeSourceStream, Sendable, Equatable {
   /// A short name for reports (`coredata`, `pending`, `v1`, `file`, …); never user content.
   public var kind: String
   /// Categories in the user's order.
@@ -35,4 +59,13 @@ public struct MergeSource: Sendable, Equatable {
 
   /// Number of dittos over all categories.
   public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
+
+  public var categoryTitles: [String] { categories.map(\.title) }
+
+  public func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
+    for category in categories {
+      try visit(.category(title: category.title))
+      for ditto in category.dittos { try visit(.ditto(ditto)) }
+    }
+  }
 }

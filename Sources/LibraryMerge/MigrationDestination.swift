@@ -1,22 +1,61 @@
 /// Where a migration puts what it recovered: the app's library.
 ///
-/// The app implements it over its SwiftData `ModelContext` (see `docs/EMBEDDING.md`);
-/// `ditto-recover` over a `Ditto.store` file. The engine never learns a path.
+/// The app plugs in its SwiftData `ModelContext` (an in-memory library: ``PlanApplyingDestination``
+/// adapts it, see `docs/EMBEDDING.md`); `ditto-recover` writes a `Ditto.store` file directly. The
+/// engine never learns a path.
 public protocol MigrationDestination {
-  /// The library as the app shows it (read-only).
+  /// The library as the app shows it, in outline (read-only).
   ///
   /// - Throws: ``DestinationError`` when the library cannot be read.
-  func currentLibrary() throws(DestinationError) -> CurrentLibrary
+  func outline() throws(DestinationError) -> LibraryOutline
 
-  /// Applies one import atomically: reads the library, asks `plan` what to insert against it, and
-  /// inserts all of it or nothing.
+  /// Runs one import: `body` reads the library and inserts through the session, under one
+  /// exclusive hold (a write transaction, one `save()`), so two imports at once never insert
+  /// anything twice. Everything `body` inserted is kept when it returns, nothing when it throws.
   ///
-  /// Reading and writing happen under one exclusive hold (a write transaction, one `save()`), so
-  /// two imports at once never insert anything twice. `plan` is pure and may be called once.
+  /// - Throws: ``ImportFailure``: `.library` when the library could not be read or written (the
+  ///   library is then as it was), or what `body` threw, after undoing its inserts.
+  func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+
+  /// Runs `body` as ``applyImport(_:)`` would, against the library as it is, and writes nothing:
+  /// the inserts are only counted (a preview).
   ///
-  /// - Returns: the plan that was applied.
-  /// - Throws: ``DestinationError``; the library is then as it was.
-  func applyImport(_ plan: (CurrentLibrary) -> ImportPlan) throws(DestinationError) -> ImportPlan
+  /// - Throws: ``ImportFailure`` as ``applyImport(_:)`` does.
+  func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+}
+
+/// Why an import stopped, in two kinds that never mix: the library's fault, or a legacy source's.
+public enum ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The library could not be read or written; nothing was changed.
+  case library(DestinationError)
+  /// A legacy source could not be read to its end while the import ran; nothing was changed.
+  case source(SourceReadFailure)
+
+  public var description: String {
+    switch self {
+    case .library(let error): error.description
+    case .source(let failure): failure.description
+    }
+  }
+}
+
+/// A legacy source that failed while it streamed into an import (its own error inside).
+public struct SourceReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The reader's own error (a `LegacyStoreError` for a 2.x store).
+  public var error: any Error & Sendable
+  /// The reader's description of it: file and cause, no user content.
+  public var description: String
+
+  public init(_ error: some Error & Sendable & CustomStringConvertible) {
+    self.error = error
+    description = error.description
+  }
+
+  public static func == (lhs: SourceReadFailure, rhs: SourceReadFailure) -> Bool {
+    lhs.description == rhs.description
+  }
 }
 
 /// Why the library could not be read or written. Never about legacy data.

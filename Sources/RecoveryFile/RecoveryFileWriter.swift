@@ -26,13 +26,18 @@ public enum RecoveryFileWriter {
   /// Distance between consecutive order keys.
   static let orderStep: Int64 = 1024
 
-  /// Writes `categories` (in order, each with its dittos in order) and `info` as a new file at `path`.
+  /// Merges `sources` as a recovery into an empty library would (categories by title, in source
+  /// order; a text an earlier source gave a category, once; order and use counts kept) and writes
+  /// the result and `info` as a new file at `path`. The rows stream from the sources into the file:
+  /// memory stays flat. `info`'s counts are filled in from what was written.
   ///
-  /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as it
-  ///   was), `.writeFailed` otherwise; nothing is left at `path` on failure.
+  /// - Returns: `info` with its counts, and the merge's counts per source.
+  /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as
+  ///   it was), `.writeFailed` otherwise (a source that stopped reading included); nothing is left
+  ///   at `path` on failure.
   public static func write(
-    _ categories: [MergeCategory], info: RecoveryFileInfo, to path: String
-  ) throws(RecoveryFileError) {
+    _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
+  ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
     let folder: PrivateDirectory
     do {
@@ -43,13 +48,26 @@ public enum RecoveryFileWriter {
     }
     defer { folder.remove() }
     let scratch = folder.path + "/recovery." + fileExtension
+    let written: (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest)
     do {
-      try fill(scratch, categories: categories, info: info)
+      written = try fill(scratch, sources: sources, info: info)
+    } catch let error as ImportFailure {
+      throw RecoveryFileError(.writeFailed, file: path, reason: error.description)
     } catch {
       throw RecoveryFileError(.writeFailed, file: path, reason: "\(error)")
     }
-    try verify(scratch, categories: categories, output: path)
+    try verify(scratch, content: written.content, output: path)
     try publish(scratch, at: path)
+    return (written.info, written.merge)
+  }
+
+  /// Writes `categories` (each with its dittos in order) and `info` as a new file at `path`.
+  ///
+  /// - Throws: ``RecoveryFileError`` as ``write(_:info:to:)`` does.
+  public static func write(
+    categories: [MergeCategory], info: RecoveryFileInfo, to path: String
+  ) throws(RecoveryFileError) {
+    _ = try write([MergeSource(kind: "file", categories: categories)], info: info, to: path)
   }
 
   /// Throws `.alreadyExists` when anything (even a dangling link) has the name `path`; writing
@@ -74,17 +92,30 @@ public enum RecoveryFileWriter {
   }
 
   private static func fill(
-    _ path: String, categories: [MergeCategory], info: RecoveryFileInfo
-  ) throws {
+    _ path: String, sources: [any MergeSourceStream], info: RecoveryFileInfo
+  ) throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) {
     let database = try Database(path: path, mode: .readWriteCreate)
     try database.execute(
       sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
+    var written: (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest)?
     try database.inTransaction(.immediate) {
       for statement in schema { try database.execute(sql: statement) }
-      try insertRows(database, categories: categories, info: info)
+      let session = try RecoveryFileSession(database: database)
+      let merge = try LibraryMerger.merge(sources, into: session)
+      var filled = info
+      filled.categories = merge.counts.insertedCategories
+      filled.dittos = merge.counts.inserted
+      filled.sources = zip(sources, merge.countsBySource).map {
+        RecoveryFileInfo.SourceCount(
+          kind: $0.0.kind, categories: $0.1.categoriesRead, dittos: $0.1.dittosRead)
+      }
+      try insertRecord(database, info: filled, session: session)
+      written = (filled, merge, session.content)
       return .commit
     }
     try database.close()
+    guard let written else { throw CocoaError(.fileWriteUnknown) }
+    return written
   }
 
   /// Core Data's DDL for the Ditto 2.x model, then the metadata table.
@@ -99,35 +130,15 @@ public enum RecoveryFileWriter {
     "CREATE TABLE \(RecoveryFileInfo.tableName) (KEY TEXT PRIMARY KEY, VALUE TEXT)",
   ]
 
-  private static func insertRows(
-    _ database: Database, categories: [MergeCategory], info: RecoveryFileInfo
+  /// The Core Data bookkeeping rows and the `DITTO_RECOVERY` record, after the merge.
+  private static func insertRecord(
+    _ database: Database, info: RecoveryFileInfo, session: RecoveryFileSession
   ) throws {
-    try database.execute(sql: "INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT) VALUES (1, 3, 1)")
-    let category = try database.makeStatement(
-      sql:
-        "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZPROFILE, Z_FOK_PROFILE, ZTITLE) VALUES (?, 1, 1, 1, ?, ?)"
-    )
-    let ditto = try database.makeStatement(
-      sql:
-        "INSERT INTO ZDITTO (Z_PK, Z_ENT, Z_OPT, ZUSE_COUNT, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT) VALUES (?, 2, 1, ?, ?, ?, ?)"
-    )
-    var dittoKey: Int64 = 0
-    for (index, item) in categories.enumerated() {
-      let key = Int64(index + 1)
-      try category.bind(.integer(key), .integer(key * orderStep), .text(item.title))
-      try category.run()
-      for (position, entry) in item.dittos.enumerated() {
-        dittoKey += 1
-        try ditto.bind(
-          .integer(dittoKey), .integer(entry.useCount), .integer(key),
-          .integer(Int64(position + 1) * orderStep), .text(entry.text))
-        try ditto.run()
-      }
-    }
     let primaryKeys = try database.makeStatement(
       sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)")
     for (number, name, maximum) in [
-      (Int64(1), "Category", Int64(categories.count)), (2, "Ditto", dittoKey), (3, "Profile", 1),
+      (Int64(1), "Category", session.categoryCount), (2, "Ditto", session.dittoCount),
+      (3, "Profile", 1),
     ] {
       try primaryKeys.bind(.integer(number), .text(name), .integer(maximum))
       try primaryKeys.run()
@@ -159,23 +170,26 @@ public enum RecoveryFileWriter {
       try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
   }
 
-  /// Reads the new file back through the engine's reader; anything but exactly `categories` fails.
-  private static func verify(_ scratch: String, categories: [MergeCategory], output: String)
+  /// Reads the new file back through the engine's reader, streamed; anything but exactly what was
+  /// written (each category's title, dittos, texts and use counts, in order) fails.
+  private static func verify(_ scratch: String, content: ContentDigest, output: String)
     throws(RecoveryFileError)
   {
-    let library: LegacyLibrary
+    var readBack = ContentDigest()
     do {
-      library = try LegacyStoreReader.read(path: scratch)
+      let store = try CoreDataStore(path: scratch)
+      defer { store.snapshot.remove() }
+      try LegacyStoreReader(store: store).walk { item in
+        switch item {
+        case .category(let title, _): readBack.beginCategory(title)
+        case .ditto(let ditto): readBack.add(ditto.text, useCount: ditto.useCount)
+        }
+      }
     } catch {
       throw RecoveryFileError(
-        .writeFailed, file: output, reason: "the new file does not read back: \(error.description)")
+        .writeFailed, file: output, reason: "the new file does not read back: \(error)")
     }
-    let readBack = library.categories.map { category in
-      MergeCategory(
-        title: category.title,
-        dittos: category.dittos.map { MergeDitto(text: $0.text, useCount: $0.useCount) })
-    }
-    guard readBack == categories else {
+    guard readBack.categories == content.categories else {
       throw RecoveryFileError(
         .writeFailed, file: output, reason: "the new file does not read back as written")
     }

@@ -2,9 +2,9 @@ import LibraryMerge
 
 /// A library held in memory, as the app's `ModelContext` would hold it: for engine tests.
 ///
-/// `failure`, when set, makes every `applyImport` throw it after planning (nothing is kept), the
-/// way a destination that rejects every insert would.
-public final class InMemoryDestination: MigrationDestination, @unchecked Sendable {
+/// `failure`, when set, makes every apply throw it (nothing is kept), the way a destination that
+/// rejects every insert would.
+public final class InMemoryDestination: PlanApplyingDestination, @unchecked Sendable {
   /// One category: its title, sort order and dittos (text, use count, sort order).
   public struct Category: Equatable, Sendable {
     public var title: String
@@ -28,7 +28,7 @@ public final class InMemoryDestination: MigrationDestination, @unchecked Sendabl
   /// Thrown by every `applyImport` (and `currentLibrary` when `failsReads`).
   public var failure: DestinationError?
   public var failsReads = false
-  /// Imports applied (an empty plan counts too).
+  /// Plans applied (the engine applies none for an import that inserts nothing).
   public private(set) var applied = 0
 
   public init(hasProfile: Bool = false, categories: [Category] = []) {
@@ -52,10 +52,7 @@ public final class InMemoryDestination: MigrationDestination, @unchecked Sendabl
       })
   }
 
-  public func applyImport(_ plan: (CurrentLibrary) -> ImportPlan) throws(DestinationError)
-    -> ImportPlan
-  {
-    let planned = plan(try currentLibrary())
+  public func apply(_ planned: ImportPlan, to library: CurrentLibrary) throws(DestinationError) {
     if let failure { throw failure }
     applied += 1
     if planned.createsProfile { hasProfile = true }
@@ -72,7 +69,6 @@ public final class InMemoryDestination: MigrationDestination, @unchecked Sendabl
       categories[index].dittos.append(
         (text: ditto.text, useCount: ditto.useCount, sortOrder: ditto.sortOrder))
     }
-    return planned
   }
 
   /// Titles and texts in display order.

@@ -2,7 +2,7 @@
 // the shipped ditto-recover has no such switch.
 //
 //   crash-harness-tool <container> <stage>
-//   stage: in-transaction (the plan is made, inside the write transaction, before any row is written)
+//   stage: in-transaction (inside the write transaction, before the first row is written)
 //          committed      (the import committed; the flag is not written yet)
 //          flag-written   (the flag was written)
 import ContainerFiles
@@ -33,16 +33,23 @@ final class KillingDestination: MigrationDestination {
   let base: DittoStoreDestination
   init(path: String) { base = DittoStoreDestination(path: path) }
 
-  func currentLibrary() throws(DestinationError) -> CurrentLibrary { try base.currentLibrary() }
+  func outline() throws(DestinationError) -> LibraryOutline { try base.outline() }
 
-  func applyImport(_ plan: (CurrentLibrary) -> ImportPlan) throws(DestinationError) -> ImportPlan {
-    let applied = try base.applyImport { library in
-      let planned = plan(library)
+  func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+  {
+    try base.previewImport(body)
+  }
+
+  func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+  {
+    let result = try base.applyImport { (session) throws(ImportFailure) in
       die(at: "in-transaction")
-      return planned
+      return try body(session)
     }
     die(at: "committed")
-    return applied
+    return result
   }
 }
 

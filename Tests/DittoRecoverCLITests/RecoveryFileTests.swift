@@ -201,7 +201,8 @@ import Testing
     // The writer itself refuses too.
     #expect(throws: RecoveryFileError.self) {
       try RecoveryFileWriter.write(
-        [], info: RecoveryFileInfo(origin: .container, createdAt: Date(), toolVersion: "t"),
+        categories: [],
+        info: RecoveryFileInfo(origin: .container, createdAt: Date(), toolVersion: "t"),
         to: existing)
     }
   }

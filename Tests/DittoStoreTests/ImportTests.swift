@@ -48,10 +48,10 @@ import Testing
     let oldMax = try zMax(originalDB)
 
     let destination = DittoStoreDestination(path: copies.store, now: { pinnedNow })
-    let plan = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+    let plan = try destination.merge(Self.sources)
     let receipt = try #require(destination.lastReceipt)
-    #expect(destination.hasCloudKit == (name == "cloudkit-gaps"))
-    #expect(destination.hasHistory)
+    #expect(receipt.facts.hasCloudKitTables == (name == "cloudkit-gaps"))
+    #expect(receipt.facts.keepsHistory)
     #expect(plan.createsProfile == (name == "empty"))
     #expect((receipt.createdProfileID != nil) == (name == "empty"))
 
@@ -73,8 +73,8 @@ import Testing
     #expect(
       receipt.categoryIDs == [oldCategoryMax + 1] + (name == "empty" ? [oldCategoryMax + 2] : []))
     #expect(receipt.dittoIDs.first == oldItemMax + 1)
-    #expect(
-      receipt.dittoIDs == Array((oldItemMax + 1)...(oldItemMax + Int64(receipt.dittoIDs.count))))
+    let expectedDittoIDs = (oldItemMax + 1)..<(oldItemMax + 1 + Int64(receipt.dittoIDs.count))
+    #expect(receipt.dittoIDs == expectedDittoIDs)
     #expect(newMax["DittoCategory"] == receipt.categoryIDs.last)
     #expect(newMax["DittoItem"] == receipt.dittoIDs.last)
     if let profile = receipt.createdProfileID {
@@ -178,32 +178,32 @@ import Testing
   @Test func cloudKitGapsTakesKeysAboveZMaxNotAboveTheLargestKey() throws {
     let copies = try Copies("cloudkit-gaps")
     let destination = DittoStoreDestination(path: copies.store)
-    _ = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+    _ = try destination.merge(Self.sources)
     let receipt = try #require(destination.lastReceipt)
     // Z_MAX 31 / 42 while the largest Z_PK is 6 / 17.
     #expect(receipt.categoryIDs == [32])
-    #expect(receipt.dittoIDs == [43, 44, 45])
+    #expect(Array(receipt.dittoIDs) == [43, 44, 45])
     #expect(receipt.createdProfileID == nil)
-    #expect(destination.hasCloudKit)
+    #expect(receipt.facts.hasCloudKitTables)
   }
 
   @Test func theEmptyStoreGetsExactlyOneProfile() throws {
     let copies = try Copies("empty")
     let destination = DittoStoreDestination(path: copies.store)
-    let plan = try destination.applyImport { library in
-      #expect(!library.hasProfile)
-      return MergePlanner.plan(Self.sources, into: library)
+    let plan = try destination.applyImport { (session) throws(ImportFailure) in
+      #expect(!session.outline.hasProfile)
+      return try LibraryMerger.merge(Self.sources, into: session)
     }
     #expect(plan.createsProfile)
-    let again = try destination.applyImport { library in
-      #expect(library.hasProfile)
-      return MergePlanner.plan(
+    let again = try destination.applyImport { (session) throws(ImportFailure) in
+      #expect(session.outline.hasProfile)
+      return try LibraryMerger.merge(
         [
           MergeSource(
             kind: "v1",
             categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
         ],
-        into: library)
+        into: session)
     }
     #expect(!again.createsProfile)
     let database = try openStore(copies.store)
@@ -219,9 +219,9 @@ import Testing
     let before = try FileHashes(of: copies.target.path)
     let destination = DittoStoreDestination(path: copies.store)
     var calls = 0
-    let plan = try destination.applyImport { library in
+    let plan = try destination.applyImport { (session) throws(ImportFailure) in
       calls += 1
-      return MergePlanner.plan([], into: library)
+      return try LibraryMerger.merge([], into: session)
     }
     #expect(calls == 1)
     #expect(plan.isEmpty && !plan.createsProfile)
@@ -236,9 +236,7 @@ import Testing
     try SwiftDataStoreWriter.write(.presets, to: store)
     #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
     let before = try FileHashes(of: folder.path)
-    let plan = try DittoStoreDestination(path: store).applyImport {
-      MergePlanner.plan([], into: $0)
-    }
+    let plan = try DittoStoreDestination(path: store).merge([])
     #expect(plan.isEmpty)
     let after = try FileHashes(of: folder.path)
     #expect(after == before, "\(after)")
@@ -247,10 +245,10 @@ import Testing
   @Test func aRepeatedImportInsertsNothingTwice() throws {
     let copies = try Copies("presets")
     let destination = DittoStoreDestination(path: copies.store)
-    let first = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+    let first = try destination.merge(Self.sources)
     #expect(first.counts.inserted == 3)
     let summary = try DittoStoreFile.summary(at: copies.store)
-    let second = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+    let second = try destination.merge(Self.sources)
     #expect(second.isEmpty)
     #expect(second.counts.skipped == 4)
     #expect(try DittoStoreFile.summary(at: copies.store) == summary)
@@ -263,7 +261,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       let destination = DittoStoreDestination(path: copies.store, busyTimeoutMilliseconds: 30_000)
       do {
-        let plan = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+        let plan = try destination.merge(Self.sources)
         results.add(plan.counts.inserted)
       } catch {
         results.add(-1)

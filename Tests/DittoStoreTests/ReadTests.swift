@@ -44,7 +44,7 @@ import Testing
     let before = try FileHashes(of: folder.path)
     _ = try DittoStoreFile.content(at: store)
     _ = try DittoStoreFile.summary(at: store)
-    _ = try DittoStoreDestination(path: store).currentLibrary()
+    _ = try DittoStoreDestination(path: store).outline()
     let after = try FileHashes(of: folder.path)
     #expect(after == before, "\(after.changes(since: before))")
   }

@@ -19,11 +19,12 @@ import Testing
   func importError(_ store: String, busyTimeout: Int32 = 5_000) -> DestinationError? {
     let destination = DittoStoreDestination(path: store, busyTimeoutMilliseconds: busyTimeout)
     do {
-      _ = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+      _ = try destination.merge(Self.sources)
       Issue.record("the import into \(store) succeeded")
       return nil
     } catch {
-      return error
+      #expect(error.libraryError != nil, "only the library can fail here: \(error)")
+      return error.libraryError
     }
   }
 
@@ -159,9 +160,7 @@ import Testing
     try holder.execute(sql: "ROLLBACK")
     try holder.close()
     // Once the lock is gone the same import goes through.
-    let plan = try DittoStoreDestination(path: store).applyImport {
-      MergePlanner.plan(Self.sources, into: $0)
-    }
+    let plan = try DittoStoreDestination(path: store).merge(Self.sources)
     #expect(plan.counts.inserted == 1)
   }
 
@@ -186,12 +185,13 @@ import Testing
     ]
     let destination = DittoStoreDestination(path: store)
     do {
-      _ = try destination.applyImport { MergePlanner.plan(sources, into: $0) }
+      _ = try destination.merge(sources)
       Issue.record("an insert that violates a unique index was written")
     } catch {
-      #expect(error.kind == .writeFailed)
-      #expect(error.reason.contains("nothing was written"))
-      #expect(!error.reason.contains("Welcome"))
+      let problem = try #require(error.libraryError)
+      #expect(problem.kind == .writeFailed)
+      #expect(problem.reason.contains("nothing was written"))
+      #expect(!problem.reason.contains("Welcome"))
     }
     #expect(destination.lastReceipt == nil)
     #expect(try DittoStoreFile.summary(at: store) == before)
@@ -203,16 +203,16 @@ import Testing
     let store = try Fixtures.copy("presets", into: folder)
     let hashes = try FileHashes(of: folder.path)
     do {
-      _ = try DittoStoreDestination(path: store).applyImport { _ in
-        var plan = ImportPlan()
-        plan.dittos = [
-          PlannedDitto(target: .existing(CategoryID(999)), text: "x", useCount: 0, sortOrder: 0)
-        ]
-        return plan
+      try DittoStoreDestination(path: store).applyImport { (session) throws(ImportFailure) in
+        do throws(DestinationError) {
+          try session.insertDitto(text: "x", useCount: 0, sortOrder: 0, in: CategoryID(999))
+        } catch {
+          throw .library(error)
+        }
       }
-      Issue.record("a plan into a category that does not exist was applied")
+      Issue.record("a ditto into a category that does not exist was written")
     } catch {
-      #expect(error.kind == .writeFailed)
+      #expect(error.libraryError?.kind == .writeFailed)
     }
     #expect(try FileHashes(of: folder.path) == hashes)
   }

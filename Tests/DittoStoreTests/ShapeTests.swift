@@ -36,17 +36,14 @@ import Testing
     #expect(summary.categories == 1 && summary.dittos == 1 && summary.profiles == 2)
 
     let destination = DittoStoreDestination(path: store)
-    let plan = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "v1",
-            categories: [MergeCategory(title: "Work", dittos: [MergeDitto(text: "hidden")])])
-        ],
-        into: library)
-    }
+    let plan = try destination.merge(
+      [
+        MergeSource(
+          kind: "v1",
+          categories: [MergeCategory(title: "Work", dittos: [MergeDitto(text: "hidden")])])
+      ])
     // Profile 2's "Work" is not what the app shows: a new "Work" goes to profile 1.
-    #expect(plan.newCategories.map(\.title) == ["Work"] && !plan.createsProfile)
+    #expect(plan.counts.insertedCategories == 1 && !plan.createsProfile)
     let database = try openStore(store)
     let id = try #require(destination.lastReceipt?.categoryIDs.first)
     #expect(try scalar(database, "SELECT ZPROFILE FROM ZDITTOCATEGORY WHERE Z_PK = \(id)") == 1)
@@ -80,22 +77,23 @@ import Testing
     #expect(content.categories[1].dittos.map(\.useCount) == [0])
 
     let destination = DittoStoreDestination(path: store)
-    let plan = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "coredata",
-            categories: [
-              MergeCategory(title: "C", dittos: [MergeDitto(text: "c3")]),
-              MergeCategory(title: "D", dittos: [MergeDitto(text: "d1")]),
-            ])
-        ], into: library)
-    }
-    #expect(plan.dittos.map(\.sortOrder) == [41, 0])
-    #expect(plan.newCategories.map(\.sortOrder) == [10])
+    let plan = try destination.merge(
+      [
+        MergeSource(
+          kind: "coredata",
+          categories: [
+            MergeCategory(title: "C", dittos: [MergeDitto(text: "c3")]),
+            MergeCategory(title: "D", dittos: [MergeDitto(text: "d1")]),
+          ])
+      ])
+    #expect(plan.counts.inserted == 2 && plan.counts.insertedCategories == 1)
     let after = try DittoStoreFile.content(at: store)
     #expect(after.categories.map(\.title) == ["A", "A2", "B", "C", "D"])
     #expect(after.categories[3].dittos.map(\.text) == ["c1", "c2", "c3"])
+    // Appended after the largest sortOrder of its category (40), and of the categories (9).
+    #expect(after.categories[3].dittos.last?.sortOrder == 41)
+    #expect(after.categories[4].sortOrder == 10)
+    #expect(after.categories[4].dittos.map(\.sortOrder) == [0])
   }
 
   @Test func integerDatesAndUseCountBeforeSortOrder() throws {
@@ -112,16 +110,13 @@ import Testing
     let date = try #require(item.modifiedAt)
     #expect(date == date.rounded() && date > 800_000_000)
 
-    _ = try DittoStoreDestination(path: store, now: { pinnedNow }).applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "v1",
-            categories: [MergeCategory(title: "Work", dittos: [MergeDitto(text: "b", useCount: 5)])]
-          )
-        ],
-        into: library)
-    }
+    _ = try DittoStoreDestination(path: store, now: { pinnedNow }).merge(
+      [
+        MergeSource(
+          kind: "v1",
+          categories: [MergeCategory(title: "Work", dittos: [MergeDitto(text: "b", useCount: 5)])]
+        )
+      ])
     // Written by column name: the use count lands in ZUSECOUNT whatever the declaration order.
     let database = try openStore(store)
     #expect(
@@ -136,17 +131,14 @@ import Testing
     spec.hasHistoryTables = false
     let store = try write(spec, folder)
     let destination = DittoStoreDestination(path: store)
-    let plan = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "v1",
-            categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
-        ],
-        into: library)
-    }
+    let plan = try destination.merge(
+      [
+        MergeSource(
+          kind: "v1",
+          categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
+      ])
     #expect(plan.counts.inserted == 1)
-    #expect(!destination.hasHistory)
+    #expect(destination.lastReceipt?.facts.keepsHistory == false)
     #expect(destination.lastReceipt?.historyTransactionID == nil)
     let database = try openStore(store)
     #expect(try scalar(database, "SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT > 16000") == 0)
@@ -164,19 +156,17 @@ import Testing
       ),
       folder)
     let destination = DittoStoreDestination(path: store)
-    let plan = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "coredata",
-            categories: [
-              MergeCategory(
-                title: "Caf\u{E9}",
-                dittos: [MergeDitto(text: "caf\u{E9} cr\u{E8}me"), MergeDitto(text: "th\u{E9}")])
-            ])
-        ], into: library)
-    }
-    #expect(plan.newCategories.isEmpty)
+    let plan = try destination.merge(
+      [
+        MergeSource(
+          kind: "coredata",
+          categories: [
+            MergeCategory(
+              title: "Caf\u{E9}",
+              dittos: [MergeDitto(text: "caf\u{E9} cr\u{E8}me"), MergeDitto(text: "th\u{E9}")])
+          ])
+      ])
+    #expect(plan.counts.insertedCategories == 0)
     #expect(plan.counts.skipped == 1 && plan.counts.inserted == 1)
     let content = try DittoStoreFile.content(at: store)
     #expect(content.categories.count == 1)
@@ -194,16 +184,13 @@ import Testing
     try database.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'DittoItem'")
     try database.close()
     let destination = DittoStoreDestination(path: store)
-    _ = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "v1",
-            categories: [MergeCategory(title: "Driving", dittos: [MergeDitto(text: "new")])])
-        ],
-        into: library)
-    }
-    #expect(destination.lastReceipt?.dittoIDs == [14])
+    _ = try destination.merge(
+      [
+        MergeSource(
+          kind: "v1",
+          categories: [MergeCategory(title: "Driving", dittos: [MergeDitto(text: "new")])])
+      ])
+    #expect(destination.lastReceipt.map { Array($0.dittoIDs) } == [14])
     #expect(try zMax(try openStore(store))["DittoItem"] == 14)
   }
 
@@ -224,15 +211,12 @@ import Testing
     let destination = DittoStoreDestination(
       path: store, author: "NSCloudKitMirroringDelegate.import")
     #expect(destination.author == DittoStoreDestination.defaultAuthor)
-    _ = try destination.applyImport { library in
-      MergePlanner.plan(
-        [
-          MergeSource(
-            kind: "v1",
-            categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
-        ],
-        into: library)
-    }
+    _ = try destination.merge(
+      [
+        MergeSource(
+          kind: "v1",
+          categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
+      ])
     let transaction = try #require(destination.lastReceipt?.historyTransactionID)
     #expect(
       try rows(

@@ -151,3 +151,27 @@ func same(
         }
     }
 }
+
+extension DittoStoreDestination {
+  /// What a migration runs: the engine's merge of `sources`, streamed into this store.
+  func merge(_ sources: [MergeSource], rules: LibraryMerger.Rules = LibraryMerger.Rules())
+    throws(ImportFailure) -> LibraryMerger.Result
+  {
+    try applyImport { (session) throws(ImportFailure) in
+      try LibraryMerger.merge(sources, into: session, rules: rules)
+    }
+  }
+}
+
+extension LibraryMerger.Result {
+  /// True when the merge inserted nothing at all.
+  var isEmpty: Bool { counts.insertedCategories == 0 && counts.inserted == 0 && !createsProfile }
+}
+
+extension ImportFailure {
+  /// The library's error, when it was the library's (tests of the destination expect nothing else).
+  var libraryError: DestinationError? {
+    if case .library(let error) = self { return error }
+    return nil
+  }
+}

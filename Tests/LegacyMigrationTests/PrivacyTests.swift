@@ -24,10 +24,16 @@ import Testing
     _ = migrator.recoverNow(dryRun: true)
     // The recovery file's extraction reads the same sources, with and without salvage.
     for salvage in [false, true] {
-      _ = RecoveryExtractor.extract(
+      let extraction = RecoveryExtraction(
         layout: ContainerLayout(container: container), includesSalvage: salvage,
         logger: log.logger)
+      if extraction.offeredDittos > 0 {
+        let info = RecoveryFileInfo(origin: .container, createdAt: Date(), toolVersion: "test")
+        _ = try extraction.write(
+          info: info, to: folder.appending("extract-\(salvage).dittorecovery"))
+      }
     }
+    _ = migrator.survey()
     let secrets = content.flatMap { [$0.title] + $0.dittos.map(\.text) }.filter { $0.count > 3 }
     let lines = log.lines()
     #expect(!lines.isEmpty)

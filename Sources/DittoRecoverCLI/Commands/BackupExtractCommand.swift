@@ -69,7 +69,7 @@ struct BackupExtractCommand: Command {
       context.standardError.write("warning: \(problem)\n")
     }
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
-    let extraction = RecoveryExtractor.extract(
+    let extraction = RecoveryExtraction(
       layout: layout, includesSalvage: salvage, logger: context.logger)
 
     var info = RecoveryFileInfo(origin: .backup, createdAt: now, toolVersion: Tool.version)

@@ -97,10 +97,11 @@ struct BackupRecoverCommand: Command {
       if exitCode == .success { exitCode = .dataError }
     }
 
+    ReportRendering.printWarnings(report, to: context)
     if json {
       guard
         case .object(var object) = ReportRendering.json(
-          report, libraryPath: libraryPath, libraryHasCloudKit: destination.hasCloudKit)
+          report, libraryPath: libraryPath)
       else { return exitCode }
       object["backup"] = BackupRendering.recoverJSON(
         chosen, listing: listing, rebuild: rebuild, output: output, backupsFound: summaries.count)
@@ -109,7 +110,7 @@ struct BackupRecoverCommand: Command {
       context.standardOutput.write(
         BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
           + ReportRendering.text(
-            report, libraryPath: libraryPath, libraryHasCloudKit: destination.hasCloudKit)
+            report, libraryPath: libraryPath)
           + "next: ditto-recover export --library \(libraryPath) --format csv > dittos.csv\n")
     }
     return exitCode

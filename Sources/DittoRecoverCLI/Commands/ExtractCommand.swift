@@ -38,7 +38,7 @@ struct ExtractCommand: Command {
     let out = self.out ?? RecoveryRendering.defaultFileName(for: now)
     try RecoveryFileOutput.requireOutside(
       out, inputs: [layout.container] + (layout.home.map { [$0] } ?? []))
-    let extraction = RecoveryExtractor.extract(
+    let extraction = RecoveryExtraction(
       layout: layout, includesSalvage: salvage, logger: context.logger)
     var info = RecoveryFileInfo(origin: .container, createdAt: now, toolVersion: Tool.version)
     info.container = OutputFolder.resolved(layout.container)

@@ -56,12 +56,15 @@ struct ImportCommand: Command {
           title: $0.title, dittos: $0.dittos.map { MergeDitto(text: $0.text, useCount: 0) })
       })
     let counts: ImportCounts
-    do {
+    do throws(ImportFailure) {
       counts = try DittoStoreDestination(path: library).applyImport {
-        MergePlanner.plan([merge], into: $0)
-      }.counts
+        (session) throws(ImportFailure) in try LibraryMerger.merge([merge], into: session).counts
+      }
     } catch {
-      throw LibraryFile.failure(error)
+      switch error {
+      case .library(let problem): throw LibraryFile.failure(problem)
+      case .source(let failure): throw CommandFailure(failure.description, exitCode: .dataError)
+      }
     }
     if json {
       let object: JSONValue = .object([

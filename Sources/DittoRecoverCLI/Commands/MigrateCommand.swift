@@ -41,13 +41,14 @@ struct MigrateCommand: Command {
       return .success
     case .attempted(let report):
       let library = target.libraryPath
+      ReportRendering.printWarnings(report, to: context)
       context.standardOutput.write(
         json
           ? ReportRendering.json(
-            report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit
+            report, libraryPath: library
           ).rendered() + "\n"
           : ReportRendering.text(
-            report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit))
+            report, libraryPath: library))
       return ExitCode.of(report)
     }
   }

@@ -50,13 +50,14 @@ struct RecoverCommand: Command {
         migrator.recoverNow(dryRun: dryRun)
       }
     let library = target.libraryPath
+    ReportRendering.printWarnings(report, to: context)
     context.standardOutput.write(
       json
         ? ReportRendering.json(
-          report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit
+          report, libraryPath: library
         ).rendered() + "\n"
         : ReportRendering.text(
-          report, libraryPath: library, libraryHasCloudKit: target.destination.hasCloudKit))
+          report, libraryPath: library))
     return ExitCode.of(report)
   }
 }

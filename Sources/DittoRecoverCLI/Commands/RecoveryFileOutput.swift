@@ -29,32 +29,29 @@ enum RecoveryFileOutput {
   /// - Throws: ``CommandFailure``: 65 when nothing readable was found (no file), 73 when `out`
   ///   exists, 74 when it cannot be written.
   static func finish(
-    _ extraction: RecoveryExtractor.Extraction, info: RecoveryFileInfo, out: String,
+    _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
     json: Bool, extra: [String: JSONValue], context: ToolContext
   ) throws -> ExitCode {
-    let report = extraction.report
-    var info = info
-    info.categories = extraction.categories.count
-    info.dittos = extraction.dittoCount
-    info.salvaged = report.salvaged
-    info.sources = extraction.sourceCounts
-    for source in report.sources {
+    let read = extraction.readReport
+    for source in read.sources {
       if let error = source.error { context.printError("\(source.path): \(error)") }
     }
-    guard extraction.dittoCount > 0 else {
-      var message = "nothing to put in a recovery file (\(report.outcome.rawValue))"
-      if let error = report.errorDescription { message += ": \(error)" }
-      if report.outcome == .foundUnreadable, !report.orphanWALs.isEmpty || report.store != nil {
+    guard extraction.offeredDittos > 0 else {
+      var message = "nothing to put in a recovery file (\(read.outcome.rawValue))"
+      if let error = read.errorDescription { message += ": \(error)" }
+      if read.outcome == .foundUnreadable, !read.orphanWALs.isEmpty || read.store != nil {
         message += "; try again with --salvage, or run 'ditto-recover salvage' on the store"
       }
       throw CommandFailure(message + "; no file written", exitCode: .dataError)
     }
+    let written: (info: RecoveryFileInfo, report: MigrationReport)
     do {
-      try RecoveryFileWriter.write(extraction.categories, info: info, to: out)
+      written = try extraction.write(info: info, to: out)
     } catch {
       throw CommandFailure(
         error.description, exitCode: error.kind == .alreadyExists ? .cannotCreate : .ioError)
     }
+    let (info, report) = written
     var exitCode = ExitCode.success
     if report.outcome == .foundUnreadable {
       context.printError(

@@ -45,7 +45,7 @@ struct StatusCommand: Command {
     if let file { return try describe(file, context) }
     try target.validate()
     let migrator = target.makeMigrator(context)
-    let findings = LegacyStoreProbe.probe(target.layout)
+    let survey = migrator.survey(.contentsAndSalvage)
     var flagSet = false
     var flagError: String?
     do {
@@ -53,93 +53,67 @@ struct StatusCommand: Command {
     } catch {
       flagError = error.description
     }
-    let hasData = migrator.hasRecoverableLegacyData()
-    var defaultsContent: DefaultsLegacyContent?
-    var defaultsFailure: DefaultsError?
-    do {
-      defaultsContent = try migrator.defaultsLegacyContent()
-    } catch {
-      defaultsFailure = error
-    }
-    let defaultsError = defaultsFailure?.description
     let library = LibraryStatus(path: target.libraryPath)
-    var sources: [LegacySourceReport] = []
-    if let chosen = findings.chosen {
-      sources.append(LegacySourceReport(kind: .coreData, path: chosen.path))
-    }
-    for var report in LegacySourceReport.defaultsSources(
-      content: defaultsContent, error: defaultsFailure, path: target.layout.defaultsPath)
-    {
-      let categories: [LegacyCategory]? =
-        switch report.kind {
-        case .pending: defaultsContent?.pending
-        case .v1: defaultsContent?.version1
-        case .coreData, .defaults: nil
-        }
-      if let categories {
-        report.categories = categories.count
-        report.dittos = categories.reduce(0) { $0 + $1.dittos.count }
-      }
-      sources.append(report)
-    }
     if json {
       var object: [String: JSONValue] = [
-        "hasRecoverableLegacyData": .bool(hasData),
+        "hasRecoverableLegacyData": .bool(survey.hasRecoverableLegacyData),
         "flagSet": .bool(flagSet),
-        "candidates": .array(
-          findings.candidates.map {
-            [
-              "path": .string($0.relativePath), "bytes": .number($0.bytes),
-              "root": .string($0.root.rawValue),
-            ]
-          }),
-        "chosen": .optional(findings.chosen?.relativePath),
-        "skipped": .array(
-          findings.skipped.map {
-            [
-              "path": .string($0.relativePath), "root": .string($0.root.rawValue),
-              "reason": .string($0.reason),
-            ]
-          }),
-        "orphanWALs": .array(findings.orphanWALs.map(ReportRendering.candidateJSON)),
+        "candidates": .array(survey.stores.map(StatusRendering.storeJSON)),
+        "chosen": .optional(survey.chosen?.relativePath),
+        "skipped": .array(survey.skipped.map(ReportRendering.skippedJSON)),
+        "orphanWALs": .array(survey.loneWALs.map(StatusRendering.loneWALJSON)),
         "library": library.json,
-        "sources": .array(sources.map(ReportRendering.sourceJSON)),
+        "sources": .array(
+          StatusRendering.sourcesJSON(survey, defaultsPath: target.layout.defaultsPath)),
+        "recoverable": StatusRendering.recoverableJSON(survey),
       ]
       if let flagError { object["flagError"] = .string(flagError) }
-      if let defaultsError { object["defaultsError"] = .string(defaultsError) }
+      if case .failed(let error) = survey.defaults {
+        object["defaultsError"] = .string(error.description)
+      }
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
       return .success
     }
-    var lines: [String] = []
-    lines.append("recoverable legacy data: \(hasData ? "yes" : "no")")
+    var lines = [StatusRendering.headline(survey)]
+    lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
     lines.append(
       "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")
     if let flagError { lines.append("flag error: \(flagError)") }
-    if findings.candidates.isEmpty {
+    if survey.stores.isEmpty {
       lines.append("candidates: none")
     } else {
       lines.append("candidates:")
-      for candidate in findings.candidates {
-        let mark = candidate == findings.chosen ? "*" : " "
-        lines.append(
-          "  \(mark) [\(candidate.root.rawValue)] \(candidate.relativePath) (\(candidate.bytes) bytes)"
-        )
+      for store in survey.stores {
+        lines.append(StatusRendering.storeLine(store, chosen: survey.chosen))
       }
       lines.append("  (* = chosen: the largest)")
     }
-    for skipped in findings.skipped {
-      lines.append("skipped [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.reason)")
-    }
-    for wal in findings.orphanWALs {
+    for skipped in survey.skipped {
       lines.append(
-        "-wal without its store: [\(wal.root.rawValue)] \(wal.relativePath) (\(wal.bytes) bytes)")
+        "skipped [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.reason), not a regular file: never opened"
+      )
     }
-    for source in sources where source.kind == .pending || source.kind == .v1 {
-      let name = source.kind == .pending ? "keyboard additions not yet merged" : "1.x dittos"
-      lines.append(
-        "App Group defaults: \(name): \(source.categories) categories, \(source.dittos) dittos")
+    for wal in survey.loneWALs {
+      var line =
+        "-wal without its store: [\(wal.candidate.root.rawValue)] \(wal.candidate.relativePath) (\(wal.candidate.bytes) bytes)"
+      if case .rebuilt(_, let dittos) = wal.salvage {
+        line += ": salvage rebuilds \(dittos) dittos"
+      }
+      lines.append(line)
     }
-    if let defaultsError { lines.append("App Group defaults unreadable: \(defaultsError)") }
+    switch survey.defaults {
+    case .none: break
+    case .read(let content):
+      for (name, categories) in [
+        ("keyboard additions not yet merged", content.pending), ("1.x dittos", content.version1),
+      ] where !categories.isEmpty {
+        lines.append(
+          "App Group defaults: \(name): \(categories.count) categories, \(categories.reduce(0) { $0 + $1.dittos.count }) dittos"
+        )
+      }
+    case .failed(let error):
+      lines.append("App Group defaults unreadable: \(error.description)")
+    }
     lines.append(library.line)
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success

@@ -6,9 +6,7 @@ enum ReportRendering {
   /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
   /// plus `result`/`message` for the manual path and `dryRun` for a preview.
-  static func json(
-    _ report: MigrationReport, libraryPath: String, libraryHasCloudKit: Bool = false
-  ) -> JSONValue {
+  static func json(_ report: MigrationReport, libraryPath: String) -> JSONValue {
     var object: [String: JSONValue] = [
       "attempted": true,
       "source": .string(report.source.rawValue),
@@ -24,7 +22,7 @@ enum ReportRendering {
       "flagSet": .bool(report.flagSet),
       "error": .optional(report.errorDescription),
       "library": .string(libraryPath),
-      "libraryCloudKit": .bool(libraryHasCloudKit),
+      "libraryCloudKit": .bool(report.libraryFacts?.hasCloudKitTables ?? false),
     ]
     if let code = report.destinationError?.code ?? report.readError?.code {
       object["errorCode"] = .string(code)
@@ -35,6 +33,9 @@ enum ReportRendering {
     object["sources"] = .array(report.sources.map(sourceJSON))
     if !report.orphanWALs.isEmpty {
       object["orphanWALs"] = .array(report.orphanWALs.map(ReportRendering.candidateJSON))
+    }
+    if !report.skipped.isEmpty {
+      object["skipped"] = .array(report.skipped.map(skippedJSON))
     }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
@@ -59,6 +60,24 @@ enum ReportRendering {
     ]
   }
 
+  /// `{"path", "root", "reason"}` of a path with a store's name that is not a regular file.
+  static func skippedJSON(_ skipped: SkippedCandidate) -> JSONValue {
+    [
+      "path": .string(skipped.relativePath), "root": .string(skipped.root.rawValue),
+      "reason": .string(skipped.reason),
+    ]
+  }
+
+  /// Writes one warning line on standard error per path that has a store's name but was not
+  /// opened (a link, a folder, a FIFO, a socket): the user should know it is there.
+  static func printWarnings(_ report: MigrationReport, to context: ToolContext) {
+    for skipped in report.skipped {
+      context.standardError.write(
+        "warning: \(skipped.path) is a \(skipped.reason), not a regular file: it was skipped, never opened\n"
+      )
+    }
+  }
+
   static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
     .object([
       "kind": .string(source.kind.rawValue), "path": .string(source.path),
@@ -68,9 +87,7 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
-  static func text(
-    _ report: MigrationReport, libraryPath: String, libraryHasCloudKit: Bool = false
-  ) -> String {
+  static func text(_ report: MigrationReport, libraryPath: String) -> String {
     var lines: [String] = []
     if report.isDryRun {
       lines.append(report.previewMessage)
@@ -101,7 +118,7 @@ enum ReportRendering {
         "\(verb): \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
       )
       lines.append("library: \(libraryPath)")
-      if libraryHasCloudKit, counts.inserted > 0, !report.isDryRun {
+      if report.libraryFacts?.hasCloudKitTables == true, counts.inserted > 0, !report.isDryRun {
         lines.append(
           "iCloud: this library syncs with iCloud; the app exports the new dittos on its next launch (persistent history was written)"
         )

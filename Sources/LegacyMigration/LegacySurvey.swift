@@ -1,0 +1,200 @@
+import LegacyStore
+
+/// What is recoverable here, read for real and changed nowhere: every place the probe looked, what
+/// each file holds (or why it could not be read), what salvage could rebuild where SQLite cannot
+/// read, the App Group defaults' legacy keys, and which source a migration would import.
+///
+/// ``LegacyDataMigrator/survey(_:)`` makes it. It writes nothing: no flag, no counter, no library,
+/// no log line at notice level, no telemetry tag. Stores are read on private snapshots, to their
+/// end, and counted; nothing of their content is kept.
+public struct LegacySurvey: Sendable {
+  /// How far a survey reads.
+  public enum Depth: Sendable, Equatable {
+    /// Only what is there: the probe, lone `-wal` files with valid frames, the defaults' keys
+    /// (what `hasRecoverableLegacyData` needs; nothing is copied or read).
+    case presence
+    /// Every store read to its end and counted.
+    case contents
+    /// As ``contents``, and what salvage rebuilds from each store SQLite cannot read and from
+    /// each lone `-wal` (counted, not imported).
+    case contentsAndSalvage
+  }
+
+  /// One file that may be the 2.x store, and what it holds.
+  public struct Store: Sendable, Equatable {
+    public var candidate: LegacyCandidate
+    /// What reading it gave; nil at ``Depth/presence``.
+    public var content: Content?
+    /// What salvage rebuilds from it when SQLite could not read it (``Depth/contentsAndSalvage``).
+    public var salvage: SalvageCount?
+  }
+
+  /// What reading a store gave.
+  public enum Content: Sendable, Equatable {
+    /// Read to its end: these many categories and dittos (zero dittos: an empty store).
+    case read(categories: Int, dittos: Int)
+    /// Could not be read.
+    case failed(LegacyStoreError)
+  }
+
+  /// What salvage rebuilds (counted, never imported by a survey).
+  public enum SalvageCount: Sendable, Equatable {
+    case rebuilt(categories: Int, dittos: Int)
+    /// Salvage found nothing it could decode.
+    case failed(LegacyStoreError)
+
+    /// Dittos rebuilt (0 when salvage failed).
+    public var dittos: Int {
+      if case .rebuilt(_, let dittos) = self { return dittos }
+      return 0
+    }
+  }
+
+  /// A `-wal` whose store is gone.
+  public struct LoneWAL: Sendable, Equatable {
+    public var candidate: LegacyCandidate
+    /// True when it holds at least one valid committed frame.
+    public var hasValidFrames: Bool
+    /// What salvage rebuilds from it (``Depth/contentsAndSalvage``).
+    public var salvage: SalvageCount?
+  }
+
+  /// The App Group defaults' legacy keys (the keyboard's queue, the 1.x list).
+  public enum Defaults: Sendable, Equatable {
+    /// No defaults, or none of the legacy keys.
+    case none
+    /// Read: their categories and dittos.
+    case read(DefaultsLegacyContent)
+    /// Could not be read.
+    case failed(DefaultsError)
+  }
+
+  /// The folders looked at, or nil for a file the user picked.
+  public var layout: ContainerLayout?
+  /// The store files, in probe order (the seed's places and spellings).
+  public var stores: [Store] = []
+  /// Paths with a store's name that are not regular files (never opened).
+  public var skipped: [SkippedCandidate] = []
+  /// `-wal` files whose store is gone.
+  public var loneWALs: [LoneWAL] = []
+  /// The defaults' legacy keys.
+  public var defaults: Defaults = .none
+  /// How far this survey read.
+  public var depth: Depth
+
+  public init(layout: ContainerLayout?, depth: Depth) {
+    self.layout = layout
+    self.depth = depth
+  }
+
+  /// The store files in the order a migration tries them: the largest first, ties in probe order.
+  public var preferenceOrder: [Store] {
+    stores.enumerated()
+      .sorted {
+        $0.element.candidate.bytes != $1.element.candidate.bytes
+          ? $0.element.candidate.bytes > $1.element.candidate.bytes : $0.offset < $1.offset
+      }
+      .map(\.element)
+  }
+
+  /// The seed's `legacyStoreURL`: the largest store file, nil when there is none.
+  public var chosen: LegacyCandidate? { preferenceOrder.first?.candidate }
+
+  /// The store a migration imports: the first that reads, in preference order (nil when none does,
+  /// or at presence depth).
+  public var storeToImport: Store? {
+    preferenceOrder.first {
+      if case .read = $0.content { return true }
+      return false
+    }
+  }
+
+  /// The first error met reading the stores, in preference order (nil when one reads).
+  public var firstReadError: LegacyStoreError? {
+    guard storeToImport == nil else { return nil }
+    for store in preferenceOrder {
+      if case .failed(let error) = store.content { return error }
+    }
+    return nil
+  }
+
+  /// The seed's `hasRecoverableLegacyData`: any store file (even a zero-byte or unreadable one), a
+  /// lone `-wal` with valid frames, or defaults holding legacy dittos (or unreadable).
+  public var hasRecoverableLegacyData: Bool {
+    if !stores.isEmpty || loneWALs.contains(where: \.hasValidFrames) { return true }
+    switch defaults {
+    case .none: return false
+    case .read(let content): return !content.isEmpty
+    case .failed: return true
+    }
+  }
+
+  /// Dittos that read as they are (the store a migration imports, and the defaults' keys).
+  public var readableDittos: Int {
+    var total = 0
+    if case .read(_, let dittos) = storeToImport?.content { total += dittos }
+    if case .read(let content) = defaults {
+      total += (content.pending + content.version1).reduce(0) { $0 + $1.dittos.count }
+    }
+    return total
+  }
+
+  /// One source an attempt would import, and how much it holds.
+  public struct Source: Sendable, Equatable {
+    public enum Origin: Sendable, Equatable {
+      /// A store read as it is.
+      case store(LegacyCandidate)
+      /// Rows salvage rebuilds from a store SQLite cannot read, or from a lone `-wal`.
+      case salvage(LegacyCandidate)
+      /// The App Group defaults.
+      case defaults
+    }
+
+    public var kind: LegacySourceReport.Kind
+    public var origin: Origin
+    public var categories: Int
+    public var dittos: Int
+  }
+
+  /// What an attempt on `path` imports, in order: the first store that reads; on the manual path,
+  /// when no store reads (or the one that reads holds no ditto), the first store or lone `-wal`
+  /// salvage rebuilds dittos from; then the keyboard's queue and the 1.x list. (Salvage needs
+  /// ``Depth/contentsAndSalvage``; a survey that did not run it offers none.)
+  public func sources(for path: MigrationSource) -> [Source] {
+    var sources: [Source] = []
+    let read = storeToImport
+    var storeSource: Source?
+    if let read, case .read(let categories, let dittos) = read.content {
+      storeSource = Source(
+        kind: .coreData, origin: .store(read.candidate), categories: categories, dittos: dittos)
+    }
+    if path == .manual, (storeSource?.dittos ?? 0) == 0 {
+      let tried =
+        (read == nil ? preferenceOrder.map { ($0.candidate, $0.salvage) } : [])
+        + loneWALs.map { ($0.candidate, $0.salvage) }
+      for (candidate, salvage) in tried {
+        if case .rebuilt(let categories, let dittos) = salvage, dittos > 0 {
+          storeSource = Source(
+            kind: .coreData, origin: .salvage(candidate), categories: categories, dittos: dittos)
+          break
+        }
+      }
+    }
+    if let storeSource { sources.append(storeSource) }
+    if case .read(let content) = defaults {
+      if !content.pending.isEmpty {
+        sources.append(
+          Source(
+            kind: .pending, origin: .defaults, categories: content.pending.count,
+            dittos: content.pending.reduce(0) { $0 + $1.dittos.count }))
+      }
+      if !content.version1.isEmpty {
+        sources.append(
+          Source(
+            kind: .v1, origin: .defaults, categories: content.version1.count,
+            dittos: content.version1.reduce(0) { $0 + $1.dittos.count }))
+      }
+    }
+    return sources
+  }
+}
