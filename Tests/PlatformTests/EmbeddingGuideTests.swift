@@ -14,8 +14,9 @@ import Testing
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let begin = try #require(lines.firstIndex { $0.hasSuffix("// BEGIN EMBEDDING.md") })
     let end = try #require(lines.firstIndex { $0.hasSuffix("// END EMBEDDING.md") })
-    return lines[(begin + 1)..<end].map { $0.hasPrefix("  ") ? $0.dropFirst(2) : $0 }
-      .joined(separator: "\n")
+    var quoted = lines[(begin + 1)..<end].map { $0.hasPrefix("  ") ? $0.dropFirst(2) : $0 }
+    while quoted.last?.allSatisfy(\.isWhitespace) == true { quoted.removeLast() }
+    return quoted.joined(separator: "\n")
   }
 
   /// The guide's ```swift block that starts with the same first line.
@@ -32,7 +33,7 @@ import Testing
 
   @Test func theGuideQuotesTheDestinationTheTestsRun() throws {
     let source = try Self.quotedSource()
-    #expect(source.contains("final class SwiftDataDestination: MigrationDestination"))
+    #expect(source.contains("final class SwiftDataDestination: PlanApplyingDestination"))
     let first = try #require(source.split(separator: "\n").first.map(String.init))
     #expect(try Self.guideBlock(startingWith: first) == source)
   }

@@ -64,7 +64,9 @@
       try Self.makeEmptyStore(at: url)
 
       let destination = DittoStoreDestination(path: url.path)
-      let plan = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+      let plan = try destination.applyImport { (session) throws(ImportFailure) in
+        try LibraryMerger.merge(Self.sources, into: session)
+      }
       #expect(plan.createsProfile)
       #expect(plan.counts.inserted == 3)
 
@@ -96,7 +98,9 @@
         #expect(library[0].1.map(\.0) == ["Running late", "Thanks,\nSam", "Added in the app"])
       }
       // A second import of the same sources inserts nothing.
-      let again = try destination.applyImport { MergePlanner.plan(Self.sources, into: $0) }
+      let again = try destination.applyImport { (session) throws(ImportFailure) in
+        try LibraryMerger.merge(Self.sources, into: session)
+      }
       #expect(again.counts.inserted == 0)
     }
 
