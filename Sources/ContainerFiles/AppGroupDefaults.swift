@@ -28,12 +28,17 @@ public struct AppGroupDefaults: Sendable {
 
   /// The defaults file.
   public let path: String
-  /// Tests only (`@testable`): called with the finished temporary file just before it is renamed
-  /// into place; throwing makes the update fail there (the temporary file is then discarded).
-  var willReplace: (@Sendable (_ temporaryPath: String) throws -> Void)?
+  /// How the finished temporary file takes the defaults file's place.
+  let publishing: any TemporaryFilePublishing
 
   public init(path: String) {
+    self.init(path: path, publishing: RenamePublishing())
+  }
+
+  /// A defaults file whose updates are published by `publishing` (tests substitute one that fails).
+  init(path: String, publishing: any TemporaryFilePublishing) {
     self.path = path
+    self.publishing = publishing
   }
 
   /// The file's contents: nil when there is no file.
@@ -167,11 +172,9 @@ public struct AppGroupDefaults: Sendable {
       if code != 0 { failure = String(cString: strerror(code)) }
     }
     temporary.close()
-    if failure == nil, let willReplace {
-      do { try willReplace(temporary.path) } catch { failure = "\(error)" }
-    }
-    if failure == nil, rename(temporary.path, path) != 0 {
-      failure = String(cString: strerror(errno))
+    if failure == nil {
+      let code = publishing.publish(temporary.path, as: path)
+      if code != 0 { failure = String(cString: strerror(code)) }
     }
     if let failure {
       temporary.discard()
@@ -231,4 +234,18 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
   public var legacySourceName: String { path }
 
   public func legacyValues() throws(DefaultsError) -> [String: Any]? { try load() }
+}
+
+/// How a finished temporary file takes the place of the file it replaces, atomically.
+protocol TemporaryFilePublishing: Sendable {
+  /// Gives `temporary` the name `path`. Returns 0, or the `errno` of the failure (the temporary
+  /// file is then discarded, if it is still ours).
+  func publish(_ temporary: String, as path: String) -> Int32
+}
+
+/// `rename(2)`: atomic within one folder.
+struct RenamePublishing: TemporaryFilePublishing {
+  func publish(_ temporary: String, as path: String) -> Int32 {
+    rename(temporary, path) == 0 ? 0 : errno
+  }
 }

@@ -1,13 +1,11 @@
 import Telemetry
 
-/// What a running command may use: its output streams, its environment and its logger.
+/// What a running command may use: its output streams and its logger.
 public final class ToolContext {
   /// Standard output: results (text or the one JSON object).
   public let standardOutput: TextOutput
   /// Standard error: logs, progress and error lines.
   public let standardError: TextOutput
-  /// The process environment (tests pass their own).
-  public let environment: [String: String]
   /// Extra log handler (tests capture records here); the stderr handler is always used.
   public let extraLogHandler: (any LogHandler)?
   /// Set by `--verbose`: info-level lines reach standard error.
@@ -16,12 +14,10 @@ public final class ToolContext {
   public var isJSON = false
 
   public init(
-    standardOutput: TextOutput, standardError: TextOutput, environment: [String: String] = [:],
-    extraLogHandler: (any LogHandler)? = nil
+    standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil
   ) {
     self.standardOutput = standardOutput
     self.standardError = standardError
-    self.environment = environment
     self.extraLogHandler = extraLogHandler
   }
 

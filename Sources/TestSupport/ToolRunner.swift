@@ -34,12 +34,11 @@ public struct ToolRun: Sendable {
 /// Runs `ditto-recover` in-process (fast, for most tests) or as a child process (end to end).
 public enum ToolRunner {
   /// Runs `Tool.main` with captured output.
-  public static func run(_ arguments: [String], environment: [String: String] = [:]) -> ToolRun {
+  public static func run(_ arguments: [String]) -> ToolRun {
     let output = BufferOutput()
     let error = BufferOutput()
     let code = Tool.main(
-      arguments,
-      context: ToolContext(standardOutput: output, standardError: error, environment: environment))
+      arguments, context: ToolContext(standardOutput: output, standardError: error))
     return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
   }
 

@@ -217,3 +217,40 @@ import Testing
     #expect(try FileHashes(of: folder.path) == hashes)
   }
 }
+
+/// The destination keeps a streamed source's failure apart from its own, and undoes the rows that
+/// went in before it.
+@Suite struct StreamedFailureTests {
+  struct Unreadable: Error, CustomStringConvertible {
+    var description: String { "Ditto.sqlite: could not be read (I/O error)" }
+  }
+
+  struct FailingAfterTwo: MergeSourceStream {
+    let kind = "coredata"
+    let categoryTitles = ["From 2.x"]
+    func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
+      try visit(.category(title: "From 2.x"))
+      try visit(.ditto(MergeDitto(text: "one")))
+      try visit(.ditto(MergeDitto(text: "two")))
+      throw .source(SourceReadFailure(Unreadable()))
+    }
+  }
+
+  @Test(arguments: Fixtures.names)
+  func aSourceFailingMidImportRollsBackAndIsNotALibraryError(name: String) throws {
+    let folder = try TemporaryDirectory("streamed-failure")
+    let store = try Fixtures.copy(name, into: folder)
+    let hashes = try FileHashes(of: folder.path)
+    let destination = DittoStoreDestination(path: store)
+    do {
+      _ = try destination.applyImport { (session) throws(ImportFailure) in
+        try LibraryMerger.merge([FailingAfterTwo()], into: session)
+      }
+      Issue.record("an import whose source failed was kept")
+    } catch {
+      #expect(error.libraryError == nil, "a source failure reported as the library's")
+    }
+    #expect(destination.lastReceipt == nil)
+    #expect(try FileHashes(of: folder.path) == hashes)
+  }
+}

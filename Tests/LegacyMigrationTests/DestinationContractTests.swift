@@ -14,12 +14,12 @@ import Testing
 /// The engine against the destination and flag-store protocols: a library's error is never a
 /// legacy-read error, and the flag policy follows the outcome.
 @Suite struct DestinationContractTests {
-  /// A 2.x store in UTF-16: the reader takes the row-by-row path (no SQL copy).
-  static func writeUTF16Store(at path: String) throws {
+  /// A 2.x store in UTF-16 (or UTF-8): the same rows, both text encodings SQLite stores.
+  static func writeUTF16Store(at path: String, encoding: String = "UTF-16le") throws {
     let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try database.execute(
       sql: """
-        PRAGMA encoding = 'UTF-16le';
+        PRAGMA encoding = '\(encoding)';
         CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
         INSERT INTO Z_PRIMARYKEY VALUES (1, 'Category', 0, 2), (2, 'Ditto', 0, 3), (3, 'Profile', 0, 1);
         CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
@@ -35,9 +35,10 @@ import Testing
     try database.close()
   }
 
-  @Test func aDestinationThatRejectsEveryInsertIsALibraryErrorNeverUnreadable() throws {
+  @Test(arguments: ["UTF-16le", "UTF-8"])
+  func aDestinationThatRejectsEveryInsertIsALibraryErrorNeverUnreadable(encoding: String) throws {
     let folder = try TemporaryDirectory("utf16")
-    try Self.writeUTF16Store(at: folder.path + "/Ditto.sqlite")
+    try Self.writeUTF16Store(at: folder.path + "/Ditto.sqlite", encoding: encoding)
     let before = try FileHashes(of: folder.path)
     let destination = InMemoryDestination()
     destination.failure = DestinationError(

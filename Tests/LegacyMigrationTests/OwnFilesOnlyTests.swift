@@ -151,22 +151,29 @@ import Testing
     let (root, _) = try legacyContainer(folder)
     let layout = ContainerLayout(container: root)
     let before = try FileHashes(of: root)
-    struct Refused: Error {}
+    struct Refusing: TemporaryFilePublishing {
+      func publish(_ temporary: String, as path: String) -> Int32 { EACCES }
+    }
+    /// Swaps a foreign file in for the temporary one, then fails.
+    struct Swapping: TemporaryFilePublishing {
+      let foreign: String
+      func publish(_ temporary: String, as path: String) -> Int32 {
+        unlink(temporary)
+        link(foreign, temporary)
+        return EACCES
+      }
+    }
 
-    var defaults = AppGroupDefaults(path: layout.defaultsPath)
-    defaults.willReplace = { _ in throw Refused() }
+    let defaults = AppGroupDefaults(path: layout.defaultsPath, publishing: Refusing())
     #expect(throws: DefaultsError.self) { try defaults.update(["someFlag": true]) }
     #expect(try FileHashes(of: root) == before, "defaults changed or a temporary file was left")
 
     // The temporary file replaced by another file before the failure: that file survives.
     let foreign = folder.appending("foreign.plist")
     try Data("not ours".utf8).write(to: URL(fileURLWithPath: foreign))
-    defaults.willReplace = { temporary in
-      unlink(temporary)
-      link(foreign, temporary)
-      throw Refused()
-    }
-    #expect(throws: DefaultsError.self) { try defaults.update(["someFlag": true]) }
+    let swapping = AppGroupDefaults(
+      path: layout.defaultsPath, publishing: Swapping(foreign: foreign))
+    #expect(throws: DefaultsError.self) { try swapping.update(["someFlag": true]) }
     let after = try FileHashes(of: root)
     #expect(after.changes(since: before).isEmpty)
     let left = Set(after.entries.keys).subtracting(before.entries.keys)

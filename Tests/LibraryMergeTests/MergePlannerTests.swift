@@ -102,3 +102,61 @@ private func existing(
     #expect(second.counts.dittosRead == 3)
   }
 }
+
+/// A source that fails while it streams (its bytes stopped reading halfway): the merge stops with the
+/// source's error, never the library's.
+@Suite struct StreamedSourceFailureTests {
+  struct Unreadable: Error, CustomStringConvertible {
+    var description: String { "Ditto.sqlite: could not be read (I/O error)" }
+  }
+
+  struct FailingHalfway: MergeSourceStream {
+    let kind = "coredata"
+    let categoryTitles = ["Work"]
+    func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
+      try visit(.category(title: "Work"))
+      try visit(.ditto(MergeDitto(text: "first")))
+      throw .source(SourceReadFailure(Unreadable()))
+    }
+  }
+
+  @Test func aSourceThatStopsReadingIsTheSourcesFailure() {
+    let session = PlanSession(library: .empty)
+    do {
+      _ = try LibraryMerger.merge([FailingHalfway()], into: session)
+      Issue.record("a failing source merged")
+    } catch {
+      guard case .source(let failure) = error else {
+        Issue.record("reported as the library's: \(error)")
+        return
+      }
+      #expect(failure.description.contains("could not be read"))
+    }
+  }
+
+  @Test func theCategoryCapCountsWhatItLeavesOut() {
+    let library = CurrentLibrary(
+      hasProfile: true,
+      categories: (0..<7).map {
+        CurrentCategory(
+          id: CategoryID(Int64($0)), title: "C\($0)", sortOrder: Int64($0), texts: [],
+          largestDittoSortOrder: nil)
+      })
+    let source = MergeSource(
+      kind: "csv",
+      categories: [
+        MergeCategory(title: "C1", dittos: [MergeDitto(text: "kept in an existing one")]),
+        MergeCategory(title: "New A", dittos: [MergeDitto(text: "a")]),
+        MergeCategory(title: "New B", dittos: [MergeDitto(text: "b1"), MergeDitto(text: "b2")]),
+        MergeCategory(title: "New A", dittos: [MergeDitto(text: "a2")]),
+      ])
+    let plan = MergePlanner.plan([source], into: library, rules: .csvImport)
+    #expect(plan.newCategories.map(\.title) == ["New A"])
+    #expect(plan.counts.categoriesOverLimit == 1)
+    #expect(plan.counts.dittosOverLimit == 2)
+    #expect(plan.counts.inserted == 3)
+    #expect(
+      plan.counts.inserted + plan.counts.skipped + plan.counts.dittosOverLimit
+        == plan.counts.dittosRead)
+  }
+}
