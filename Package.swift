@@ -1,20 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point downward only:
-// LibraryMerge (the engine's protocols and merge rules) ← LegacyMigration, DittoStore;
-// SQLiteDB ← LegacyStore ← LegacyMigration ← DittoRecoverCLI ← ditto-recover;
-// SQLiteDB, LegacyStore ← DittoStore (Ditto 3.x's Ditto.store, a MigrationDestination) ← DittoRecoverCLI;
-// SQLiteDB, SafeFiles, LegacyStore, BackupCrypto ← BackupReader ← DittoRecoverCLI;
-// SQLiteDB, SafeFiles, LegacyStore, LegacyMigration ← RecoveryFile (the .dittorecovery file) ← DittoRecoverCLI.
-// BackupCrypto is the only other module touching C pointers (the system's crypto library).
-// Telemetry uses Foundation only. Only SQLiteDB touches a C pointer.
+// What each module uses (arrows point to the users; nothing points back up):
+//   SQLiteDB (the only Swift code calling SQLite's C API) ← SQLiteSnapshot (the private copy every
+//     store is read on) ← LegacyStore (the 2.x reader), DittoStore (the 3.x library), BackupReader,
+//     Salvage
+//   LibraryMerge (the engine's protocols and merge rules; uses nothing) ← LegacyMigration, DittoStore
+//   LegacyMigration (the engine: survey, sources, migrator) ← ContainerFiles (a container copy's
+//     files) ← RecoveryFile ← DittoRecoverCLI ← ditto-recover (shipped)
+//   StoreFixtures (test stores and containers) ← FixtureTool ← ditto-fixture (a developer's tool,
+//     never shipped), TestSupport and the tests: no shipped product links StoreFixtures
+// C: CSQLite and SQLiteShims (SQLite), SystemShims (copy_file_range) and COpenSSL (libcrypto on
+// Linux), used only by SQLiteDB, SafeFiles and BackupCrypto. Telemetry and OutcomeReport use
+// nothing of ours.
 let package = Package(
   name: "DittoRecovery",
   // SwiftData's floor: the app embeds LegacyMigration (with its own SwiftData destination).
   platforms: [.iOS(.v17), .macOS(.v14)],
   products: [
     .executable(name: "ditto-recover", targets: ["ditto-recover"]),
+    // A developer's tool, never shipped: test containers (with Ditto.store files that must never
+    // reach a device).
+    .executable(name: "ditto-fixture", targets: ["ditto-fixture"]),
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
     .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
     .library(name: "DittoStore", targets: ["DittoStore"]),
@@ -100,13 +107,16 @@ let package = Package(
     .target(
       name: "DittoRecoverCLI",
       dependencies: [
-        "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry",
-        "StoreFixtures",
-        "Exchange",
+        "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
       ]
     ),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
+    // The developer's fixture tool: StoreFixtures behind ditto-recover's command-line plumbing.
+    .target(
+      name: "FixtureTool",
+      dependencies: ["DittoRecoverCLI", "StoreFixtures", "SafeFiles", "Exchange"]),
+    .executableTarget(name: "ditto-fixture", dependencies: ["FixtureTool", "DittoRecoverCLI"]),
     .executableTarget(
       name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
       path: "Benchmarks/SalvageBench"),
@@ -115,7 +125,8 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "SafeFiles",
+        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "FixtureTool",
+        "SafeFiles",
         "BackupCrypto", "LibraryMerge", "DittoStore", "LegacyMigration", "ContainerFiles",
       ]
     ),
@@ -155,7 +166,8 @@ let package = Package(
     .testTarget(
       name: "DittoRecoverCLITests",
       dependencies: [
-        "DittoRecoverCLI", "TestSupport", "ditto-recover", "DittoStore", "Exchange",
+        "DittoRecoverCLI", "TestSupport", "ditto-recover", "ditto-fixture", "DittoStore",
+        "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
         "ContainerFiles", "StoreFixtures", "SafeFiles",
       ]),

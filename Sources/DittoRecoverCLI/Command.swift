@@ -61,7 +61,7 @@ extension String {
   }
 }
 
-/// One subcommand of `ditto-recover`.
+/// One subcommand of a tool (`migrate`, `backup list`).
 public protocol Command {
   /// The subcommand name (`migrate`).
   static var name: String { get }
@@ -69,12 +69,10 @@ public protocol Command {
   static var abstract: String { get }
   /// More help, shown under the overview.
   static var discussion: String? { get }
-  /// Options and positionals, in help order.
+  /// Its own options and positionals, in help order (the tool adds ``CommonOptions``).
   static var options: [OptionSpec] { get }
   /// Nested subcommands (`backup list`); a command with any is a group and is never run itself.
   static var subcommands: [any Command.Type] { get }
-  /// The group this command belongs to (`backup` for `backup list`), nil at the top level.
-  static var parentName: String? { get }
 
   /// Checks the parsed arguments.
   init(arguments: ParsedArguments) throws(UsageError)
@@ -86,22 +84,41 @@ public protocol Command {
 extension Command {
   public static var discussion: String? { nil }
   public static var subcommands: [any Command.Type] { [] }
-  public static var parentName: String? { nil }
 
-  /// The words after `ditto-recover` that name this command (`migrate`, `backup list`).
-  public static var qualifiedName: String {
-    parentName.map { "\($0) \(name)" } ?? name
-  }
-
-  /// `ditto-recover migrate --container <dir> [--home <dir>] …`; `ditto-recover backup <subcommand>`
-  /// for a group.
-  public static var usage: String {
-    if !subcommands.isEmpty { return "ditto-recover \(qualifiedName) <subcommand>" }
-    return (["ditto-recover", qualifiedName] + options.map(\.usageFragment)).joined(separator: " ")
-  }
+  /// Every option the command parses: its own, then the common ones.
+  static var allOptions: [OptionSpec] { options + CommonOptions.specs }
 
   /// The subcommand of this group called `name`.
   static func subcommand(named name: String) -> (any Command.Type)? {
     subcommands.first { $0.name == name }
+  }
+}
+
+/// Where a command sits in its tool: `backup list` is the tool's `backup` group, then `list`.
+public struct CommandPath {
+  /// The tool's own name (`ditto-recover`).
+  public let tool: String
+  /// From the top-level command to this one; empty for the tool itself.
+  public let commands: [any Command.Type]
+
+  /// The command this path ends at (nil for the tool itself).
+  public var command: (any Command.Type)? { commands.last }
+
+  /// The words after the tool's name (`backup list`).
+  public var words: String { commands.map { $0.name }.joined(separator: " ") }
+
+  /// The words that run it (`ditto-recover backup list`).
+  public var invocation: String { ([tool] + commands.map { $0.name }).joined(separator: " ") }
+
+  /// This path, one level down.
+  func appending(_ command: any Command.Type) -> CommandPath {
+    CommandPath(tool: tool, commands: commands + [command])
+  }
+
+  /// `ditto-recover migrate --container <dir> [--home <dir>] …`; `… backup <subcommand>` for a group.
+  var usage: String {
+    guard let command else { return "\(tool) <subcommand>" }
+    if !command.subcommands.isEmpty { return "\(invocation) <subcommand>" }
+    return ([invocation] + command.allOptions.map(\.usageFragment)).joined(separator: " ")
   }
 }

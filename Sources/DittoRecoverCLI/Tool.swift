@@ -1,92 +1,130 @@
 import Exchange
 
-/// The `ditto-recover` command-line tool: a table of subcommands and their dispatch.
-///
-/// `main` never throws and never prints a backtrace: usage errors exit 64 with the usage line, runtime
-/// errors print one `Error:` line, and each command maps its outcome to an ``ExitCode``.
+/// `ditto-recover`: its commands, in help order.
 public enum Tool {
   public static let version = "3.0.2"
-  static let abstract =
-    "Find, read and recover Ditto 2.x dittos from a container copied from a device."
-  static let discussion = """
-    Legacy files are only ever read, on a private copy: nothing here deletes, renames or writes them.
-    Logs go to standard error; results (or one JSON object with --json) to standard output.
-    """
 
-  /// Every subcommand, in help order.
-  public static var commands: [any Command.Type] {
-    [
-      MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
-      InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
-      BackupCommand.self,
-      SalvageCommand.self, FixtureCommand.self, OutcomesCommand.self,
-    ]
+  /// The tool's definition: every subcommand, a typed tree (`backup` holds `list`, `recover`,
+  /// `extract`).
+  public static var definition: CommandLineTool {
+    CommandLineTool(
+      name: "ditto-recover", version: version,
+      abstract: "Find, read and recover Ditto 2.x dittos from a container copied from a device.",
+      discussion: """
+        Legacy files are only ever read, on a private copy: nothing here deletes, renames or writes them.
+        Logs go to standard error; results (or one JSON object with --json) to standard output.
+        """,
+      commands: [
+        MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
+        InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
+        BackupCommand.self, SalvageCommand.self, OutcomesCommand.self,
+      ])
   }
+
+  /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code.
+  public static func main(_ arguments: [String], context: ToolContext) -> Int32 {
+    definition.main(arguments, context: context)
+  }
+}
+
+/// A command-line tool in swift-argument-parser's manner: subcommands (or one command run
+/// directly), `help`, `-h`/`--help`, `--version`, usage errors with the usage line (exit 64), runtime
+/// errors as one `Error:` line with the exit code `ExitCode.of(_:)` gives. It never throws and never
+/// prints a backtrace.
+public struct CommandLineTool {
+  public let name: String
+  public let version: String
+  public let abstract: String
+  public let discussion: String?
+  /// The subcommands, in help order (empty for a tool that is one command: ``single``).
+  public let commands: [any Command.Type]
+  /// The command a single-command tool runs with all its arguments.
+  public let single: (any Command.Type)?
+
+  public init(
+    name: String, version: String, abstract: String, discussion: String?,
+    commands: [any Command.Type] = [], single: (any Command.Type)? = nil
+  ) {
+    self.name = name
+    self.version = version
+    self.abstract = abstract
+    self.discussion = discussion
+    self.commands = commands
+    self.single = single
+  }
+
+  var root: CommandPath { CommandPath(tool: name, commands: []) }
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-  public static func main(_ arguments: [String], context: ToolContext) -> Int32 {
-    guard let first = arguments.first else {
-      context.standardOutput.write(HelpFormatter.rootHelp(commands: commands))
-      return ExitCode.success.rawValue
-    }
-    switch first {
-    case "-h", "--help":
-      context.standardOutput.write(HelpFormatter.rootHelp(commands: commands))
-      return ExitCode.success.rawValue
-    case "--version":
+  public func main(_ arguments: [String], context: ToolContext) -> Int32 {
+    if arguments.first == "--version" {
       context.standardOutput.write(version + "\n")
       return ExitCode.success.rawValue
-    case "help":
-      guard arguments.count > 1 else {
-        context.standardOutput.write(HelpFormatter.rootHelp(commands: commands))
-        return ExitCode.success.rawValue
-      }
-      guard var command = command(named: arguments[1]) else {
-        return usageFailure(
-          UsageError("Unknown subcommand '\(arguments[1])'"), command: nil, context)
-      }
-      for name in arguments.dropFirst(2) {
-        guard let nested = command.subcommand(named: name) else {
-          return usageFailure(
-            UsageError("Unknown subcommand '\(name)'"), command: command, context)
-        }
-        command = nested
-      }
-      context.standardOutput.write(HelpFormatter.help(for: command))
+    }
+    if let single {
+      let path = CommandPath(tool: name, commands: [single])
+      return dispatch(path, arguments: arguments, context: context)
+    }
+    guard let first = arguments.first, first != "-h", first != "--help" else {
+      context.standardOutput.write(HelpFormatter.rootHelp(self))
       return ExitCode.success.rawValue
-    default:
-      break
     }
-    guard let command = command(named: first) else {
-      let message =
-        first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
-      return usageFailure(UsageError(message), command: nil, context)
+    if first == "help" { return help(root, words: Array(arguments.dropFirst()), context) }
+    guard let command = commands.first(where: { $0.name == first }) else {
+      return usageFailure(Self.unknown(first), path: nil, arguments: arguments, context)
     }
-    return dispatch(command, arguments: Array(arguments.dropFirst()), context: context)
+    return dispatch(
+      root.appending(command), arguments: Array(arguments.dropFirst()), context: context)
   }
 
-  /// Runs `command` with the arguments after its name; a group hands them to one of its subcommands.
-  private static func dispatch(
-    _ command: any Command.Type, arguments: [String], context: ToolContext
-  ) -> Int32 {
+  /// `help [<subcommand> …]`, `help help`, and `<group> help <subcommand>`.
+  private func help(_ start: CommandPath, words: [String], _ context: ToolContext) -> Int32 {
+    var path = start
+    for (index, word) in words.enumerated() {
+      if word == "help", index == 0, path.commands.isEmpty {
+        context.standardOutput.write(HelpFormatter.helpHelp(self))
+        return ExitCode.success.rawValue
+      }
+      let next: (any Command.Type)?
+      if let command = path.command {
+        next = command.subcommand(named: word)
+      } else {
+        next = commands.first { $0.name == word }
+      }
+      guard let next else {
+        return usageFailure(
+          UsageError("Unknown subcommand '\(word)'"), path: path.command == nil ? nil : path,
+          arguments: words, context)
+      }
+      path = path.appending(next)
+    }
+    context.standardOutput.write(
+      path.command == nil ? HelpFormatter.rootHelp(self) : HelpFormatter.help(for: path))
+    return ExitCode.success.rawValue
+  }
+
+  /// Runs the command at `path` with the arguments after its name; a group hands them to one of
+  /// its subcommands.
+  private func dispatch(_ path: CommandPath, arguments: [String], context: ToolContext) -> Int32 {
+    guard let command = path.command else { return ExitCode.failure.rawValue }
     if !command.subcommands.isEmpty {
       // Like swift-argument-parser: a group run bare, or with -h/--help, prints its help.
       guard let first = arguments.first, first != "-h", first != "--help" else {
-        context.standardOutput.write(HelpFormatter.help(for: command))
+        context.standardOutput.write(HelpFormatter.help(for: path))
         return ExitCode.success.rawValue
       }
+      if first == "help" { return help(path, words: Array(arguments.dropFirst()), context) }
       guard let subcommand = command.subcommand(named: first) else {
-        let message =
-          first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
-        return usageFailure(UsageError(message), command: command, context)
+        return usageFailure(Self.unknown(first), path: path, arguments: arguments, context)
       }
-      return dispatch(subcommand, arguments: Array(arguments.dropFirst()), context: context)
+      return dispatch(
+        path.appending(subcommand), arguments: Array(arguments.dropFirst()), context: context)
     }
-    if asksForHelp(arguments) {
-      context.standardOutput.write(HelpFormatter.help(for: command))
+    if Self.asksForHelp(arguments) {
+      context.standardOutput.write(HelpFormatter.help(for: path))
       return ExitCode.success.rawValue
     }
-    return run(command, arguments: arguments, context: context)
+    return run(path, command: command, arguments: arguments, context: context)
   }
 
   /// True when `-h` or `--help` comes before any `--`: after it every argument is positional, so
@@ -99,71 +137,61 @@ public enum Tool {
     return false
   }
 
-  private static func run(_ command: any Command.Type, arguments: [String], context: ToolContext)
-    -> Int32
-  {
+  private func run(
+    _ path: CommandPath, command: any Command.Type, arguments: [String], context: ToolContext
+  ) -> Int32 {
     let instance: any Command
     do {
-      let parsed = try ParsedArguments(arguments, specs: command.options)
-      context.isVerbose = parsed.flag("verbose")
-      context.isJSON = parsed.flag("json")
+      let parsed = try ParsedArguments(arguments, specs: command.allOptions)
+      context.isVerbose = parsed.isSet(CommonOptions.verbose)
+      context.isJSON = parsed.isSet(CommonOptions.json)
       instance = try command.init(arguments: parsed)
     } catch {
-      return usageFailure(error, command: command, context)
+      return usageFailure(error, path: path, arguments: arguments, context)
     }
     do {
       return try instance.run(context).rawValue
     } catch let error as UsageError {
-      return usageFailure(error, command: command, context)
-    } catch let error as CommandFailure {
-      return failure(error.message, exitCode: error.exitCode, context)
+      return usageFailure(error, path: path, arguments: arguments, context)
     } catch {
-      return failure("\(error)", exitCode: .failure, context)
+      return failure(error, context)
     }
   }
 
-  private static func failure(_ message: String, exitCode: ExitCode, _ context: ToolContext)
-    -> Int32
-  {
+  /// One `Error:` line (the error's own words), and under `--json` one JSON object.
+  private func failure(_ error: any Error, _ context: ToolContext) -> Int32 {
+    let code = ExitCode.of(error)
+    let message = "\(error)"
     context.printError(message)
     if context.isJSON {
-      let object: JSONValue = .object([
-        "error": .string(message), "exitCode": .number(exitCode.rawValue),
-      ])
+      let object: JSONValue = [
+        "error": .string(message), "exitCode": .number(code.rawValue),
+      ]
       context.standardOutput.write(object.rendered() + "\n")
     }
-    return exitCode.rawValue
+    return code.rawValue
   }
 
-  static func command(named name: String) -> (any Command.Type)? {
-    commands.first { $0.name == name }
+  private static func unknown(_ word: String) -> UsageError {
+    UsageError(word.hasPrefix("-") ? "Unknown option '\(word)'" : "Unknown subcommand '\(word)'")
   }
 
-  private static func usageFailure(
-    _ error: UsageError, command: (any Command.Type)?, _ context: ToolContext
+  /// The usage error, the usage line and where to look (stderr, exit 64); under `--json` (given
+  /// before any `--`) also one JSON object on standard output.
+  private func usageFailure(
+    _ error: UsageError, path: CommandPath?, arguments: [String], _ context: ToolContext
   ) -> Int32 {
     context.standardError.write("Error: \(error.message)\n")
-    if let command {
-      context.standardError.write("Usage: \(command.usage)\n")
-      context.standardError.write(
-        "  See 'ditto-recover \(command.qualifiedName) --help' for more information.\n")
-    } else {
-      context.standardError.write("Usage: ditto-recover <subcommand>\n")
-      context.standardError.write("  See 'ditto-recover --help' for more information.\n")
+    let shown = path ?? root
+    context.standardError.write("Usage: \(shown.usage)\n")
+    let more = shown.commands.isEmpty ? name : shown.invocation
+    context.standardError.write("  See '\(more) --help' for more information.\n")
+    if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+      let object: JSONValue = [
+        "error": .string(error.message), "exitCode": .number(ExitCode.usage.rawValue),
+      ]
+      context.standardOutput.write(object.rendered() + "\n")
     }
     return ExitCode.usage.rawValue
   }
-}
-
-/// A runtime error a command reports as one `Error:` line with a chosen exit code.
-public struct CommandFailure: Error, Sendable, CustomStringConvertible {
-  public let message: String
-  public let exitCode: ExitCode
-
-  public init(_ message: String, exitCode: ExitCode) {
-    self.message = message
-    self.exitCode = exitCode
-  }
-
-  public var description: String { message }
 }

@@ -82,130 +82,38 @@ struct StoreLayout {
     }
   }
 
-  private static func inspectUnmapped(_ database: Database, file: String) throws -> StoreLayout {
-    func refuse(_ reason: String) -> DestinationError {
-      DestinationError(.refused, file: file, reason: reason)
-    }
+  /// What the checks below need to know of one store, gathered as they run.
+  struct Inspection {
+    let database: Database
+    let file: String
     var tables = Set<String>()
     var views = Set<String>()
     var triggers = 0
-    let master = try database.makeStatement(
-      sql: "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')")
-    while try master.step() {
-      guard let name = master.text(at: 1)?.uppercased() else { continue }
-      switch master.text(at: 0) {
-      case "view": views.insert(name)
-      case "trigger": triggers += 1
-      default: tables.insert(name)
-      }
-    }
-    master.reset()
-
-    let coreDataTables = ["Z_PRIMARYKEY", "Z_METADATA"].filter { !tables.contains($0) }
-    if !coreDataTables.isEmpty {
-      throw refuse(
-        "not a Core Data store (no \(coreDataTables.joined(separator: " or ")) table), so not a Ditto 3.x library"
-      )
-    }
-    func columns(of table: String) throws -> Set<String> { try database.columnNames(of: table) }
-    let keyColumns = try columns(of: "Z_PRIMARYKEY")
-    let missingKeyColumns = primaryKeyColumns.subtracting(keyColumns).sorted()
-    if !missingKeyColumns.isEmpty {
-      throw refuse(
-        "not a Core Data store (Z_PRIMARYKEY has no column \(missingKeyColumns.joined(separator: ", ")))"
-      )
-    }
     var entities: [EntityRow] = []
-    let rows = try database.makeStatement(
-      sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-    while try rows.step() {
-      entities.append(
-        EntityRow(
-          number: rows.int64(at: 0), name: rows.text(at: 1) ?? "", superNumber: rows.int64(at: 2),
-          max: rows.optionalInt64(at: 3) ?? 0))
-    }
-    rows.reset()
-
     var writeProblems: [String] = []
-    if triggers > 0 {
-      // Core Data makes no triggers for Ditto's model; one would run inside our inserts.
-      writeProblems.append("the schema has \(triggers) trigger(s) the app's model does not")
-    }
-    let names = ["Profile", "DittoCategory", "DittoItem"]
-    let missingEntities = names.filter { name in !entities.contains { $0.name == name } }
-    if !missingEntities.isEmpty {
-      var reason =
-        "not a Ditto 3.x store: Z_PRIMARYKEY has no entity \(missingEntities.joined(separator: ", "))"
-      if entities.contains(where: { $0.name == "Ditto" || $0.name == "Category" }) {
-        reason += " (it looks like a Ditto 2.x store)"
-      }
-      throw refuse(reason)
-    }
-    for name in names where entities.filter({ $0.name == name }).count > 1 {
-      writeProblems.append("Z_PRIMARYKEY names entity \(name) more than once")
-    }
-    for entity in entities where entity.number < 16000 && !names.contains(entity.name) {
-      writeProblems.append(
-        "Z_PRIMARYKEY names an entity the app does not have (Z_ENT \(entity.number))")
-    }
-    func row(_ name: String) -> EntityRow {
-      entities.first { $0.name == name } ?? EntityRow(number: 0, name: name, superNumber: 0, max: 0)
-    }
-    let profile = row("Profile")
-    let category = row("DittoCategory")
-    let item = row("DittoItem")
-    for entity in [profile, category, item] where entity.superNumber != 0 {
-      writeProblems.append(
-        "entity \(entity.name) has a parent entity (Z_SUPER \(entity.superNumber))")
+
+    func refuse(_ reason: String) -> DestinationError {
+      DestinationError(.refused, file: file, reason: reason)
     }
 
-    for (table, expected) in [
-      ("ZPROFILE", profileColumns), ("ZDITTOCATEGORY", categoryColumns),
-      ("ZDITTOITEM", itemColumns),
-    ] {
-      guard tables.contains(table) else {
-        throw refuse(
-          views.contains(table)
-            ? "not a Ditto 3.x store: \(table) is a view, not a table"
-            : "not a Ditto 3.x store: table \(table) is missing")
-      }
-      let found = try columns(of: table)
-      let missing = expected.subtracting(found).sorted()
-      if !missing.isEmpty {
-        throw refuse(
-          "not a Ditto 3.x store: table \(table) has no column \(missing.joined(separator: ", "))")
-      }
-      let unknown = found.subtracting(expected).sorted()
-      if !unknown.isEmpty {
-        writeProblems.append(
-          "table \(table) has columns the app's model does not: \(unknown.joined(separator: ", "))")
-      }
+    func columns(of table: String) throws(SQLiteError) -> Set<String> {
+      try database.columnNames(of: table)
     }
+  }
 
-    let historyTables = historyColumns.keys.sorted()
-    let presentHistory = historyTables.filter { tables.contains($0) }
-    var hasHistory = false
-    var changeColumns = Set<String>()
-    if presentHistory.count == historyTables.count {
-      hasHistory = true
-      for table in historyTables {
-        let found = try columns(of: table)
-        if table == "ACHANGE" { changeColumns = found }
-        let missing = (historyColumns[table] ?? []).subtracting(found).sorted()
-        if !missing.isEmpty {
-          hasHistory = false
-          writeProblems.append(
-            "history table \(table) has no column \(missing.joined(separator: ", "))")
-        }
-      }
-    } else if !presentHistory.isEmpty {
-      writeProblems.append(
-        "only some persistent-history tables exist (\(presentHistory.joined(separator: ", ")))")
-    }
-    let hasCloudKit = tables.contains { $0.hasPrefix("ANSCK") }
+  /// The checks, in order: schema objects, then entities, then the entity tables, then history.
+  private static func inspectUnmapped(_ database: Database, file: String) throws -> StoreLayout {
+    var inspection = Inspection(database: database, file: file)
+    try readSchemaObjects(&inspection)
+    try readEntities(&inspection)
+    let (profile, category, item) = try checkEntities(&inspection)
+    try checkEntityTables(&inspection)
+    let (hasHistory, changeColumns) = try checkHistory(&inspection)
     return StoreLayout(
-      profile: profile, category: category, item: item, entities: entities, hasHistory: hasHistory,
-      changeColumns: changeColumns, hasCloudKit: hasCloudKit, writeProblems: writeProblems)
+      profile: profile, category: category, item: item, entities: inspection.entities,
+      hasHistory: hasHistory, changeColumns: changeColumns,
+      hasCloudKit: inspection.tables.contains { $0.hasPrefix("ANSCK") },
+      writeProblems: inspection.writeProblems)
   }
 }
 

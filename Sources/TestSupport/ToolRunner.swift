@@ -1,4 +1,5 @@
 import DittoRecoverCLI
+import FixtureTool
 import Foundation
 import SafeFiles
 
@@ -42,6 +43,15 @@ public enum ToolRunner {
     return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
   }
 
+  /// Runs the developer's `ditto-fixture` in-process with captured output.
+  public static func runFixture(_ arguments: [String]) -> ToolRun {
+    let output = BufferOutput()
+    let error = BufferOutput()
+    let code = FixtureTool.main(
+      arguments, context: ToolContext(standardOutput: output, standardError: error))
+    return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
+  }
+
   /// The built `ditto-recover` executable: `DITTO_RECOVER_EXECUTABLE` when set (to run the
   /// end-to-end tests against another build, such as the static one `scripts/bench` measures),
   /// else the one next to the test bundle.
@@ -65,17 +75,23 @@ public enum ToolRunner {
     return nil
   }
 
+  /// The developer's `ditto-fixture` built beside the test bundle.
+  public static var fixturePath: String? { builtExecutable("ditto-fixture") }
+
   /// The test-only `crash-harness-tool` built beside the test bundle (see Tests/CrashHarnessTool).
-  public static var crashToolPath: String? {
+  public static var crashToolPath: String? { builtExecutable("crash-harness-tool") }
+
+  /// An executable of this package built beside the test bundle (or in `.build/debug`).
+  static func builtExecutable(_ name: String) -> String? {
     var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
     for _ in 0..<4 {
-      let candidate = folder.appendingPathComponent("crash-harness-tool").path
+      let candidate = folder.appendingPathComponent(name).path
       if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
       folder = folder.deletingLastPathComponent()
     }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let candidate = root.appendingPathComponent(".build/debug/crash-harness-tool").path
+    let candidate = root.appendingPathComponent(".build/debug/" + name).path
     return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
   }
 
@@ -83,9 +99,9 @@ public enum ToolRunner {
   /// pipes before waiting.
   public static func runProcess(
     _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil,
-    currentDirectory: String? = nil
+    currentDirectory: String? = nil, executable: String? = ToolRunner.executablePath
   ) throws -> ToolRun {
-    guard let path = executablePath else {
+    guard let path = executable else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ditto-recover"])
     }
     let process = Process()

@@ -37,8 +37,8 @@ import Testing
   func fixturesReadBackToTheirExpectedJSON(scenario: FixtureScenario) throws {
     let folder = try TemporaryDirectory("fixture")
     let container = folder.appending("c")
-    let made = ToolRunner.run([
-      "fixture", "--out", container, "--scenario", scenario.rawValue, "--seed", "5",
+    let made = ToolRunner.runFixture([
+      "--out", container, "--scenario", scenario.rawValue, "--seed", "5",
     ])
     #expect(made.exitCode == 0, "\(made.standardError)")
     let expected = try TestFixtures.expectedContent(at: container + "/expected.json")
@@ -53,26 +53,26 @@ import Testing
   @Test func fixturesAreDeterministicPerSeed() throws {
     let folder = try TemporaryDirectory("seed")
     for name in ["a", "b"] {
-      _ = ToolRunner.run([
-        "fixture", "--out", folder.appending(name), "--scenario", "intact-2x", "--seed", "42",
+      _ = ToolRunner.runFixture([
+        "--out", folder.appending(name), "--scenario", "intact-2x", "--seed", "42",
       ])
     }
     let a = try Data(contentsOf: URL(fileURLWithPath: folder.appending("a/expected.json")))
     let b = try Data(contentsOf: URL(fileURLWithPath: folder.appending("b/expected.json")))
     #expect(a == b)
-    _ = ToolRunner.run([
-      "fixture", "--out", folder.appending("c"), "--scenario", "intact-2x", "--seed", "43",
+    _ = ToolRunner.runFixture([
+      "--out", folder.appending("c"), "--scenario", "intact-2x", "--seed", "43",
     ])
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder.appending("c/expected.json"))) != a)
-    let again = ToolRunner.run(["fixture", "--out", folder.appending("a"), "--scenario", "garbage"])
+    let again = ToolRunner.runFixture(["--out", folder.appending("a"), "--scenario", "garbage"])
     #expect(again.exitCode != 0)
   }
 
   @Test func csvRoundTripGivesTheSameBytes() throws {
     let folder = try TemporaryDirectory("csv")
     let container = folder.appending("c")
-    _ = ToolRunner.run([
-      "fixture", "--out", container, "--scenario", "intact-2x", "--categories", "6",
+    _ = ToolRunner.runFixture([
+      "--out", container, "--scenario", "intact-2x", "--categories", "6",
       "--dittos-per-category", "20", "--seed", "77",
     ])
     let first = ToolRunner.run([

@@ -10,9 +10,8 @@ struct ProcessTests {
   @Test func readmeDemoCommandsWork() throws {
     let folder = try TemporaryDirectory("readme")
     let container = folder.appending("device")
-    let made = try ToolRunner.runProcess([
-      "fixture", "--out", container, "--scenario", "user-578kb",
-    ])
+    let made = try ToolRunner.runProcess(
+      ["--out", container, "--scenario", "user-578kb"], executable: ToolRunner.fixturePath)
     #expect(made.exitCode == 0)
     let migrated = try ToolRunner.runProcess(["migrate", "--container", container])
     #expect(migrated.exitCode == 0)
@@ -31,7 +30,8 @@ struct ProcessTests {
   func aFileNamedLikeTheHelpOptionIsInspectedAfterDoubleDash(name: String) throws {
     let folder = try TemporaryDirectory("dashdash")
     let container = folder.appending("c")
-    _ = try ToolRunner.runProcess(["fixture", "--out", container, "--scenario", "intact-2x"])
+    _ = try ToolRunner.runProcess(
+      ["--out", container, "--scenario", "intact-2x"], executable: ToolRunner.fixturePath)
     try FileManager.default.copyItem(
       atPath: container + "/Ditto.sqlite", toPath: folder.appending(name))
     let run = try ToolRunner.runProcess(

@@ -91,7 +91,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: file))
     #expect(!FileManager.default.fileExists(atPath: file + "-journal"))
     #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
-    #expect(extract.standardOutput.contains("wrote Ditto-recovered-2023-11-14.dittorecovery"))
+    #expect(extract.standardOutput.contains("wrote \(shown(file)): "))
 
     let inspect = ToolRunner.run(["inspect", file, "--json"])
     #expect(inspect.exitCode == 0, "\(inspect.standardError)")

@@ -20,17 +20,19 @@ struct BackupCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     // The tool dispatches to a subcommand; a group itself only shows its help.
-    context.standardOutput.write(HelpFormatter.help(for: Self.self))
+    context.standardOutput.write(
+      HelpFormatter.help(for: CommandPath(tool: Tool.definition.name, commands: [Self.self])))
     return .success
   }
 
   /// The shared `BACKUP` argument.
-  static let backupArgument = OptionSpec.positionalPath(
+  static let backup = Option<String>.positionalPath(
     "backup", value: "backup",
-    help: "A backup folder (…/MobileSync/Backup/<id>) or the folder holding several.")
+    help: "A backup folder (…/MobileSync/Backup/<id>) or the folder holding several.",
+    kind: .folder)
 
   /// `--password-file FILE`: the password is read from a file, never from the command line.
-  static let passwordFileOption = OptionSpec.path(
+  static let passwordFile = Option<String>.path(
     "password-file", value: "file",
     help: "A file holding the password of an encrypted backup (its first line).")
 
@@ -40,22 +42,20 @@ struct BackupCommand: Command {
     do {
       let file = try ReadOnlyFile(path: path)
       guard file.size <= 4096 else {
-        throw UsageError("'\(passwordFileOption.synopsis)' \(path) is too large for a password")
+        throw UsageError("'\(passwordFile.spec.synopsis)' \(path) is too large for a password")
       }
       bytes = try file.read(count: Int(file.size), at: 0)
     } catch let error as SafeFileError {
-      throw CommandFailure(
-        "\(passwordFileOption.synopsis) \(error.description)", exitCode: .noInput)
+      throw InputError("\(passwordFile.spec.synopsisName) \(error.description)")
     } catch let error as FileAccessError {
-      throw CommandFailure(
-        "\(passwordFileOption.synopsis) \(error.description)", exitCode: .noInput)
+      throw InputError("\(passwordFile.spec.synopsisName) \(error.description)")
     }
     var password =
       bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       .first ?? []
     if password.last == UInt8(ascii: "\r") { password = password.dropLast() }
     guard !password.isEmpty else {
-      throw UsageError("'\(passwordFileOption.synopsis)' \(path) holds no password")
+      throw UsageError("'\(passwordFile.spec.synopsis)' \(path) holds no password")
     }
     return Array(password)
   }
@@ -78,23 +78,11 @@ struct BackupCommand: Command {
     }
   }
 
-  /// The one mapping from a backup error to an exit code.
-  static func exitCode(for error: BackupError) -> ExitCode {
-    switch error {
-    case .notFound, .notABackup, .unreadable: .noInput
-    case .malformed, .encrypted, .unsupportedFormat, .manifestUnreadable, .notADatabase,
-      .wrongPassword, .decryptionFailed:
-      .dataError
-    }
-  }
-
-  /// The backups at `path`, or a failure naming why there are none.
-  static func locate(_ path: String) throws -> [String] {
-    do {
-      return try BackupLocator.locate(path)
-    } catch {
-      throw CommandFailure(error.description, exitCode: exitCode(for: error))
-    }
+  /// The backups at `path`.
+  ///
+  /// - Throws: ``BackupError`` naming why there are none.
+  static func locate(_ path: String) throws(BackupError) -> [String] {
+    try BackupLocator.locate(path)
   }
 
   /// The only backup, or among several the newest holding a Ditto store (else the newest readable one
@@ -109,8 +97,7 @@ struct BackupCommand: Command {
     let chosen = try choose(from: summaries, root: root, context: context)
     switch chosen.listing {
     case .success(let listing): return (chosen, listing, summaries)
-    case .failure(let error):
-      throw CommandFailure(error.description, exitCode: exitCode(for: error))
+    case .failure(let error): throw error
     }
   }
 
@@ -119,7 +106,7 @@ struct BackupCommand: Command {
   {
     guard summaries.count > 1 else {
       guard let only = summaries.first else {
-        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+        throw BackupError.notABackup(path: backupRoot, reason: "no backup found")
       }
       return only
     }
@@ -143,7 +130,7 @@ struct BackupCommand: Command {
       (chosen, why) = (newest, "none holds Ditto files; the newest readable one")
     } else {
       guard let newest = BackupSummary.newest(summaries) else {
-        throw CommandFailure("\(backupRoot): no backup found", exitCode: .noInput)
+        throw BackupError.notABackup(path: backupRoot, reason: "no backup found")
       }
       (chosen, why) = (newest, "none can be read; the newest")
     }

@@ -7,7 +7,6 @@ import SafeFiles
 /// `ditto-recover backup extract`: a backup's Ditto data as one `.dittorecovery` file.
 struct BackupExtractCommand: Command {
   static let name = "extract"
-  static let parentName: String? = "backup"
   static let abstract = "Write everything recoverable in a backup into one recovery file."
   static let discussion: String? = """
     Rebuilds Ditto's files from the backup into a private temporary folder (removed afterwards), then
@@ -17,9 +16,9 @@ struct BackupExtractCommand: Command {
     Given several backups, uses the newest that holds a Ditto store. The backup is only read; an
     existing file is never overwritten (exit 73). An encrypted backup needs --password-file.
     """
-  static let options: [OptionSpec] = [
-    BackupCommand.backupArgument, RecoveryFileOutput.outOption, BackupCommand.passwordFileOption,
-    RecoveryFileOutput.salvageOption, .json, .verbose,
+  static let options = [
+    BackupCommand.backup.spec, RecoveryFileOutput.out.spec, BackupCommand.passwordFile.spec,
+    RecoveryFileOutput.salvage.spec,
   ]
 
   let backupRoot: String
@@ -28,12 +27,12 @@ struct BackupExtractCommand: Command {
   let salvage: Bool
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    backupRoot = arguments.value("backup") ?? "."
-    out = arguments.value("out")
-    passwordFile = arguments.value("password-file")
-    salvage = arguments.flag("salvage")
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    backupRoot = try arguments.value(of: BackupCommand.backup) ?? "."
+    out = try arguments.value(of: RecoveryFileOutput.out)
+    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
+    salvage = arguments.isSet(RecoveryFileOutput.salvage)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -46,7 +45,8 @@ struct BackupExtractCommand: Command {
       )
     }
     let now = Date()
-    let out = self.out ?? RecoveryRendering.defaultFileName(for: metadata.date ?? now)
+    let out =
+      self.out ?? UserPath.resolved(RecoveryRendering.defaultFileName(for: metadata.date ?? now))
     try RecoveryFileOutput.requireOutside(out, inputs: [backupRoot, chosen.backup.path])
     try RecoveryFileWriterCheck.requireFree(out)
 
@@ -55,7 +55,7 @@ struct BackupExtractCommand: Command {
     do {
       scratch = try PrivateDirectory(prefix: "ditto-extract-")
     } catch {
-      throw CommandFailure("cannot make a private folder: \(error)", exitCode: .ioError)
+      throw OutputError.cannotWrite("cannot make a private folder: \(error)")
     }
     defer { scratch.remove() }
     let rebuild = BackupRebuilder(backup: chosen.backup, output: scratch.path).rebuild(
@@ -101,12 +101,7 @@ struct BackupExtractCommand: Command {
 
 /// The writer's own check, early: a backup is not unlocked and rebuilt for an output that exists.
 enum RecoveryFileWriterCheck {
-  static func requireFree(_ out: String) throws {
-    do {
-      try RecoveryFileWriter.requireFree(out)
-    } catch {
-      throw CommandFailure(
-        error.description, exitCode: error.kind == .alreadyExists ? .cannotCreate : .ioError)
-    }
+  static func requireFree(_ out: String) throws(RecoveryFileError) {
+    try RecoveryFileWriter.requireFree(out)
   }
 }

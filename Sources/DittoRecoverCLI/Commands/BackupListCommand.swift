@@ -4,24 +4,21 @@ import Exchange
 /// `ditto-recover backup list`: each backup's device, date, iOS version, encryption and Ditto files.
 struct BackupListCommand: Command {
   static let name = "list"
-  static let parentName: String? = "backup"
   static let abstract = "Show each backup's device, date, iOS version and the Ditto files it holds."
   static let discussion: String? = """
     With several backups, also names the newest one that holds a Ditto store. Exits 65 when a backup's
     manifest cannot be read (for example an encrypted backup); the others are still listed.
     """
-  static let options: [OptionSpec] = [
-    BackupCommand.backupArgument, BackupCommand.passwordFileOption, .json, .verbose,
-  ]
+  static let options = [BackupCommand.backup.spec, BackupCommand.passwordFile.spec]
 
   let backup: String
   let passwordFile: String?
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    backup = arguments.value("backup") ?? "."
-    passwordFile = arguments.value("password-file")
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    backup = try arguments.value(of: BackupCommand.backup) ?? "."
+    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {

@@ -7,7 +7,6 @@ import LegacyMigration
 /// `ditto-recover backup recover`: rebuild Ditto's containers from a backup, then recover from them.
 struct BackupRecoverCommand: Command {
   static let name = "recover"
-  static let parentName: String? = "backup"
   static let abstract = "Rebuild Ditto's files from a backup and recover the old dittos from them."
   static let discussion: String? = """
     Reads Manifest.db on a private copy, copies every file of AppDomainGroup-group.io.kern.ditto and
@@ -18,16 +17,22 @@ struct BackupRecoverCommand: Command {
     (or --library); a backup of a device that never ran Ditto 3.x has none: exit 74.
     Then: ditto-recover export --library OUT/AppDomainGroup-group.io.kern.ditto/Ditto.store --format csv
     """
-  static let outOption = OptionSpec.path(
-    "out", value: "dir",
-    help: "The folder to rebuild into (new or empty; default: a new temporary folder).")
-  static let libraryOption = OptionSpec.path(
-    "library", value: "file",
-    help:
-      "The Ditto 3.x library to import into (default: the backup's Ditto.store, rebuilt in <out>).")
-  static let options: [OptionSpec] = [
-    BackupCommand.backupArgument, libraryOption, outOption, BackupCommand.passwordFileOption,
-    .json, .verbose,
+  /// The command's options, declared once.
+  enum Options {
+    static let out = Option<String>.path(
+      "out", value: "dir",
+      help: "The folder to rebuild into (new or empty; default: a new temporary folder).",
+      kind: .folder)
+    static let library = Option<String>.path(
+      "library", value: "file",
+      help:
+        "The Ditto 3.x library to import into (default: the backup's Ditto.store, rebuilt in <out>)."
+    )
+  }
+
+  static let options = [
+    BackupCommand.backup.spec, Options.library.spec, Options.out.spec,
+    BackupCommand.passwordFile.spec,
   ]
 
   let backupRoot: String
@@ -36,12 +41,12 @@ struct BackupRecoverCommand: Command {
   let passwordFile: String?
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    backupRoot = arguments.value("backup") ?? "."
-    library = arguments.value("library")
-    out = arguments.value("out")
-    passwordFile = arguments.value("password-file")
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    backupRoot = try arguments.value(of: BackupCommand.backup) ?? "."
+    library = try arguments.value(of: Options.library)
+    out = try arguments.value(of: Options.out)
+    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -57,7 +62,7 @@ struct BackupRecoverCommand: Command {
     if let library {
       for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(library, root) {
         throw UsageError(
-          "'\(Self.libraryOption.synopsis)' must not be inside the backup folder \(root)")
+          "'\(Options.library.spec.synopsis)' must not be inside the backup folder \(root)")
       }
     }
 
@@ -74,7 +79,7 @@ struct BackupRecoverCommand: Command {
 
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
-    try LibraryFile.requireExisting(libraryPath)
+    try LibraryFailure.requireExisting(libraryPath)
     let destination = DittoStoreDestination(path: libraryPath)
     let migrator = LegacyDataMigrator(
       layout: layout, destination: destination,
@@ -125,9 +130,10 @@ struct BackupRecoverCommand: Command {
       return folder
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {
-      throw UsageError("'\(Self.outOption.synopsis)' must not be inside the backup folder \(root)")
+      throw UsageError(
+        "'\(Options.out.spec.synopsis)' must not be inside the backup folder \(root)")
     }
-    try OutputFolder.prepare(out, option: Self.outOption)
+    try OutputFolder.prepare(out, option: Options.out.spec)
     var trimmed = out
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     return trimmed

@@ -14,24 +14,26 @@ struct ExportCommand: Command {
     in order. CSV: header Category,Ditto, one row per ditto, RFC 4180 quoting, CRLF line ends.
     --json is --format json.
     """
-  static let options: [OptionSpec] = [
-    .path(
+  /// The command's options, declared once.
+  enum Options {
+    static let library = Option<String>.path(
       "library", value: "file",
-      help: "A Ditto 3.x library (Ditto.store) to export: what the app shows."),
-    .path(
-      "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."),
-    .format(help: "Output format (default: json)."),
-    .json, .verbose,
-  ]
+      help: "A Ditto 3.x library (Ditto.store) to export: what the app shows.")
+    static let legacy = Option<String>.path(
+      "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy).")
+    static let format = FormatOption.make(help: "Output format (default: json).")
+  }
+
+  static let options = [Options.library.spec, Options.legacy.spec, Options.format.spec]
 
   let library: String?
   let legacy: String?
   let format: ExportFormat
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    library = arguments.value("library")
-    legacy = arguments.value("legacy")
-    format = try arguments.outputFormat() ?? .json
+    library = try arguments.value(of: Options.library)
+    legacy = try arguments.value(of: Options.legacy)
+    format = try FormatOption.chosen(arguments, Options.format) ?? .json
     if (library == nil) == (legacy == nil) {
       throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
     }
@@ -42,26 +44,19 @@ struct ExportCommand: Command {
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)
     } else if let legacy {
-      do {
-        let store = try CoreDataStore(path: legacy)
-        defer { store.snapshot.remove() }
-        let reader = try LegacyStoreReader(store: store)
-        try reader.walkUTF8(
-          category: { title, _ in writer.beginCategory(title: title) },
-          ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
-      } catch let error as LegacyStoreError {
-        throw CommandFailure(
-          error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
-      }
+      let store = try CoreDataStore(path: legacy)
+      defer { store.snapshot.remove() }
+      let reader = try LegacyStoreReader(store: store)
+      try reader.walkUTF8(
+        category: { title, _ in writer.beginCategory(title: title) },
+        ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
     } else if let library {
-      guard try FileStatusProbe.exists(library) else {
-        throw CommandFailure("\(library): no such file", exitCode: .noInput)
-      }
+      try InputError.requireExisting(library, option: Options.library.spec)
       let content: DittoStoreContent
       do {
         content = try DittoStoreFile.content(at: library)
       } catch {
-        throw LibraryFile.failure(error)
+        throw LibraryFailure(error)
       }
       for category in content.categories {
         writer.beginCategory(title: category.title)
@@ -74,12 +69,7 @@ struct ExportCommand: Command {
 
   /// Exports the legacy keys of an App Group defaults file: keyboard additions, then 1.x content.
   private func exportDefaults(_ path: String, writer: ExportWriter) throws {
-    let values: [String: Any]?
-    do {
-      values = try AppGroupDefaults(path: path).load()
-    } catch {
-      throw CommandFailure(error.description, exitCode: .dataError)
-    }
+    let values = try AppGroupDefaults(path: path).load()
     let content = DefaultsLegacyContent(values: values ?? [:])
     for category in content.pending + content.version1 {
       writer.beginCategory(title: category.title)

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyMigration
 import RecoveryFile
+import SafeFiles
 
 /// `ditto-recover extract`: everything recoverable in a container, as one `.dittorecovery` file.
 struct ExtractCommand: Command {
@@ -13,29 +14,28 @@ struct ExtractCommand: Command {
     that Ditto opens ('Recover from file') and 'recover --from' reads. The container is only read; an
     existing file is never overwritten (exit 73). Exits 65 when nothing readable was found.
     """
-  static let options: [OptionSpec] = [
-    .container, .home, RecoveryFileOutput.outOption, RecoveryFileOutput.salvageOption, .json,
-    .verbose,
+  static let options = [
+    ContainerOptions.container.spec, ContainerOptions.home.spec, RecoveryFileOutput.out.spec,
+    RecoveryFileOutput.salvage.spec,
   ]
 
-  let layout: ContainerLayout
+  let target: ContainerOptions
   let out: String?
   let salvage: Bool
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    layout = ContainerLayout(
-      container: arguments.value("container") ?? ".", home: arguments.value("home"))
-    out = arguments.value("out")
-    salvage = arguments.flag("salvage")
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    target = try ContainerOptions(arguments)
+    out = try arguments.value(of: RecoveryFileOutput.out)
+    salvage = arguments.isSet(RecoveryFileOutput.salvage)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try MigrationTarget.requireDirectory(layout.container, option: "--container")
-    if let home = layout.home { try MigrationTarget.requireDirectory(home, option: "--home") }
+    try target.validate()
+    let layout = target.layout
     let now = Date()
-    let out = self.out ?? RecoveryRendering.defaultFileName(for: now)
+    let out = self.out ?? UserPath.resolved(RecoveryRendering.defaultFileName(for: now))
     try RecoveryFileOutput.requireOutside(
       out, inputs: [layout.container] + (layout.home.map { [$0] } ?? []))
     let extraction = RecoveryExtraction(

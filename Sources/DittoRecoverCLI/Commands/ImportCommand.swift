@@ -12,66 +12,74 @@ struct ImportCommand: Command {
     all of the file or nothing. Accepts a UTF-8 BOM and CRLF or LF line ends. The library must exist (a
     Ditto.store the app created); it is never created here.
     """
-  static let options: [OptionSpec] = [
-    .path(
+  /// The command's options, declared once.
+  enum Options {
+    static let library = Option<String>.path(
       "library", value: "file", help: "The Ditto 3.x library (Ditto.store) to import into.",
-      required: true),
-    .path("csv", value: "file", help: "The CSV file to import.", required: true),
-    .json, .verbose,
-  ]
+      required: true)
+    static let csv = Option<String>.path(
+      "csv", value: "file", help: "The CSV file to import.", required: true)
+  }
+
+  static let options = [Options.library.spec, Options.csv.spec]
 
   let library: String
   let csv: String
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    library = arguments.value("library") ?? ""
-    csv = arguments.value("csv") ?? ""
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    library = try arguments.value(of: Options.library) ?? ""
+    csv = try arguments.value(of: Options.csv) ?? ""
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
     var source = CSVImportSource(path: csv)
     var categories: [LegacyCategory] = []
-    do {
-      try source.walk { item in
-        switch item {
-        case .category(let title, let origin):
-          categories.append(LegacyCategory(title: title, origin: origin))
-        case .ditto(let ditto):
-          if categories.isEmpty { categories.append(LegacyCategory(title: "Recovered")) }
-          categories[categories.count - 1].dittos.append(ditto)
-        }
+    try source.walk { item in
+      switch item {
+      case .category(let title, let origin):
+        categories.append(LegacyCategory(title: title, origin: origin))
+      case .ditto(let ditto):
+        if categories.isEmpty { categories.append(LegacyCategory(title: "Recovered")) }
+        categories[categories.count - 1].dittos.append(ditto)
       }
-    } catch let error as CSVImportError {
-      let missing: Bool
-      if case .unreadable = error { missing = true } else { missing = false }
-      throw CommandFailure(error.description, exitCode: missing ? .noInput : .dataError)
     }
-    try LibraryFile.requireExisting(library)
+    try LibraryFailure.requireExisting(library)
     let merge = MergeSource(
       kind: "csv",
       categories: categories.map {
         MergeCategory(
           title: $0.title, dittos: $0.dittos.map { MergeDitto(text: $0.text, useCount: 0) })
       })
-    let counts: ImportCounts
+    // The app's own CSV import: a new category only while the library holds fewer than 8.
+    let merged: LibraryMerger.Result
     do throws(ImportFailure) {
-      counts = try DittoStoreDestination(path: library).applyImport {
-        (session) throws(ImportFailure) in try LibraryMerger.merge([merge], into: session).counts
+      merged = try DittoStoreDestination(path: library).applyImport {
+        (session) throws(ImportFailure) in
+        try LibraryMerger.merge([merge], into: session, rules: .csvImport)
       }
     } catch {
       switch error {
-      case .library(let problem): throw LibraryFile.failure(problem)
-      case .source(let failure): throw CommandFailure(failure.description, exitCode: .dataError)
+      case .library(let problem): throw LibraryFailure(problem)
+      case .source(let failure): throw DataError(failure.description)
       }
+    }
+    let counts = merged.counts
+    if !merged.refusedCategoryTitles.isEmpty {
+      // User text: on standard error only, never in a log line.
+      context.standardError.write(
+        "not imported: \(counts.dittosOverLimit) dittos of \(counts.categoriesOverLimit) new categories (the library may hold at most 8, as the app's import allows): \(merged.refusedCategoryTitles.joined(separator: ", "))\n"
+      )
     }
     if json {
       let object: JSONValue = .object([
         "categories": .number(counts.categoriesRead), "dittos": .number(counts.dittosRead),
         "insertedCategories": .number(counts.insertedCategories),
         "inserted": .number(counts.inserted), "skipped": .number(counts.skipped),
-        "skippedEmptyTexts": .number(source.skippedEmptyTexts), "library": .string(library),
+        "skippedEmptyTexts": .number(source.skippedEmptyTexts),
+        "skippedCategories": .number(counts.categoriesOverLimit),
+        "skippedDittos": .number(counts.dittosOverLimit), "library": .string(library),
       ])
       context.standardOutput.write(object.rendered() + "\n")
     } else {

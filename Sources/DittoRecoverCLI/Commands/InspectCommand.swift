@@ -12,40 +12,30 @@ struct InspectCommand: Command {
     Sub-entities share their root's table; rows counts the rows whose Z_ENT is the entity's number.
     For a .dittorecovery file, also shows where its content came from (the recovery key with --json).
     """
-  static let options: [OptionSpec] = [
-    .positionalPath(
-      "file", value: "file", help: "The store file (its -wal/-shm beside it are used)."),
-    .json, .verbose,
-  ]
+  /// The command's options, declared once.
+  enum Options {
+    static let file = Option<String>.positionalPath(
+      "file", value: "file", help: "The store file (its -wal/-shm beside it are used).")
+  }
+
+  static let options = [Options.file.spec]
 
   let file: String
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    file = arguments.value("file") ?? ""
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    file = try arguments.value(of: Options.file) ?? ""
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    let store: CoreDataStore
-    do {
-      store = try CoreDataStore(path: file)
-    } catch {
-      throw CommandFailure(
-        error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
-    }
+    let store = try CoreDataStore(path: file)
     defer { store.snapshot.remove() }
     guard store.hasPrimaryKeyTable else {
-      throw CommandFailure(
-        LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"]).description,
-        exitCode: .dataError)
+      throw LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"])
     }
     var entities: [(entity: CoreDataEntity, rows: Int?)] = []
-    do {
-      for entity in store.entities { entities.append((entity, try store.rowCount(of: entity))) }
-    } catch {
-      throw CommandFailure(error.description, exitCode: .dataError)
-    }
+    for entity in store.entities { entities.append((entity, try store.rowCount(of: entity))) }
     var recovery: RecoveryFileInfo?
     var recoveryError: String?
     do {

@@ -10,20 +10,19 @@ struct InventoryCommand: Command {
     (inventory[app] for the app's home). Links are listed, not followed. At most 10000 files per root.
     With --json: {"container", "home", "lines": [the same lines]}.
     """
-  static let options: [OptionSpec] = [.container, .home, .json, .verbose]
+  static let options = [ContainerOptions.container.spec, ContainerOptions.home.spec]
 
-  let layout: ContainerLayout
+  let target: ContainerOptions
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    layout = ContainerLayout(
-      container: arguments.value("container") ?? ".", home: arguments.value("home"))
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    target = try ContainerOptions(arguments)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try MigrationTarget.requireDirectory(layout.container, option: "--container")
-    if let home = layout.home { try MigrationTarget.requireDirectory(home, option: "--home") }
+    try target.validate()
+    let layout = target.layout
     if json {
       var lines: [JSONValue] = []
       Inventory.produce(for: layout) { lines.append(.string($0)) }

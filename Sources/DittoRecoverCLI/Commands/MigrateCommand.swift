@@ -12,21 +12,20 @@ struct MigrateCommand: Command {
     (after found_unreadable, only once three attempts have failed). Writes into the app's library, an
     existing Ditto.store (never created here: without one, exit 74).
     """
-  static let options: [OptionSpec] = MigrationTarget.options + [.json, .verbose]
+  static let options = ContainerOptions.specs
 
-  let target: MigrationTarget
+  let target: ContainerOptions
   let json: Bool
 
-  init(arguments: ParsedArguments) {
-    target = MigrationTarget(arguments: arguments)
-    json = arguments.flag("json")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    target = try ContainerOptions(arguments)
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate()
     try target.requireLibrary()
-    let migrator = target.makeMigrator(context)
-    switch migrator.migrateIfNeeded() {
+    switch target.makeMigrator(context).migrateIfNeeded() {
     case .alreadyComplete:
       if json {
         let object: JSONValue = [
@@ -40,15 +39,7 @@ struct MigrateCommand: Command {
       }
       return .success
     case .attempted(let report):
-      let library = target.libraryPath
-      ReportRendering.printWarnings(report, to: context)
-      context.standardOutput.write(
-        json
-          ? ReportRendering.json(
-            report, libraryPath: library
-          ).rendered() + "\n"
-          : ReportRendering.text(
-            report, libraryPath: library))
+      ReportRendering.write(report, libraryPath: target.libraryPath, json: json, to: context)
       return ExitCode.of(report)
     }
   }

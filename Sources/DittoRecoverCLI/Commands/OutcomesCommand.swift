@@ -21,40 +21,43 @@ struct OutcomesCommand: Command {
     reading: like empty_store and found_unreadable it weighs against both with '--denominator all' and
     is left out with 'decisive'. Tags with from=file (a file the user picked) are manual tags.
     """
-  static let options: [OptionSpec] = [
-    .positional(
+  /// The command's options, declared once.
+  enum Options {
+    static let files = Option<String>.positionalText(
       "file", value: "file", help: "Log captures to read (default: standard input).",
-      required: false,
-      repeatable: true),
-    .option(
+      required: false, repeatable: true)
+    static let unit = Option<CountingUnit>.choice(
       "unit", value: "unit",
       help:
-        "What weighs once: each file's device, or every tag of one merged file (default: device).",
-      allowed: CountingUnit.allCases.map(\.rawValue)),
-    .option(
-      "min-sample", value: "n",
-      help: "Fewer weighed devices (or tags) than this give 'too_few' (default: 1)."),
-    .option(
+        "What weighs once: each file's device, or every tag of one merged file (default: device).")
+    static let minimumSample = Option<Int>.count(
+      "min-sample", help: "Fewer weighed devices (or tags) than this give 'too_few' (default: 1).")
+    static let recoverableThreshold = Option<Double>.number(
       "recoverable-threshold", value: "share",
       help:
-        "Lower bound of the success + no_new_data share that means 'recoverable' (default: 0.6)."),
-    .option(
+        "Lower bound of the success + no_new_data share that means 'recoverable' (default: 0.6).")
+    static let goneThreshold = Option<Double>.number(
       "gone-threshold", value: "share",
-      help: "Lower bound of the nothing_on_disk share that means 'gone' (default: 0.6)."),
-    .option(
-      "confidence", value: "level", help: "Confidence of every interval (default: 0.95)."),
-    .option(
+      help: "Lower bound of the nothing_on_disk share that means 'gone' (default: 0.6).")
+    static let confidence = Option<Double>.number(
+      "confidence", value: "level", help: "Confidence of every interval (default: 0.95).")
+    static let maximumWidth = Option<Double>.number(
       "max-width", value: "width",
-      help: "Widest success + no_new_data interval that still allows 'mixed' (default: 0.30)."),
-    .option(
+      help: "Widest success + no_new_data interval that still allows 'mixed' (default: 0.30).")
+    static let html = Option<String>.path(
       "html", value: "file",
-      help: "Also write the report as one self-contained HTML page (bars, intervals, devices)."),
-    .option(
+      help: "Also write the report as one self-contained HTML page (bars, intervals, devices).")
+    static let denominator = Option<VerdictRule.Denominator>.choice(
       "denominator", value: "kind",
       help:
-        "What the shares are taken of: every valid tag, or only the decisive outcomes (default: all).",
-      allowed: VerdictRule.Denominator.allCases.map(\.rawValue)),
-    .json, .verbose,
+        "What the shares are taken of: every valid tag, or only the decisive outcomes (default: all)."
+    )
+  }
+
+  static let options = [
+    Options.files.spec, Options.unit.spec, Options.minimumSample.spec,
+    Options.recoverableThreshold.spec, Options.goneThreshold.spec,
+    Options.confidence.spec, Options.maximumWidth.spec, Options.html.spec, Options.denominator.spec,
   ]
 
   let files: [String]
@@ -64,26 +67,18 @@ struct OutcomesCommand: Command {
   let html: String?
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    files = arguments.values("file")
-    json = arguments.flag("json")
-    html = arguments.value("html")
-    unit = CountingUnit(rawValue: arguments.value("unit") ?? "") ?? .device
-    func share(_ name: String, _ fallback: Double) throws(UsageError) -> Double {
-      guard let text = arguments.value(name) else { return fallback }
-      guard let value = Double(text) else {
-        throw .invalidValue(text, for: .option(name, value: "share", help: ""))
-      }
-      return value
-    }
-    let minimum = try arguments.integer(
-      "min-sample", default: 1, spec: .option("min-sample", value: "n", help: ""))
-    let denominator =
-      VerdictRule.Denominator(rawValue: arguments.value("denominator") ?? "") ?? .allValid
+    files = try arguments.values(of: Options.files)
+    json = arguments.isSet(CommonOptions.json)
+    html = try arguments.value(of: Options.html)
+    unit = try arguments.value(of: Options.unit) ?? .device
     do {
       rule = try VerdictRule(
-        minimumSample: minimum, recoverableThreshold: try share("recoverable-threshold", 0.6),
-        goneThreshold: try share("gone-threshold", 0.6), denominator: denominator,
-        confidence: try share("confidence", 0.95), maximumWidth: try share("max-width", 0.3))
+        minimumSample: try arguments.value(of: Options.minimumSample) ?? 1,
+        recoverableThreshold: try arguments.value(of: Options.recoverableThreshold) ?? 0.6,
+        goneThreshold: try arguments.value(of: Options.goneThreshold) ?? 0.6,
+        denominator: try arguments.value(of: Options.denominator) ?? .allValid,
+        confidence: try arguments.value(of: Options.confidence) ?? 0.95,
+        maximumWidth: try arguments.value(of: Options.maximumWidth) ?? 0.3)
     } catch let error as UsageError {
       throw error
     } catch {
@@ -99,18 +94,13 @@ struct OutcomesCommand: Command {
       } else {
         for file in files { try scanner.scan(path: file) }
       }
-    } catch {
-      let missing: Bool
-      if case .cannotOpen(_, let code) = error { missing = code == 2 } else { missing = false }
-      throw CommandFailure(error.description, exitCode: missing ? .noInput : .ioError)
     }
     let summary = scanner.finish()
     if let html {
       do {
         try Data(summary.htmlReport().utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
       } catch {
-        throw CommandFailure(
-          "cannot write \(html): \(error.localizedDescription)", exitCode: .ioError)
+        throw OutputError.cannotWrite("cannot write \(html): \(error.localizedDescription)")
       }
     }
     let text = json ? summary.jsonText() : summary.textReport()

@@ -11,15 +11,15 @@ import SafeFiles
 enum OutputFolder {
   /// Creates `path` (mode 0700), or accepts an existing empty folder.
   ///
-  /// - Throws: ``UsageError`` when it exists and is not an empty folder; ``CommandFailure`` (74) when
-  ///   it cannot be created.
+  /// - Throws: ``UsageError`` when it exists and is not an empty folder; ``OutputError`` when it
+  ///   cannot be created.
   static func prepare(_ path: String, option: OptionSpec) throws {
     if mkdir(path, 0o700) == 0 { return }
     let code = errno
     guard code == EEXIST else {
-      throw CommandFailure(
-        "\(option.synopsis) \(path): cannot create the folder: \(String(cString: strerror(code)))",
-        exitCode: .ioError)
+      throw OutputError.cannotWrite(
+        "\(option.synopsisName) \(path): cannot create the folder: \(String(cString: strerror(code)))"
+      )
     }
     let isEmptyFolder: Bool
     do {
@@ -27,7 +27,7 @@ enum OutputFolder {
         try FileStatus.following(path: path)?.kind == .directory
         && FileManager.default.contentsOfDirectory(atPath: path).isEmpty
     } catch {
-      throw CommandFailure("\(option.synopsis) \(path): \(error)", exitCode: .ioError)
+      throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
     }
     guard isEmptyFolder else {
       throw UsageError(
@@ -41,9 +41,8 @@ enum OutputFolder {
     let base = systemTemporaryDirectory()
     var template = Array((base + "/ditto-backup-XXXXXX").utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-      throw CommandFailure(
-        "cannot create a folder in \(base): \(String(cString: strerror(errno)))",
-        exitCode: .ioError)
+      throw OutputError.cannotWrite(
+        "cannot create a folder in \(base): \(String(cString: strerror(errno)))")
     }
     return resolved(
       String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

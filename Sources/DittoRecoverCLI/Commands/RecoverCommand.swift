@@ -10,54 +10,43 @@ struct RecoverCommand: Command {
     the app's alert shows. With --dry-run, shows what would be imported and writes nothing. With --from,
     reads only that file (on a private copy), as the app does with a recovery file the user opens.
     """
-  static let options: [OptionSpec] =
-    MigrationTarget.options + [
-      .flag(
-        "dry-run", help: "Compute what would be imported; write nothing, leave the flag alone."),
-      .path(
-        "from", value: "file",
-        help:
-          "Recover from this file instead of the probed places: a .dittorecovery file or a 2.x store."
-      ),
-      .json, .verbose,
-    ]
+  /// The command's options, declared once.
+  enum Options {
+    static let dryRun = Flag(
+      "dry-run", help: "Compute what would be imported; write nothing, leave the flag alone.")
+    static let from = Option<String>.path(
+      "from", value: "file",
+      help:
+        "Recover from this file instead of the probed places: a .dittorecovery file or a 2.x store."
+    )
+  }
 
-  let target: MigrationTarget
+  static let options = ContainerOptions.specs + [Options.dryRun.spec, Options.from.spec]
+
+  let target: ContainerOptions
   let json: Bool
-  let dryRun: Bool
+  let isDryRun: Bool
   let file: String?
 
-  init(arguments: ParsedArguments) {
-    target = MigrationTarget(arguments: arguments)
-    json = arguments.flag("json")
-    dryRun = arguments.flag("dry-run")
-    file = arguments.value("from")
+  init(arguments: ParsedArguments) throws(UsageError) {
+    target = try ContainerOptions(arguments)
+    json = arguments.isSet(CommonOptions.json)
+    isDryRun = arguments.isSet(Options.dryRun)
+    file = try arguments.value(of: Options.from)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate()
-    if !dryRun { try target.requireLibrary() }
+    if !isDryRun { try target.requireLibrary() }
+    if let file { try InputError.requireExisting(file, option: Options.from.spec) }
     let migrator = target.makeMigrator(context)
-    if let file {
-      guard try FileStatusProbe.exists(file) else {
-        throw CommandFailure("--from \(file): no such file", exitCode: .noInput)
-      }
-    }
     let report =
       if let file {
-        migrator.recoverNow(fromFile: file, dryRun: dryRun)
+        migrator.recoverNow(fromFile: file, dryRun: isDryRun)
       } else {
-        migrator.recoverNow(dryRun: dryRun)
+        migrator.recoverNow(dryRun: isDryRun)
       }
-    let library = target.libraryPath
-    ReportRendering.printWarnings(report, to: context)
-    context.standardOutput.write(
-      json
-        ? ReportRendering.json(
-          report, libraryPath: library
-        ).rendered() + "\n"
-        : ReportRendering.text(
-          report, libraryPath: library))
+    ReportRendering.write(report, libraryPath: target.libraryPath, json: json, to: context)
     return ExitCode.of(report)
   }
 }

@@ -6,12 +6,12 @@ import RecoveryFile
 /// What `extract` and `backup extract` share: the `--out` and `--salvage` options, the checks that keep
 /// the output out of the input, writing the file and reporting it.
 enum RecoveryFileOutput {
-  static let outOption = OptionSpec.path(
+  static let out = Option<String>.path(
     "out", value: "file",
     help:
       "The recovery file to write (default: Ditto-recovered-<date>.dittorecovery here); never overwritten."
   )
-  static let salvageOption = OptionSpec.flag(
+  static let salvage = Flag(
     "salvage",
     help: "Also put in dittos rebuilt from damaged stores or a lone -wal (as 'salvage' finds them)."
   )
@@ -19,15 +19,16 @@ enum RecoveryFileOutput {
   /// Refuses an output inside any of `inputs` (a backup, a container): they are only ever read.
   static func requireOutside(_ out: String, inputs: [String]) throws {
     for input in inputs where OutputFolder.isInside(out, input) {
-      throw UsageError("'\(outOption.synopsis)' must not be inside \(input): it is only ever read")
+      throw UsageError(
+        "'\(Self.out.spec.synopsis)' must not be inside \(input): it is only ever read")
     }
   }
 
   /// Writes the file (unless there is nothing to put in it) and prints the result.
   ///
   /// - Returns: 0, or 65 when part of the data could not be read (the readable part is written).
-  /// - Throws: ``CommandFailure``: 65 when nothing readable was found (no file), 73 when `out`
-  ///   exists, 74 when it cannot be written.
+  /// - Throws: ``DataError`` when nothing readable was found (no file, exit 65);
+  ///   ``RecoveryFileError`` when `out` exists (73) or cannot be written (74).
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
     json: Bool, extra: [String: JSONValue], context: ToolContext
@@ -42,16 +43,9 @@ enum RecoveryFileOutput {
       if read.outcome == .foundUnreadable, !read.orphanWALs.isEmpty || read.store != nil {
         message += "; try again with --salvage, or run 'ditto-recover salvage' on the store"
       }
-      throw CommandFailure(message + "; no file written", exitCode: .dataError)
+      throw DataError(message + "; no file written")
     }
-    let written: (info: RecoveryFileInfo, report: MigrationReport)
-    do {
-      written = try extraction.write(info: info, to: out)
-    } catch {
-      throw CommandFailure(
-        error.description, exitCode: error.kind == .alreadyExists ? .cannotCreate : .ioError)
-    }
-    let (info, report) = written
+    let (info, report) = try extraction.write(info: info, to: out)
     var exitCode = ExitCode.success
     if report.outcome == .foundUnreadable {
       context.printError(

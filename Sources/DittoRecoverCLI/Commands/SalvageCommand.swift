@@ -13,32 +13,31 @@ struct SalvageCommand: Command {
     Deleted rows are never part of the result; --include-deleted lists them apart.
     To import what salvage finds, use 'recover' (the manual path salvages unreadable stores).
     """
-  static let options: [OptionSpec] = [
-    .positionalPath("path", value: "path", help: "A store file, or a lone -wal file."),
-    .flag("include-deleted", help: "Also list dittos found in free space (deleted by the user)."),
-    .format(help: "Print the rebuilt dittos as JSON or as CSV the app imports."),
-    .json, .verbose,
-  ]
+  /// The command's options, declared once.
+  enum Options {
+    static let path = Option<String>.positionalPath(
+      "path", value: "path", help: "A store file, or a lone -wal file.")
+    static let includeDeleted = Flag(
+      "include-deleted", help: "Also list dittos found in free space (deleted by the user).")
+    static let format = FormatOption.make(
+      help: "Print the rebuilt dittos as JSON or as CSV the app imports.")
+  }
+
+  static let options = [Options.path.spec, Options.includeDeleted.spec, Options.format.spec]
 
   let path: String
   let includeDeleted: Bool
   let format: ExportFormat?
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    path = arguments.value("path") ?? ""
-    includeDeleted = arguments.flag("include-deleted")
-    format = try arguments.outputFormat()
+    path = try arguments.value(of: Options.path) ?? ""
+    includeDeleted = arguments.isSet(Options.includeDeleted)
+    format = try FormatOption.chosen(arguments, Options.format)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    let result: SalvageResult
-    do {
-      result = try Salvager.salvage(
-        path: path, options: SalvageOptions(includeDeleted: includeDeleted))
-    } catch {
-      throw CommandFailure(
-        error.description, exitCode: error.code == "not_found" ? .noInput : .dataError)
-    }
+    let result = try Salvager.salvage(
+      path: path, options: SalvageOptions(includeDeleted: includeDeleted))
     switch format {
     case .json:
       context.standardOutput.write(json(result).rendered() + "\n")

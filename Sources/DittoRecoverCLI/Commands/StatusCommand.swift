@@ -16,29 +16,30 @@ struct StatusCommand: Command {
     per source, and what the engine reads in it. Exits 65 when it cannot be read.
     """
   /// `--container` is required unless `--from` is given.
-  static let options: [OptionSpec] =
-    [optionalContainer, .home, .library] + [
-      .path(
-        "from", value: "file",
-        help: "Describe this recovery file (or 2.x store) instead of a container."),
-      .json, .verbose,
-    ]
+  /// The command's options, declared once.
+  enum Options {
+    static let from = Option<String>.path(
+      "from", value: "file",
+      help: "Describe this recovery file (or 2.x store) instead of a container.")
+  }
 
-  static let optionalContainer = OptionSpec.path(
-    "container", value: "dir",
-    help: "The App Group container folder copied from the device (not needed with --from).")
+  static let options =
+    ContainerOptions.specs(
+      containerHelp:
+        "The App Group container folder copied from the device (not needed with --from).")
+    + [Options.from.spec]
 
-  let target: MigrationTarget
+  let target: ContainerOptions
   let json: Bool
   let file: String?
 
   init(arguments: ParsedArguments) throws(UsageError) {
-    if arguments.value("from") == nil, arguments.value("container") == nil {
-      throw UsageError.missing(.container)
+    target = try ContainerOptions(arguments)
+    file = try arguments.value(of: Options.from)
+    if file == nil, !target.hasContainer {
+      throw UsageError.missing(ContainerOptions.container.spec)
     }
-    target = MigrationTarget(arguments: arguments)
-    json = arguments.flag("json")
-    file = arguments.value("from")
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -123,28 +124,22 @@ struct StatusCommand: Command {
 extension StatusCommand {
   /// `status --from FILE`: the recovery record and what the engine's reader finds in the file.
   func describe(_ file: String, _ context: ToolContext) throws -> ExitCode {
-    guard try FileStatusProbe.exists(file) else {
-      throw CommandFailure("--from \(file): no such file", exitCode: .noInput)
-    }
-    let library: LegacyLibrary
-    let info: RecoveryFileInfo?
+    try InputError.requireExisting(file, option: Options.from.spec)
+    let summary: LegacyReadSummary
     do {
-      library = try LegacyStoreReader.read(path: file)
+      let store = try CoreDataStore(path: file)
+      defer { store.snapshot.remove() }
+      summary = try LegacyStoreReader(store: store).count()
     } catch {
-      throw CommandFailure(
-        "\(error.description): not a recovery file or a Ditto 2.x store", exitCode: .dataError)
+      throw DataError("\(error.description): not a recovery file or a Ditto 2.x store")
     }
-    do {
-      info = try RecoveryFileInfo.read(path: file)
-    } catch {
-      throw CommandFailure(error.description, exitCode: .dataError)
-    }
+    let info = try RecoveryFileInfo.read(path: file)
     if json {
       let object: JSONValue = [
         "file": .string(file),
         "recovery": info.map(RecoveryRendering.json) ?? .null,
-        "categories": .number(library.categories.count),
-        "dittos": .number(library.dittoCount),
+        "categories": .number(summary.categories),
+        "dittos": .number(summary.dittos),
       ]
       context.standardOutput.write(object.rendered() + "\n")
       return .success
@@ -152,7 +147,7 @@ extension StatusCommand {
     var lines = ["file: \(file)"]
     lines += info.map(RecoveryRendering.lines) ?? ["a Ditto 2.x store (no recovery record)"]
     lines.append(
-      "reads as: \(library.categories.count) categories, \(library.dittoCount) dittos (what 'recover --from' offers)"
+      "reads as: \(summary.categories) categories, \(summary.dittos) dittos (what 'recover --from' offers)"
     )
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success

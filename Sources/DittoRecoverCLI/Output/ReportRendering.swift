@@ -68,6 +68,17 @@ enum ReportRendering {
     ]
   }
 
+  /// Prints `report`: warnings on standard error, then the report (JSON or text) on standard output.
+  static func write(
+    _ report: MigrationReport, libraryPath: String, json: Bool, to context: ToolContext
+  ) {
+    printWarnings(report, to: context)
+    context.standardOutput.write(
+      json
+        ? self.json(report, libraryPath: libraryPath).rendered() + "\n"
+        : text(report, libraryPath: libraryPath))
+  }
+
   /// Writes one warning line on standard error per path that has a store's name but was not
   /// opened (a link, a folder, a FIFO, a socket): the user should know it is there.
   static func printWarnings(_ report: MigrationReport, to context: ToolContext) {

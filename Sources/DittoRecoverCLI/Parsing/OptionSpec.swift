@@ -1,4 +1,5 @@
-/// One option or positional argument of a command: drives both parsing and help.
+/// How one option or positional argument is written: drives parsing, help and shell completions.
+/// Commands declare their options as ``Option`` and ``Flag`` values, which carry a spec.
 public struct OptionSpec: Sendable, Equatable {
   /// How the argument is written.
   public enum Kind: Sendable, Equatable {
@@ -10,6 +11,18 @@ public struct OptionSpec: Sendable, Equatable {
     case positional(valueName: String)
   }
 
+  /// What a value is, for completions.
+  public enum ValueKind: Sendable, Equatable {
+    /// Any text (or none, for a flag).
+    case text
+    /// A file.
+    case file
+    /// A folder.
+    case folder
+    /// One of ``OptionSpec/allowedValues``.
+    case choice
+  }
+
   /// The long name without dashes (`container`), or the positional's key.
   public var name: String
   public var kind: Kind
@@ -19,26 +32,16 @@ public struct OptionSpec: Sendable, Equatable {
   public var isRepeatable: Bool
   /// Allowed values, when the value comes from a fixed list (shown in help, checked when parsing).
   public var allowedValues: [String]?
-  /// The value is a path the user chose: it is resolved when parsed (links followed, made
-  /// absolute; `UserPath`), and the resolved path is what the command uses and reports.
-  public var isPath = false
+  /// What the value is.
+  public var valueKind: ValueKind = .text
 
   public static func option(
     _ name: String, value: String, help: String, required: Bool = false,
-    repeatable: Bool = false, allowed: [String]? = nil
+    repeatable: Bool = false
   ) -> OptionSpec {
     OptionSpec(
       name: name, kind: .option(valueName: value), help: help, isRequired: required,
-      isRepeatable: repeatable, allowedValues: allowed)
-  }
-
-  /// `--name <value>` whose value is a path the user chose (see ``isPath``).
-  public static func path(
-    _ name: String, value: String, help: String, required: Bool = false
-  ) -> OptionSpec {
-    var spec = option(name, value: value, help: help, required: required)
-    spec.isPath = true
-    return spec
+      isRepeatable: repeatable, allowedValues: nil)
   }
 
   public static func flag(_ name: String, help: String) -> OptionSpec {
@@ -55,13 +58,10 @@ public struct OptionSpec: Sendable, Equatable {
       isRepeatable: repeatable, allowedValues: nil)
   }
 
-  /// A positional argument that is a path the user chose (see ``isPath``).
-  public static func positionalPath(
-    _ name: String, value: String, help: String, required: Bool = true
-  ) -> OptionSpec {
-    var spec = positional(name, value: value, help: help, required: required)
-    spec.isPath = true
-    return spec
+  /// True for a positional argument.
+  public var isPositional: Bool {
+    if case .positional = kind { return true }
+    return false
   }
 
   /// `--container <dir>`, `--json`, `<file>`.
@@ -77,17 +77,4 @@ public struct OptionSpec: Sendable, Equatable {
   public var usageFragment: String {
     isRequired ? synopsis : "[\(synopsis)]"
   }
-
-  /// Shared options.
-  public static let container = path(
-    "container", value: "dir", help: "The App Group container folder copied from the device.",
-    required: true)
-  public static let home = path(
-    "home", value: "dir",
-    help: "The app's own data container (its Library and Documents), if copied.")
-  public static let library = path(
-    "library", value: "file",
-    help: "The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).")
-  public static let json = flag("json", help: "Print one JSON object on standard output.")
-  public static let verbose = flag("verbose", help: "Show info-level log lines and error causes.")
 }

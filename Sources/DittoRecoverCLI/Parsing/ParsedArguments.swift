@@ -1,6 +1,5 @@
-import SafeFiles
-
-/// The arguments of one command, checked against its ``OptionSpec`` list.
+/// The arguments of one command, checked against its ``OptionSpec`` list and read back through the
+/// command's ``Option`` and ``Flag`` declarations.
 public struct ParsedArguments: Sendable, Equatable {
   private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
@@ -13,14 +12,14 @@ public struct ParsedArguments: Sendable, Equatable {
   ///
   /// - Throws: ``UsageError`` with swift-argument-parser's wording.
   public init(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) {
-    let positionals = specs.filter { if case .positional = $0.kind { true } else { false } }
+    let positionals = specs.filter(\.isPositional)
     var positionalIndex = 0
     var index = 0
     var optionsEnded = false
     func addPositional(_ argument: String) throws(UsageError) {
       guard positionalIndex < positionals.count else { throw .unexpected(argument) }
       let spec = positionals[positionalIndex]
-      values[spec.name, default: []].append(spec.isPath ? UserPath.resolved(argument) : argument)
+      values[spec.name, default: []].append(argument)
       if !spec.isRepeatable { positionalIndex += 1 }
     }
     while index < arguments.count {
@@ -63,7 +62,7 @@ public struct ParsedArguments: Sendable, Equatable {
         if values[name] != nil, !spec.isRepeatable {
           throw UsageError("'\(spec.synopsis)' given more than once")
         }
-        values[name, default: []].append(spec.isPath ? UserPath.resolved(value) : value)
+        values[name, default: []].append(value)
       case .positional:
         throw .unknownOption(argument)
       }
@@ -73,24 +72,36 @@ public struct ParsedArguments: Sendable, Equatable {
     }
   }
 
-  /// The value of option or positional `name`, nil when absent.
-  public func value(_ name: String) -> String? { values[name]?.last }
-
-  /// Every value given for `name`, in order.
-  public func values(_ name: String) -> [String] { values[name] ?? [] }
-
-  /// True when flag `name` was given.
-  public func flag(_ name: String) -> Bool { flags.contains(name) }
-
-  /// The value of `name` as a non-negative integer, or `defaultValue` when absent.
+  /// The value given for `option`, parsed; nil when absent.
   ///
-  /// - Throws: ``UsageError`` when it is not a non-negative integer.
-  public func integer(_ name: String, default defaultValue: Int, spec: OptionSpec)
-    throws(UsageError)
-    -> Int
+  /// - Throws: ``UsageError`` when the text is not a valid value.
+  public func value<Value>(of option: Option<Value>) throws(UsageError) -> Value? {
+    guard let text = values[option.spec.name]?.last else { return nil }
+    return try convert(text, option)
+  }
+
+  /// Every value given for a repeatable `option`, parsed, in order.
+  ///
+  /// - Throws: ``UsageError`` when a text is not a valid value.
+  public func values<Value>(of option: Option<Value>) throws(UsageError) -> [Value] {
+    var parsed: [Value] = []
+    for text in values[option.spec.name] ?? [] { parsed.append(try convert(text, option)) }
+    return parsed
+  }
+
+  /// True when `option` was given at all.
+  public func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
+
+  /// True when `flag` was given.
+  public func isSet(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+
+  private func convert<Value>(_ text: String, _ option: Option<Value>) throws(UsageError)
+    -> Value
   {
-    guard let text = value(name) else { return defaultValue }
-    guard let number = Int(text), number >= 0 else { throw .invalidValue(text, for: spec) }
-    return number
+    do {
+      return try option.convert(text)
+    } catch {
+      throw .invalidValue(text, for: option.spec)
+    }
   }
 }

@@ -1,0 +1,124 @@
+import BackupCrypto
+import BackupReader
+import DittoStore
+import Exchange
+import LegacyMigration
+import LegacyStore
+import LibraryMerge
+import OutcomeReport
+import RecoveryFile
+import SafeFiles
+
+// WHAT A COMMAND THROWS, AND THE EXIT CODE IT BECOMES
+//
+// Commands throw the engine's own errors, or one of the few below; ExitCode.of(_:) (ExitCode.swift)
+// is the one place that turns any of them into an exit code, and Tool prints the description once.
+
+/// Something the user named on the command line cannot be used as given (exit 66).
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+  public let description: String
+
+  init(_ description: String) { self.description = description }
+
+  /// Nothing exists at `path`.
+  static func missing(_ path: String, option: OptionSpec?, what: String = "file") -> InputError {
+    InputError("\(option.map { $0.synopsisName + " " } ?? "")\(path): no such \(what)")
+  }
+
+  /// Throws unless a folder exists at `path` (links followed: the path is the user's choice).
+  static func requireFolder(_ path: String, option: OptionSpec) throws(InputError) {
+    let status: FileStatus?
+    do {
+      status = try FileStatus.following(path: path)
+    } catch {
+      throw InputError("\(option.synopsisName) \(path): \(error.reason)")
+    }
+    guard let status else { throw missing(path, option: option, what: "folder") }
+    guard status.kind == .directory else {
+      throw InputError(
+        "\(option.synopsisName) \(path): is a \(status.kind.humanName), not a folder")
+    }
+  }
+
+  /// Throws unless something exists at `path` (links not followed).
+  static func requireExisting(_ path: String, option: OptionSpec?) throws(InputError) {
+    let exists: Bool
+    do {
+      exists = try FileStatus.of(path: path) != nil
+    } catch {
+      throw InputError(error.description)
+    }
+    guard exists else { throw missing(path, option: option) }
+  }
+}
+
+/// An output that already exists (exit 73: never overwritten) or cannot be written (exit 74).
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+  public let description: String
+  /// True when the output exists (it was left as it was).
+  public let exists: Bool
+
+  public static func exists(_ description: String) -> OutputError {
+    OutputError(description: description, exists: true)
+  }
+
+  public static func cannotWrite(_ description: String) -> OutputError {
+    OutputError(description: description, exists: false)
+  }
+}
+
+/// The data a command was given cannot be read as what it should be (exit 65).
+public struct DataError: Error, Sendable, Equatable, CustomStringConvertible {
+  public let description: String
+
+  init(_ description: String) { self.description = description }
+}
+
+/// The library cannot be used (exit 74): missing, refused, unreadable or not writable.
+public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  public let error: DestinationError
+
+  init(_ error: DestinationError) { self.error = error }
+
+  public var description: String {
+    error.kind == .noLibrary ? Self.missingMessage(error.file) : error.description
+  }
+
+  /// What to do when there is no library.
+  static func missingMessage(_ path: String) -> String {
+    """
+    \(path): no Ditto 3.x library (Ditto.store) here. ditto-recover never creates one: only the app \
+    can make a store it will open. Run Ditto 3.0.2 on the device (it creates its library and migrates \
+    by itself), or, here, see what would be recovered with 'recover --dry-run' or 'export --legacy FILE'.
+    """
+  }
+
+  /// Throws (no library) when nothing exists at `path`.
+  static func requireExisting(_ path: String) throws(LibraryFailure) {
+    let exists: Bool
+    do {
+      exists = try FileStatus.of(path: path) != nil
+    } catch {
+      throw LibraryFailure(DestinationError(.readFailed, file: path, reason: error.reason))
+    }
+    guard exists else {
+      throw LibraryFailure(
+        DestinationError(.noLibrary, file: path, reason: DestinationError.noLibraryReason))
+    }
+  }
+}
+
+extension DestinationError {
+  /// Why a path without a file is not a library.
+  static let noLibraryReason = "there is no Ditto 3.x library here (no such file)"
+}
+
+extension OptionSpec {
+  /// `--container`, or `<backup>` for a positional: how a message names the argument.
+  var synopsisName: String {
+    switch kind {
+    case .option, .flag: "--\(name)"
+    case .positional(let value): "<\(value)>"
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import ContainerFiles
+import DittoStore
+import Exchange
+import LegacyMigration
+import SafeFiles
+
+/// The options every command takes; the tool adds them to each command's own.
+public enum CommonOptions {
+  /// `--json`: one JSON object on standard output, also on failure.
+  public static let json = Flag("json", help: "Print one JSON object on standard output.")
+  /// `--verbose`: info-level log lines and the causes of errors on standard error.
+  public static let verbose = Flag("verbose", help: "Show info-level log lines and error causes.")
+
+  static let specs = [json.spec, verbose.spec]
+}
+
+/// `--container`, `--home`, `--library`: a container copied from a device, the app's own home, and
+/// the app's library (by default the container's `Ditto.store`).
+struct ContainerOptions {
+  static let container = Option<String>.path(
+    "container", value: "dir", help: "The App Group container folder copied from the device.",
+    required: true, kind: .folder)
+  static let home = Option<String>.path(
+    "home", value: "dir",
+    help: "The app's own data container (its Library and Documents), if copied.", kind: .folder)
+  static let library = Option<String>.path(
+    "library", value: "file",
+    help: "The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).")
+
+  /// The group as a command declares it (`--container` required).
+  static let specs = [container.spec, home.spec, library.spec]
+
+  /// The group with `--container` optional (for commands that also take `--from FILE`).
+  static func specs(containerHelp: String) -> [OptionSpec] {
+    var optional = container.spec
+    optional.isRequired = false
+    optional.help = containerHelp
+    return [optional, home.spec, library.spec]
+  }
+
+  let layout: ContainerLayout
+  /// The app's library: `--library`, or `<container>/Ditto.store`.
+  let libraryPath: String
+  /// False when `--container` was not given (allowed only where it is optional).
+  let hasContainer: Bool
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    let container = try arguments.value(of: Self.container)
+    hasContainer = container != nil
+    layout = ContainerLayout(
+      container: container ?? UserPath.resolved("."), home: try arguments.value(of: Self.home))
+    libraryPath = try arguments.value(of: Self.library) ?? layout.defaultLibraryPath
+  }
+
+  /// Checks that the folders exist, so a typo is an error rather than "nothing on disk".
+  ///
+  /// - Throws: ``InputError``.
+  func validate() throws(InputError) {
+    try InputError.requireFolder(layout.container, option: Self.container.spec)
+    if let home = layout.home { try InputError.requireFolder(home, option: Self.home.spec) }
+  }
+
+  /// Stops (exit 74) when there is no library to write into: a `Ditto.store` is never created here
+  /// (its model hashes can only come from the app).
+  ///
+  /// - Throws: ``LibraryFailure``.
+  func requireLibrary() throws(LibraryFailure) {
+    try LibraryFailure.requireExisting(libraryPath)
+  }
+
+  /// The migrator for this container: the library file as its destination, the container's App
+  /// Group defaults plist as its flag store and legacy source, logging through the context.
+  func makeMigrator(_ context: ToolContext) -> LegacyDataMigrator {
+    LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
+  }
+}
+
+/// `--format <format>` (`json` or `csv`), parsed into its enum; `--json` means `--format json`.
+enum FormatOption {
+  static func make(help: String) -> Option<ExportFormat> {
+    .choice("format", value: "format", help: help)
+  }
+
+  /// The format asked for; nil when neither `--format` nor `--json` is given.
+  ///
+  /// - Throws: ``UsageError`` when `--json` comes with another format.
+  static func chosen(_ arguments: ParsedArguments, _ option: Option<ExportFormat>)
+    throws(UsageError) -> ExportFormat?
+  {
+    let named = try arguments.value(of: option)
+    guard arguments.isSet(CommonOptions.json) else { return named }
+    if let named, named != .json {
+      throw UsageError("'--json' and '--format \(named.rawValue)' cannot be used together")
+    }
+    return .json
+  }
+}
