@@ -91,8 +91,7 @@ public struct AppGroupDefaults: Sendable {
       current?.format == .xml ? .xml : .binary
     let data: Data
     do {
-      data = try PropertyListSerialization.data(
-        fromPropertyList: values, format: format, options: 0)
+      data = try PropertyListValue.encode(values, format: format)
     } catch {
       throw .writeFailed(file: path, reason: "cannot encode: \(error.localizedDescription)")
     }

@@ -167,7 +167,7 @@ public enum RecoveryFileWriter {
       "DittoRecoveryFormat": RecoveryFileInfo.currentFormat,
     ]
     return Array(
-      try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+      try PropertyListValue.encode(plist, format: .binary))
   }
 
   /// Reads the new file back through the engine's reader, streamed; anything but exactly what was

@@ -1,6 +1,7 @@
 import ContainerFiles
 import Foundation
 import LegacyMigration
+import LegacyStore
 
 #if canImport(Glibc)
   import Glibc
@@ -64,8 +65,7 @@ public struct ContainerBuilder {
     _ values: [String: Any], format: PropertyListSerialization.PropertyListFormat = .binary
   ) throws {
     let relative = "Library/Preferences/" + AppGroupDefaults.fileName
-    let data = try PropertyListSerialization.data(
-      fromPropertyList: values, format: format, options: 0)
+    let data = try PropertyListValue.encode(values, format: format)
     try writeBytes(Array(data), at: relative)
   }
 }

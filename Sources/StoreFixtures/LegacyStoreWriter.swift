@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import SQLiteDB
 import SafeFiles
 
@@ -170,8 +171,7 @@ public enum LegacyStoreWriter {
       "NSStoreModelVersionIdentifiers": [""],
       "_NSAutoVacuumLevel": "2",
     ]
-    let data = try PropertyListSerialization.data(
-      fromPropertyList: plist, format: .binary, options: 0)
+    let data = try PropertyListValue.encode(plist, format: .binary)
     return Array(data)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import SQLiteDB
 import SafeFiles
 
@@ -345,7 +346,7 @@ public enum SwiftDataStoreWriter {
     ]
     if cloudKit { plist["NSPersistentHistoryTrackingKey"] = true }
     return Array(
-      try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+      try PropertyListValue.encode(plist, format: .binary))
   }
 
   /// Raw DEFLATE (one stored block) of a small binary plist standing in for the keyed archive of
@@ -357,7 +358,7 @@ public enum SwiftDataStoreWriter {
       "$top": ["root": 1],
     ]
     let bytes = Array(
-      try PropertyListSerialization.data(fromPropertyList: archive, format: .binary, options: 0))
+      try PropertyListValue.encode(archive, format: .binary))
     let length = UInt16(truncatingIfNeeded: bytes.count)
     return [
       0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),

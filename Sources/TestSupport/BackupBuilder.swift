@@ -1,5 +1,6 @@
 import BackupCrypto
 import Foundation
+import LegacyStore
 import SQLiteDB
 import SafeFiles
 
@@ -109,8 +110,7 @@ public final class BackupBuilder {
     _ values: [String: Any], named name: String,
     format: PropertyListSerialization.PropertyListFormat
   ) throws {
-    let data = try PropertyListSerialization.data(
-      fromPropertyList: values, format: format, options: 0)
+    let data = try PropertyListValue.encode(values, format: format)
     try writeBytes(Array(data), at: name)
   }
 

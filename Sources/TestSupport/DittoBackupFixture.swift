@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import StoreFixtures
 
 /// A synthetic unencrypted backup of a device with Ditto 2.x data, built with ``BackupBuilder``.
@@ -60,8 +61,7 @@ public enum DittoBackupFixture {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.store")))
         try builder.addFile(domain: group, relativePath: "Ditto.store", contents: Array(bytes))
       }
-      let plist = try PropertyListSerialization.data(
-        fromPropertyList: defaults, format: .binary, options: 0)
+      let plist = try PropertyListValue.encode(defaults, format: .binary)
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))
@@ -69,8 +69,7 @@ public enum DittoBackupFixture {
       let app = "AppDomain-io.kern.Ditto"
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
-      let appPlist = try PropertyListSerialization.data(
-        fromPropertyList: ["launchCount": 12], format: .binary, options: 0)
+      let appPlist = try PropertyListValue.encode(["launchCount": 12], format: .binary)
       try builder.addFile(
         domain: app, relativePath: "Library/Preferences/io.kern.Ditto.plist",
         contents: Array(appPlist))
