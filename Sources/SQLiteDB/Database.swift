@@ -39,6 +39,10 @@ public final class Database {
     /// The largest string or blob the connection will build (`SQLITE_LIMIT_LENGTH`); a ditto is
     /// never near it, and a hostile expression fails instead of allocating gigabytes.
     public var maximumValueBytes: Int32 = 64 << 20
+    /// Bytes of the file SQLite reads through a memory map instead of one `pread` per page
+    /// (`PRAGMA mmap_size`); 0: none. Only for a file nothing else writes or truncates (a private
+    /// snapshot): a mapped file that shrinks under the reader faults.
+    public var memoryMapBytes: Int64 = 0
 
     /// Creates options; the defaults suit files this project writes.
     public init(
@@ -100,6 +104,9 @@ public final class Database {
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, options.maximumValueBytes)
     if options.isDefensive {
       try applyDefensiveSettings()
+    }
+    if options.memoryMapBytes > 0 {
+      try execute(sql: "PRAGMA mmap_size = \(options.memoryMapBytes)")
     }
     try validateFormat()
   }

@@ -104,6 +104,16 @@ public final class StoreSnapshot {
   /// True when a non-empty `-wal` was copied with the store.
   public var hasWAL: Bool { (copiedBytes["-wal"] ?? 0) > 0 }
 
+  /// How a snapshot is read: hardened for a file someone else wrote, and its first 16 MB through a
+  /// memory map (the copy is private: nothing else writes or truncates it), so a store read twice
+  /// (counted, then merged) costs no second round of `pread`s; larger stores are read as usual past
+  /// that, which keeps memory bounded.
+  public static let readerOptions: Database.Options = {
+    var options = Database.Options.untrustedReader
+    options.memoryMapBytes = 16 << 20
+    return options
+  }()
+
   /// Opens the copy read-only, hardened for a file someone else wrote.
   ///
   /// A hot rollback journal or a WAL that needs recovery cannot be read through a read-only
@@ -113,7 +123,7 @@ public final class StoreSnapshot {
   ///
   /// - Parameter displayName: the name errors use (the original's path, never the copy's).
   /// - Throws: ``SQLiteError``.
-  public func open(displayName: String, options: Database.Options = .untrustedReader)
+  public func open(displayName: String, options: Database.Options = StoreSnapshot.readerOptions)
     throws(SQLiteError) -> Database
   {
     do {
