@@ -9,6 +9,28 @@ import Testing
   static let older = Date(timeIntervalSince1970: 1_443_702_600)  // 2015-10-01T12:30:00Z
   static let newer = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
 
+  /// `backup list` surveys each backup's Ditto files (rebuilt in a private folder, removed after):
+  /// how many dittos it could give back, as `status` says it of a container.
+  @Test func listSaysWhatEachBackupCouldGiveBack() throws {
+    let folder = try TemporaryDirectory("backup-list-survey")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(at: backup, date: Self.older)
+    let before = try FileHashes(of: backup)
+    let run = ToolRunner.run(["backup", "list", backup, "--json"])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let entry = try #require((run.json?["backups"] as? [[String: Any]])?.first)
+    let recoverable = try #require(entry["recoverable"] as? [String: Any])
+    #expect(recoverable["dittos"] as? Int == DittoBackupFixture.expectedDittos)
+    #expect(recoverable["categories"] as? Int == DittoBackupFixture.expectedCategories)
+    #expect(recoverable["salvaged"] as? Bool == false)
+    let text = ToolRunner.run(["backup", "list", backup])
+    #expect(
+      text.standardOutput.contains(
+        "  recoverable: \(DittoBackupFixture.expectedDittos) dittos in \(DittoBackupFixture.expectedCategories) categories"
+      ))
+    #expect(try FileHashes(of: backup) == before)
+  }
+
   @Test func listJSONHasTheContractKeys() throws {
     let folder = try TemporaryDirectory("backup-list")
     let backup = folder.appending("00008030-001D35093EF2402E")

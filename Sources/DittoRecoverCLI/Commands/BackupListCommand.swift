@@ -1,12 +1,18 @@
 import BackupReader
+import ContainerFiles
+import DittoStore
 import Exchange
+import LegacyMigration
+import SafeFiles
 
 /// `ditto-recover backup list`: each backup's device, date, iOS version, encryption and Ditto files.
 struct BackupListCommand: Command {
   static let name = "list"
   static let abstract = "Show each backup's device, date, iOS version and the Ditto files it holds."
   static let discussion: String? = """
-    With several backups, also names the newest one that holds a Ditto store. Exits 65 when a backup's
+    With several backups, also names the newest one that holds a Ditto store. Each backup's Ditto
+    files are rebuilt into a private folder (removed afterwards) and surveyed as 'status' surveys a
+    container: how many dittos it could give back (JSON: "recoverable"). Exits 65 when a backup's
     manifest cannot be read (for example an encrypted backup); the others are still listed.
     """
   static let options = [BackupCommand.backup.spec, BackupCommand.passwordFile.spec]
@@ -29,15 +35,45 @@ struct BackupListCommand: Command {
     for summary in summaries {
       if let error = summary.error { context.printError(error.description) }
     }
+    let surveys = summaries.map { Self.survey($0, context: context) }
     if json {
+      let backups = zip(summaries, surveys).map { summary, survey -> JSONValue in
+        guard case .object(var object) = BackupRendering.listJSON(summary) else { return .null }
+        object["recoverable"] = survey.map(StatusRendering.recoverableJSON) ?? .null
+        return .object(object)
+      }
       let object: JSONValue = [
-        "backups": .array(summaries.map(BackupRendering.listJSON)),
-        "newestWithDittoStore": .optional(newest?.backup.path),
+        "backups": .array(backups), "newestWithDittoStore": .optional(newest?.backup.path),
       ]
       context.standardOutput.write(object.rendered() + "\n")
     } else {
-      context.standardOutput.write(BackupRendering.listText(summaries, newest: newest))
+      context.standardOutput.write(
+        BackupRendering.listText(summaries, newest: newest) { index in
+          surveys[index].map(StatusRendering.headline)
+        })
     }
     return summaries.contains { $0.error != nil } ? .dataError : .success
+  }
+
+  /// What the engine's survey finds in a backup's Ditto files, rebuilt into a private folder (nil
+  /// when its manifest could not be read or it lists no Ditto file).
+  static func survey(_ summary: BackupSummary, context: ToolContext) -> LegacySurvey? {
+    guard case .success(let listing) = summary.listing, !listing.entries.isEmpty else {
+      return nil
+    }
+    let scratch: PrivateDirectory
+    do {
+      scratch = try PrivateDirectory(prefix: "ditto-list-")
+    } catch {
+      return nil
+    }
+    defer { scratch.remove() }
+    let rebuild = BackupRebuilder(backup: summary.backup, output: scratch.path).rebuild(
+      listing, contents: summary.contentReader)
+    let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
+    let migrator = LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
+    return migrator.survey(.contentsAndSalvage)
   }
 }

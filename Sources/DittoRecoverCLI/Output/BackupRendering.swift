@@ -81,9 +81,12 @@ enum BackupRendering {
   }
 
   /// `backup list` for people.
-  static func listText(_ summaries: [BackupSummary], newest: BackupSummary?) -> String {
+  static func listText(
+    _ summaries: [BackupSummary], newest: BackupSummary?,
+    recoverable: (Int) -> String? = { _ in nil }
+  ) -> String {
     var lines: [String] = []
-    for summary in summaries {
+    for (index, summary) in summaries.enumerated() {
       let metadata = summary.backup.metadata
       lines.append("backup: \(summary.backup.path)")
       var encrypted =
@@ -116,6 +119,7 @@ enum BackupRendering {
         lines.append("  cannot read its files: \(error.description)")
       }
       for problem in problems { lines.append("  problem: \(problem)") }
+      if let line = recoverable(index) { lines.append("  " + line) }
     }
     if summaries.count > 1 {
       lines.append(
