@@ -127,7 +127,10 @@ public final class ManifestDatabase {
     switch error {
     case .notFound: .notFound(path: file)
     case .notARegularFile(_, let kind): .unreadable(file: file, reason: "is a \(kind.humanName)")
-    case .ioError(_, let reason), .noSpace(_, let reason): .unreadable(file: file, reason: reason)
+    case .ioError(_, let reason), .noSpace(_, let reason), .permissionDenied(_, let reason),
+      .busy(_, let reason):
+      .unreadable(file: file, reason: reason)
+    case .changing: .unreadable(file: file, reason: error.description)
     case .notADatabase(_, let reason): .notADatabase(file: file, reason: reason)
     }
   }

@@ -43,7 +43,8 @@ public struct AppGroupDefaults: Sendable {
 
   /// The file's contents: nil when there is no file.
   ///
-  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when it exists but cannot be read or parsed.
+  /// - Throws: ``DefaultsError/inaccessible(file:reason:)`` when it cannot be opened or read now,
+  ///   ``DefaultsError/unreadable(file:reason:)`` when it is not a property list we can use.
   public func load() throws(DefaultsError) -> [String: Any]? {
     try loadWithFormat()?.values
   }
@@ -109,6 +110,8 @@ public struct AppGroupDefaults: Sendable {
       file = try ReadOnlyFile(path: path)
     } catch .access(let error) where error.isNotFound {
       return nil
+    } catch .access(let error) {
+      throw .inaccessible(file: path, reason: error.description)
     } catch {
       throw .unreadable(file: path, reason: error.description)
     }
@@ -119,7 +122,7 @@ public struct AppGroupDefaults: Sendable {
     do {
       bytes = try file.read(count: Int(file.size), at: 0)
     } catch {
-      throw .unreadable(file: path, reason: error.description)
+      throw .inaccessible(file: path, reason: error.description)
     }
     if bytes.isEmpty {
       throw .unreadable(file: path, reason: "the file is empty (0 bytes)")

@@ -12,6 +12,8 @@ public final class ToolContext {
   public var isVerbose = false
   /// Set by `--json`: a failure is also reported as `{"error": …}` on standard output.
   public var isJSON = false
+  /// The command line as typed (the tool's name first), for "run it again" advice.
+  public var invocation: [String] = []
 
   public init(
     standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil

@@ -57,6 +57,7 @@ public struct CommandLineTool {
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
   public func main(_ arguments: [String], context: ToolContext) -> Int32 {
+    context.invocation = [name] + arguments
     if arguments.first == "--version" {
       context.standardOutput.write(version + "\n")
       return ExitCode.success.rawValue

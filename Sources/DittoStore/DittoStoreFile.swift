@@ -158,8 +158,11 @@ extension DestinationError {
       return DestinationError(
         .refused, file: file,
         reason: "not an SQLite database (\(reason)), so not a Ditto 3.x library")
-    case .ioError(_, let reason), .noSpace(_, let reason):
+    case .ioError(_, let reason), .noSpace(_, let reason), .permissionDenied(_, let reason),
+      .busy(_, let reason):
       return DestinationError(.readFailed, file: file, reason: reason)
+    case .changing:
+      return DestinationError(.readFailed, file: file, reason: error.description)
     }
   }
 

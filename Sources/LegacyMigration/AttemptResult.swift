@@ -23,9 +23,10 @@ public struct AttemptResult: Sendable {
   public var orphanWALs: [LegacyCandidate] = []
   /// Paths with a store's name that are not regular files (never opened).
   public var skipped: [SkippedCandidate] = []
-  /// The store could not be copied to a private snapshot for lack of space: a passing condition
-  /// that does not count toward the three-attempt cap.
-  public var isOutOfSpace = false
+  /// The first failure met that says nothing about the legacy data (a store not readable now, a
+  /// path with a store's name not opened, the defaults not readable now; see ``TransientReason``).
+  /// While there is one, the automatic path writes neither the counter nor the flag.
+  public var transientReason: TransientReason?
 
   public init() {}
 

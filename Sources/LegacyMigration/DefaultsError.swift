@@ -1,12 +1,26 @@
+import LegacyStore
+
 /// Why the App Group defaults could not be read or written. Every case names the file.
 public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file could not be opened or read right now (permissions, a locked device, I/O): what it
+  /// holds is unknown. Transient.
+  case inaccessible(file: String, reason: String)
   /// The file exists but is not a readable property list (it is left untouched).
   case unreadable(file: String, reason: String)
   /// Writing failed; the file holds what it held before.
   case writeFailed(file: String, reason: String)
 
+  /// Whether the failure says something about the file's bytes (see ``FailureKind``).
+  public var kind: FailureKind {
+    switch self {
+    case .inaccessible: .transient(.defaults)
+    case .unreadable, .writeFailed: .permanent
+    }
+  }
+
   public var description: String {
     switch self {
+    case .inaccessible(let file, let reason): "\(file): cannot read the defaults now: \(reason)"
     case .unreadable(let file, let reason): "\(file): cannot read the defaults: \(reason)"
     case .writeFailed(let file, let reason): "\(file): cannot write the defaults: \(reason)"
     }

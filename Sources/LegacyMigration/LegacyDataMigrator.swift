@@ -212,6 +212,7 @@ public final class LegacyDataMigrator {
           failure.error as? LegacyStoreError
           ?? .unreadable(file: result.store?.path ?? "", reason: failure.description)
         result.readError = problem
+        result.transientReason = result.transientReason ?? problem.kind.transientReason
         logger.info(
           "runMigration: the store stopped reading during the import: \(problem.description, privacy: .public); nothing was changed"
         )
@@ -263,7 +264,7 @@ public final class LegacyDataMigrator {
       let current = try flags.readFlags()
       guard
         let next = FlagPolicy.flags(
-          after: report.outcome, isOutOfSpace: report.isOutOfSpace, current: current)
+          after: report.outcome, transientReason: report.transientReason, current: current)
       else {
         report.flagSet = current.isComplete
         return

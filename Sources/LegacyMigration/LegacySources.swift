@@ -191,7 +191,7 @@ struct LegacySourceGathering {
     let findings = LegacyStoreProbe.probe(layout)
     for skipped in findings.skipped {
       logger.info(
-        "legacyStoreURL: skipped \(skipped.path, privacy: .public): \(skipped.reason, privacy: .public)"
+        "legacyStoreURL: not opened: \(skipped.error.description, privacy: .public)"
       )
     }
     for wal in findings.orphanWALs {
@@ -221,19 +221,15 @@ struct LegacySourceGathering {
     if case .failed(let error) = survey.defaults { result.defaultsError = error }
     let salvageable = path == .manual && !result.orphanWALs.isEmpty
     result.foundLegacyData =
-      isPickedFile || survey.chosen != nil || result.defaultsError != nil || salvageable
+      isPickedFile || survey.chosen != nil || !survey.skipped.isEmpty
+      || result.defaultsError != nil || salvageable
       || !survey.sources(for: path).filter { $0.origin == .defaults }.isEmpty
     guard result.foundLegacyData else {
       return LegacySources(survey: survey, streams: [], reports: [], readResult: result)
     }
     result.store = survey.storeToImport?.candidate ?? survey.chosen
-    if survey.storeToImport == nil {
-      result.readError = survey.firstReadError
-      result.isOutOfSpace = survey.stores.contains {
-        if case .failed(let error) = $0.content { return error.code == "no_space_for_snapshot" }
-        return false
-      }
-    }
+    result.readError = survey.decidingReadError
+    result.transientReason = survey.transientReason
     var streams: [any MergeSourceStream] = []
     var reports: [LegacySourceReport] = []
     let content: DefaultsLegacyContent?

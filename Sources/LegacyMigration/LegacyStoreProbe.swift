@@ -1,3 +1,4 @@
+import LegacyStore
 import SafeFiles
 
 /// A file that may be the 2.x store: a regular file with one of the store's names in a probed folder.
@@ -33,13 +34,32 @@ extension LegacyCandidate {
   }
 }
 
-/// A path with a store's name that is not a regular file: never opened, but reported.
+/// A path the probe found but did not open: something that is not a regular file has a store's
+/// name (a link, a folder, a FIFO, a socket), a probed folder is a link, or a path could not be
+/// examined (a folder it may not search). Never "nothing there": it is reported as found and not
+/// read, and its ``error`` is transient (it counts toward nothing).
 public struct SkippedCandidate: Sendable, Equatable {
   public var root: ProbeRoot
   public var relativePath: String
   public var path: String
-  /// Why it was skipped: its kind ("FIFO", "directory", …) or the error met reading it.
-  public var reason: String
+  /// Why it was not read.
+  public var error: LegacyStoreError
+
+  public init(root: ProbeRoot, relativePath: String, path: String, error: LegacyStoreError) {
+    self.root = root
+    self.relativePath = relativePath
+    self.path = path
+    self.error = error
+  }
+
+  /// What it is ("FIFO", "symbolic link", …), or the error met examining it.
+  public var reason: String {
+    switch error {
+    case .notARegularFile(_, let kind): kind.humanName
+    case .linkedFolder: "symbolic link to a folder"
+    default: error.description
+    }
+  }
 }
 
 /// Where the 2.x store may be, in the seed's order, and how the winner is chosen.
@@ -86,6 +106,10 @@ public enum LegacyStoreProbe {
   }
 
   /// Examines every probe location with `lstat` (links are never followed, nothing is opened).
+  ///
+  /// Each folder below a root is examined component by component: a probed folder (or one on the
+  /// way) that is a symbolic link is not followed but reported, once, as skipped; one that cannot
+  /// be searched is reported with its error.
   public static func probe(_ layout: ContainerLayout) -> Findings {
     var findings = Findings()
     // A handful of places: a list is cheaper than a hashed set (no generic metadata to build).
@@ -97,6 +121,17 @@ public enum LegacyStoreProbe {
       places += homeFolders.map { (.app, home, $0) }
     }
     for (root, base, folder) in places {
+      switch examineFolder(folder, under: base) {
+      case .absent: continue
+      case .blocked(let relative, let error):
+        if !findings.skipped.contains(where: { $0.root == root && $0.relativePath == relative }) {
+          findings.skipped.append(
+            SkippedCandidate(
+              root: root, relativePath: relative, path: base + "/" + relative, error: error))
+        }
+        continue
+      case .present: break
+      }
       for name in fileNames {
         let relative = folder.isEmpty ? name : folder + "/" + name
         let path = base + "/" + relative
@@ -105,7 +140,9 @@ public enum LegacyStoreProbe {
           status = try FileStatus.of(path: path)
         } catch {
           findings.skipped.append(
-            SkippedCandidate(root: root, relativePath: relative, path: path, reason: error.reason))
+            SkippedCandidate(
+              root: root, relativePath: relative, path: path,
+              error: .from(error, file: path)))
           continue
         }
         guard let status else {
@@ -117,14 +154,15 @@ public enum LegacyStoreProbe {
             findings.skipped.append(
               SkippedCandidate(
                 root: root, relativePath: relative + "-wal", path: path + "-wal",
-                reason: error.reason))
+                error: .from(error, file: path + "-wal")))
           }
           continue
         }
         guard status.kind == .regular else {
           findings.skipped.append(
             SkippedCandidate(
-              root: root, relativePath: relative, path: path, reason: status.kind.humanName))
+              root: root, relativePath: relative, path: path,
+              error: .notARegularFile(file: path, kind: status.kind)))
           continue
         }
         guard seen.appendIfNew(status.identity) else { continue }
@@ -133,6 +171,36 @@ public enum LegacyStoreProbe {
       }
     }
     return findings
+  }
+
+  /// What a probed folder is, examined from its root down.
+  private enum FolderState {
+    /// Missing (or something that cannot hold a file: a regular file, a FIFO): nothing there.
+    case absent
+    /// The folder, or one on the way (`relative`), is a link or cannot be examined.
+    case blocked(relative: String, error: LegacyStoreError)
+    case present
+  }
+
+  private static func examineFolder(_ folder: String, under base: String) -> FolderState {
+    var relative = ""
+    for component in folder.split(separator: "/") {
+      relative = relative.isEmpty ? String(component) : relative + "/" + component
+      let path = base + "/" + relative
+      let status: FileStatus?
+      do {
+        status = try FileStatus.of(path: path)
+      } catch {
+        return .blocked(relative: relative, error: .from(error, file: path))
+      }
+      guard let status else { return .absent }
+      switch status.kind {
+      case .directory: continue
+      case .symbolicLink: return .blocked(relative: relative, error: .linkedFolder(file: path))
+      default: return .absent
+      }
+    }
+    return .present
   }
 
   private static func orphanWAL(

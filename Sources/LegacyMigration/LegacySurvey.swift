@@ -109,19 +109,45 @@ public struct LegacySurvey: Sendable {
     }
   }
 
-  /// The first error met reading the stores, in preference order (nil when one reads).
-  public var firstReadError: LegacyStoreError? {
+  /// The error an attempt reports when no store reads (nil when one does): the first transient
+  /// failure, in preference order and then among the skipped paths (it is why the attempt counts
+  /// for nothing, and what to fix first), else the first store's error.
+  public var decidingReadError: LegacyStoreError? {
     guard storeToImport == nil else { return nil }
-    for store in preferenceOrder {
-      if case .failed(let error) = store.content { return error }
-    }
+    let failures = storeFailures + skipped.map(\.error)
+    return failures.first(where: \.isTransient) ?? failures.first
+  }
+
+  /// The first failure met that says nothing about the data — a store that could not be read for
+  /// now, a path with a store's name that was not opened, the defaults not readable now — or nil
+  /// when every failure (if any) was permanent. While there is one, the automatic path writes no
+  /// flag and no counter.
+  public var transientReason: TransientReason? {
+    if let reason = transientFailure?.kind.transientReason { return reason }
+    if case .failed(let error) = defaults { return error.kind.transientReason }
     return nil
   }
 
+  /// The first store error or path not opened that is transient, in preference order.
+  public var transientFailure: LegacyStoreError? {
+    (storeFailures + skipped.map(\.error)).first(where: \.isTransient)
+  }
+
+  /// The stores' read errors, in preference order.
+  private var storeFailures: [LegacyStoreError] {
+    preferenceOrder.compactMap {
+      if case .failed(let error) = $0.content { return error }
+      return nil
+    }
+  }
+
   /// The seed's `hasRecoverableLegacyData`: any store file (even a zero-byte or unreadable one), a
-  /// lone `-wal` with valid frames, or defaults holding legacy dittos (or unreadable).
+  /// path with a store's name that was not opened (a link, a folder it may not search), a lone
+  /// `-wal` with valid frames, or defaults holding legacy dittos (or unreadable).
   public var hasRecoverableLegacyData: Bool {
-    if !stores.isEmpty || loneWALs.contains(where: \.hasValidFrames) { return true }
+    if !stores.isEmpty || !skipped.isEmpty || loneWALs.contains(where: \.hasValidFrames) {
+      return true
+    }
     switch defaults {
     case .none: return false
     case .read(let content): return !content.isEmpty

@@ -34,8 +34,9 @@ public struct MigrationReport: Sendable {
   public var orphanWALs: [LegacyCandidate] = []
   /// Paths with a store's name that are not regular files (never opened).
   public var skipped: [SkippedCandidate] = []
-  /// True when the legacy store could not be copied for lack of space (not counted as an attempt).
-  public var isOutOfSpace = false
+  /// The first failure met that says nothing about the legacy data, when there was one: the flag
+  /// and the counter were not written, and a `found_unreadable` line carries ` reason=<value>`.
+  public var transientReason: TransientReason?
   /// True for ``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``: the line carries `from=file`.
   public var isFromFile = false
   /// What the library is (iCloud tables, history), as the destination said during the import; nil
@@ -61,7 +62,7 @@ public struct MigrationReport: Sendable {
     defaultsError = result.defaultsError
     orphanWALs = result.orphanWALs
     skipped = result.skipped
-    isOutOfSpace = result.isOutOfSpace
+    transientReason = result.transientReason
   }
 
   /// The error that decided a `found_unreadable` outcome, as a usable string (file and cause).
@@ -73,7 +74,10 @@ public struct MigrationReport: Sendable {
   public var recoveryResult: RecoveryResult {
     switch outcome {
     case .nothingOnDisk: return .nothingOnDisk
-    case .foundUnreadable: return .foundButUnreadable(errorDescription ?? "unknown error")
+    case .foundUnreadable:
+      let detail = errorDescription ?? "unknown error"
+      guard let advice = transientReason?.deviceAdvice else { return .foundButUnreadable(detail) }
+      return .foundButUnreadable(detail + ". " + advice)
     case .libraryError: return .libraryUnavailable(errorDescription ?? "unknown error")
     case .emptyStore: return .emptyStore
     case .success, .noNewData:
@@ -95,12 +99,18 @@ public struct MigrationReport: Sendable {
   /// The seed's telemetry tag: one line, no user content, every value public.
   ///
   /// `migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N`,
-  /// followed by ` salvaged=N` only when salvage ran and ` from=file` for a file the user picked.
+  /// followed by ` salvaged=N` only when salvage ran, ` from=file` for a file the user picked, and
+  /// ` reason=<permission|busy|locked|no_space|changing|defaults|not_a_file>` when a
+  /// `found_unreadable` attempt failed in a way that says nothing about the data (it counted for
+  /// nothing).
   public var telemetryLine: String {
     var line =
       "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
     if let salvaged { line += " salvaged=\(salvaged)" }
     if isFromFile { line += " from=file" }
+    if outcome == .foundUnreadable, let reason = transientReason {
+      line += " reason=\(reason.rawValue)"
+    }
     return line
   }
 }

@@ -7,13 +7,25 @@ import SafeFiles
 ///
 /// None of these means "empty": a store that was read completely and holds no dittos is a
 /// ``LegacyLibrary`` with no dittos, never an error, and an error is never turned into one.
+/// ``kind`` says, once for every caller, whether the failure is ``FailureKind/transient(_:)`` (the
+/// store may be fine; try later) or ``FailureKind/permanent``.
 public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// Nothing exists at the path.
+  /// Nothing exists at the path (it was there when the places were probed).
   case notFound(file: String)
-  /// A FIFO, socket, device, directory or symbolic link has the store's name. It was not opened.
+  /// A FIFO, socket, device, directory or symbolic link has the store's name, or a probed folder is
+  /// a link. It was not opened or followed.
   case notARegularFile(file: String, kind: FileKind)
-  /// The file exists but reading it failed (permissions, I/O error). Retrying may help.
+  /// A probed folder (or one on the way to it) is a symbolic link: it is never followed, so what it
+  /// leads to was not looked at.
+  case linkedFolder(file: String)
+  /// The process may not open the file, a sidecar or a folder on the way (EACCES, EPERM).
+  case permissionDenied(file: String, reason: String)
+  /// Another process holds the file or a lock on it (EAGAIN, EBUSY, SQLite busy or locked).
+  case busy(file: String, reason: String)
+  /// Reading failed with an I/O error (EIO, SQLite's I/O and cannot-open errors).
   case ioError(file: String, reason: String)
+  /// The files kept changing while they were copied to the private snapshot.
+  case changing(file: String, reason: String)
   /// The bytes are not an SQLite database (zero bytes, garbage, encrypted, zeroed header).
   case notADatabase(file: String, reason: String)
   /// SQLite reports the database as damaged, at open or in the middle of a read.
@@ -31,7 +43,9 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   /// The file the error is about.
   public var file: String {
     switch self {
-    case .notFound(let file), .notARegularFile(let file, _), .ioError(let file, _),
+    case .notFound(let file), .notARegularFile(let file, _), .linkedFolder(let file),
+      .permissionDenied(let file, _),
+      .busy(let file, _), .ioError(let file, _), .changing(let file, _),
       .notADatabase(let file, _), .damaged(let file, _), .notACoreDataStore(let file, _),
       .notADittoStore(let file, _), .unreadable(let file, _), .noSpaceForSnapshot(let file, _):
       file
@@ -43,7 +57,11 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     switch self {
     case .notFound: "not_found"
     case .notARegularFile: "not_a_regular_file"
+    case .linkedFolder: "linked_folder"
+    case .permissionDenied: "permission_denied"
+    case .busy: "busy"
     case .ioError: "io_error"
+    case .changing: "changing"
     case .notADatabase: "not_a_database"
     case .damaged: "damaged"
     case .notACoreDataStore: "not_a_core_data_store"
@@ -53,15 +71,22 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     }
   }
 
-  /// True when trying again later might succeed (I/O errors and locks, not bad contents).
-  public var isTransient: Bool {
+  /// Whether this failure says something about the store's bytes: the one classification every
+  /// caller uses (the attempt cap, the telemetry `reason=`, the advice shown).
+  public var kind: FailureKind {
     switch self {
-    case .ioError, .notFound, .noSpaceForSnapshot: true
-    case .notARegularFile, .notADatabase, .damaged, .notACoreDataStore, .notADittoStore,
-      .unreadable:
-      false
+    case .permissionDenied: .transient(.permission)
+    case .busy: .transient(.busy)
+    case .ioError: .transient(.locked)
+    case .noSpaceForSnapshot: .transient(.noSpace)
+    case .changing, .notFound: .transient(.changing)
+    case .notARegularFile, .linkedFolder: .transient(.notAFile)
+    case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .unreadable: .permanent
     }
   }
+
+  /// True when trying again later might succeed (``kind`` is transient).
+  public var isTransient: Bool { kind != .permanent }
 
   public var description: String {
     switch self {
@@ -69,8 +94,16 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
       "\(file): no such file"
     case .notARegularFile(let file, let kind):
       "\(file): is a \(kind.humanName), not a regular file; it was not opened"
+    case .linkedFolder(let file):
+      "\(file): is a symbolic link to a folder; links are never followed, so what it leads to was not looked at"
+    case .permissionDenied(let file, let reason):
+      "\(file): not allowed to read it (\(reason))"
+    case .busy(let file, let reason):
+      "\(file): in use by another process (\(reason))"
     case .ioError(let file, let reason):
       "\(file): could not be read: \(reason)"
+    case .changing(let file, let reason):
+      "\(file): \(reason)"
     case .notADatabase(let file, let reason):
       "\(file): not an SQLite database (\(reason))"
     case .damaged(let file, let reason):
@@ -86,13 +119,16 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     }
   }
 
-  /// Classifies an SQLite error met while opening or reading `file`.
+  /// Classifies an SQLite error met while opening or reading `file` (its private copy).
   public static func from(_ error: SQLiteError, file: String) -> LegacyStoreError {
     let reason = "SQLite error \(error.extendedCode): \(error.codeText)"
     switch error.primaryCode {
     case 26: return .notADatabase(file: file, reason: reason)  // SQLITE_NOTADB
     case 11: return .damaged(file: file, reason: reason)  // SQLITE_CORRUPT
-    case 10, 14, 5, 6, 3, 13:  // IOERR, CANTOPEN, BUSY, LOCKED, PERM, FULL
+    case 5, 6: return .busy(file: file, reason: reason)  // SQLITE_BUSY, SQLITE_LOCKED
+    case 3, 23: return .permissionDenied(file: file, reason: reason)  // SQLITE_PERM, SQLITE_AUTH
+    case 13: return .noSpaceForSnapshot(file: file, reason: reason)  // SQLITE_FULL
+    case 10, 14, 7, 9, 22:  // IOERR, CANTOPEN, NOMEM, INTERRUPT, NOLFS
       return .ioError(file: file, reason: reason)
     default: return .unreadable(file: file, reason: "\(reason): \(error.message)")
     }
@@ -103,9 +139,17 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     switch error {
     case .notFound: .notFound(file: file)
     case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
+    case .permissionDenied(let failed, let reason): .permissionDenied(file: failed, reason: reason)
+    case .busy(let failed, let reason): .busy(file: failed, reason: reason)
     case .ioError(let failed, let reason): .ioError(file: failed, reason: reason)
     case .notADatabase(_, let reason): .notADatabase(file: file, reason: reason)
     case .noSpace(_, let reason): .noSpaceForSnapshot(file: file, reason: reason)
+    case .changing(_, let attempts):
+      .changing(
+        file: file,
+        reason:
+          "kept changing while it was copied (\(attempts) tries): another process is writing it"
+      )
     }
   }
 
@@ -113,8 +157,12 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   public static func from(_ error: SafeFileError, file: String) -> LegacyStoreError {
     switch error {
     case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
-    case .access(let access) where access.isNotFound: .notFound(file: file)
-    case .access(let access): .ioError(file: file, reason: "\(access.operation): \(access.reason)")
+    case .access(let access): from(access, file: file)
     }
+  }
+
+  /// Classifies a system call's failure on `file` by its `errno`.
+  public static func from(_ access: FileAccessError, file: String) -> LegacyStoreError {
+    from(SnapshotError.from(access, file: file), file: file)
   }
 }

@@ -11,12 +11,19 @@ import SafeFiles
 ///
 /// Opening even read-only can write beside a WAL database (`-shm`, recovery), and a read-write open
 /// checkpoints and deletes the `-wal` on close. `immutable=1` avoids writes but silently ignores the
-/// `-wal`: rows not yet checkpointed would look absent. So we copy `X`, `X-wal`, `X-shm` and
-/// `X-journal` together into a fresh `mkdtemp` folder, under the same base name, and open the copy.
+/// `-wal`: rows not yet checkpointed would look absent. So we copy `X`, `X-wal` and `X-journal`
+/// together into a fresh `mkdtemp` folder, under the same base name, and open the copy. The `-shm`
+/// is not copied: it is an index SQLite rebuilds from the `-wal` (on our copy), and other readers
+/// change it all the time, so a copy of it could describe frames our copy of the `-wal` lacks.
 ///
 /// Each file is opened with `O_NOFOLLOW | O_NONBLOCK` and checked with `fstat`: only regular files are
 /// read (a FIFO named `Ditto.sqlite` is refused, never waited on). Copies stream in 1 MiB chunks.
 /// The main file's header is checked before copying, so a 2 GiB file of garbage is refused at once.
+///
+/// Another process may be writing the store while it is copied (the app, a checkpoint): a copy is
+/// kept only when the files' ``StoreFingerprint`` is the same before and after it, so the copy is
+/// one state the files really had. Otherwise it is made again, after a short pause, up to
+/// ``copyAttempts`` times, and then refused as `.changing` (a passing condition, never "damaged").
 ///
 /// The snapshot folder is removed by ``remove()`` or when the value is released. It is the only
 /// folder this type ever deletes: the one `mkdtemp` made for it.
@@ -29,48 +36,100 @@ public final class StoreSnapshot {
   public let mainCopy: String
   /// The first 100 bytes of the main file (the SQLite header).
   public let header: [UInt8]
-  /// Bytes copied per file suffix ("" for the main file, "-wal", "-shm", "-journal").
+  /// Bytes copied per file suffix ("" for the main file, "-wal", "-journal").
   public let copiedBytes: [String: Int64]
+  /// How many copies were made before one held still (1 when nothing else was writing).
+  public let attempts: Int
   /// The `mkdtemp` folder: removing it is the only deletion this type makes.
   private let folder: PrivateDirectory
 
-  /// The sidecar suffixes SQLite may use beside a database file.
-  public static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
+  /// The sidecars copied with the main file (the `-shm` is rebuilt from the `-wal` instead).
+  public static let copiedSuffixes = ["-wal", "-journal"]
+  /// Copies tried before a store that keeps changing is refused.
+  public static let copyAttempts = 5
 
   /// Copies the store at `path` and its sidecars into a new private folder.
   ///
   /// - Parameter requireSQLiteHeader: when true (the default), a main file that does not start with
   ///   `SQLite format 3\0` is refused before anything is copied.
-  /// - Throws: ``SnapshotError``: `.notFound`, `.notARegularFile`, `.ioError`, `.notADatabase` or
-  ///   `.noSpace`.
+  /// - Throws: ``SnapshotError``: `.notFound`, `.notARegularFile`, `.permissionDenied`, `.busy`,
+  ///   `.ioError`, `.notADatabase`, `.noSpace` or `.changing`.
   public init(of path: String, requireSQLiteHeader: Bool = true) throws(SnapshotError) {
     originalPath = path
+    var tries = 0
+    while true {
+      tries += 1
+      if tries > 1 { Self.pause(beforeTry: tries) }
+      let before = try StoreFingerprint(of: path)
+      let copy: Copy
+      do {
+        copy = try Self.copyOnce(path, requireSQLiteHeader: requireSQLiteHeader)
+      } catch {
+        // A verdict on bytes that were changing under us says nothing: try again.
+        let moved = (try? StoreFingerprint(of: path)) != before
+        guard moved, tries < Self.copyAttempts else {
+          if moved { throw .changing(file: path, attempts: tries) }
+          throw error
+        }
+        continue
+      }
+      if try StoreFingerprint(of: path) == before {
+        folder = copy.folder
+        header = copy.header
+        copiedBytes = copy.copiedBytes
+        attempts = tries
+        directory = copy.folder.path
+        mainCopy = copy.mainCopy
+        return
+      }
+      copy.folder.remove()
+      guard tries < Self.copyAttempts else { throw .changing(file: path, attempts: tries) }
+    }
+  }
+
+  /// One copy of the files, not yet known to be consistent.
+  private struct Copy {
+    var folder: PrivateDirectory
+    var mainCopy: String
+    var header: [UInt8]
+    var copiedBytes: [String: Int64]
+  }
+
+  private static func copyOnce(_ path: String, requireSQLiteHeader: Bool) throws(SnapshotError)
+    -> Copy
+  {
     let main: ReadOnlyFile
     do {
       main = try ReadOnlyFile(path: path)
     } catch {
       throw SnapshotError.from(error, file: path)
     }
+    let header: [UInt8]
     do {
       header = try main.read(count: 100, at: 0)
     } catch {
-      throw .ioError(file: path, reason: "\(error.operation): \(error.reason)")
+      throw SnapshotError.from(error, file: path)
     }
     if requireSQLiteHeader {
-      try Self.checkHeader(header, size: main.size, file: path)
+      try checkHeader(header, size: main.size, file: path)
     }
+    let folder: PrivateDirectory
     do {
       folder = try PrivateDirectory(prefix: "ditto-snapshot-")
     } catch {
-      throw .ioError(file: path, reason: "could not create a snapshot folder: \(error)")
+      // Our side (TMPDIR), not the store's: classified by errno all the same (full, not allowed).
+      throw SnapshotError.from(error, file: path)
     }
-    directory = folder.path
     let baseName = path.split(separator: "/").last.map(String.init) ?? ""
-    mainCopy = directory + "/" + (baseName.isEmpty ? "store.sqlite" : baseName)
+    let mainCopy = folder.path + "/" + (baseName.isEmpty ? "store.sqlite" : baseName)
     var copied: [String: Int64] = [:]
-    do {
-      copied[""] = try main.copy(to: mainCopy)
-      for suffix in Self.sidecarSuffixes {
+    do throws(SnapshotError) {
+      do {
+        copied[""] = try main.copy(to: mainCopy)
+      } catch {
+        throw SnapshotError.from(error, file: path)
+      }
+      for suffix in copiedSuffixes {
         let sidecar: ReadOnlyFile
         do {
           sidecar = try ReadOnlyFile(path: path + suffix)
@@ -79,22 +138,24 @@ public final class StoreSnapshot {
         } catch {
           throw SnapshotError.from(error, file: path + suffix)
         }
-        copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
+        do {
+          copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
+        } catch {
+          throw SnapshotError.from(error, file: path)
+        }
       }
-    } catch let error as SnapshotError {
-      folder.remove()
-      throw error
-    } catch let error as FileAccessError {
-      folder.remove()
-      if error.code == ENOSPC || error.code == EDQUOT {
-        throw .noSpace(file: path, reason: "\(error.operation): \(error.reason)")
-      }
-      throw .ioError(file: error.path, reason: "\(error.operation): \(error.reason)")
     } catch {
       folder.remove()
-      throw .ioError(file: path, reason: "\(error)")
+      throw error
     }
-    copiedBytes = copied
+    return Copy(folder: folder, mainCopy: mainCopy, header: header, copiedBytes: copied)
+  }
+
+  /// Waits a little longer before each new try (10, 20, 40, 80 ms): a writer's transaction or a
+  /// checkpoint is usually over by then.
+  private static func pause(beforeTry number: Int) {
+    let milliseconds = 10 << min(number - 2, 6)
+    usleep(useconds_t(milliseconds * 1000))
   }
 
   deinit {

@@ -28,5 +28,11 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
   /// True when access was refused by permissions.
   public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
 
+  /// True when the file is held by someone else right now (EAGAIN, EBUSY).
+  public var isBusy: Bool { code == EAGAIN || code == EBUSY || code == EWOULDBLOCK }
+
+  /// True when the disk (or the user's quota) is full.
+  public var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+
   public var description: String { "cannot \(operation) \(path): \(reason)" }
 }

@@ -44,6 +44,8 @@ public struct FileStatus: Sendable, Equatable {
   public let size: Int64
   /// Last modification time, seconds since 1970.
   public let modificationTime: Double
+  /// Last status change time (any write, rename or permission change), seconds since 1970.
+  public let changeTime: Double
   /// Device and inode: two paths with the same identity are the same file (case-insensitive volumes).
   public let identity: FileIdentity
 
@@ -58,8 +60,10 @@ public struct FileStatus: Sendable, Equatable {
     #if canImport(Darwin)
       modificationTime =
         Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+      changeTime = Double(info.st_ctimespec.tv_sec) + Double(info.st_ctimespec.tv_nsec) / 1e9
     #else
       modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+      changeTime = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
     #endif
   }
 

@@ -6,9 +6,9 @@ import SafeFiles
 // THE PRIVATE COPY SALVAGE WORKS ON
 //
 //   INPUT                                   COPIED (into one private folder, same base name)
-//   X exists (any size, any bytes)          X, X-wal, X-shm, X-journal: StoreSnapshot without the
-//                                           header check (a damaged or empty X is still copied)
-//   X missing, X-wal exists                 X-wal alone (and X-shm when present)
+//   X exists (any size, any bytes)          X, X-wal, X-journal: StoreSnapshot without the header
+//                                           check (a damaged or empty X is still copied)
+//   X missing, X-wal exists                 X-wal alone
 //   neither                                 nothing: LegacyStoreError.notFound
 //
 // Originals are only ever opened through ReadOnlyFile (regular files, O_NOFOLLOW | O_NONBLOCK)

@@ -84,20 +84,36 @@ public final class InMemoryDestination: PlanApplyingDestination, @unchecked Send
 
 /// Flags held in memory; `failure` makes every read and write throw it.
 public final class InMemoryFlagStore: MigrationFlagStore, @unchecked Sendable {
+  /// One call made to the store, in order.
+  public enum Call: Equatable, Sendable {
+    case read
+    case write(MigrationFlags)
+  }
+
   public var flags: MigrationFlags
   public var failure: FlagStoreError?
-  public private(set) var writes = 0
+  /// Every call, reads and writes, failed ones included.
+  public private(set) var calls: [Call] = []
 
   public init(_ flags: MigrationFlags = MigrationFlags()) { self.flags = flags }
 
+  /// Write calls made, failed ones included.
+  public var writes: Int {
+    calls.filter {
+      if case .write = $0 { return true }
+      return false
+    }.count
+  }
+
   public func readFlags() throws(FlagStoreError) -> MigrationFlags {
+    calls.append(.read)
     if let failure { throw failure }
     return flags
   }
 
   public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+    calls.append(.write(flags))
     if let failure { throw failure }
-    writes += 1
     self.flags = flags
   }
 }

@@ -506,7 +506,7 @@ import Testing
         "Error: '--password-file <file>' \(shown(passwordFile)) holds no password\n"))
   }
 
-  @Test(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+  @Test
   func twoCommandsFromBackupToCSV() throws {
     let folder = try TemporaryDirectory("backup-e2e")
     let backup = folder.appending("udid")

@@ -8,7 +8,7 @@ import Testing
 /// are links to `/private/…`. Our own snapshot folders and the folders a user types are resolved;
 /// what is found inside a container is still never followed. (`scripts/test` also reruns the
 /// whole suite in this layout: `scripts/mac-layout`.)
-@Suite(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+@Suite
 struct MacLayoutTests {
   /// `<base>/private/var/folders/T` reached as `<base>/var/folders/T` (a link), like a Mac's TMPDIR.
   struct Layout {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The built executable, run as separate processes: the README's commands and concurrent migrations.
-@Suite(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+@Suite
 struct ProcessTests {
   @Test func readmeDemoCommandsWork() throws {
     let folder = try TemporaryDirectory("readme")

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The app and its keyboard extension may run the migrator at the same moment on the same container.
-@Suite(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+@Suite
 struct ConcurrencyTests {
   let budget = HarnessBudget.current
 

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// SIGKILL at every write step of an import (and at random moments): nothing is ever lost.
-@Suite(.serialized, .enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+@Suite(.serialized)
 struct CrashTests {
   let budget = HarnessBudget.current
 

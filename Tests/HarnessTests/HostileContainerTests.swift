@@ -7,7 +7,7 @@ import Testing
 
 /// Containers built to trap a naive migrator: special files, links, loops, huge and odd names.
 /// Each run is a child process with a deadline, so a hang fails the test instead of stalling it.
-@Suite(.enabled(if: ToolRunner.executablePath != nil, "needs the built ditto-recover"))
+@Suite
 struct HostileContainerTests {
   static let deadline: TimeInterval = 60
 
@@ -36,7 +36,7 @@ struct HostileContainerTests {
   }
 
   @Test(arguments: Trap.allCases)
-  func specialFilesNamedDittoSqliteAreSkippedWithAReason(trap: Trap) throws {
+  func specialFilesNamedDittoSqliteAreFoundNotOpenedAndCountForNothing(trap: Trap) throws {
     let folder = try TemporaryDirectory("hostile")
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
@@ -65,14 +65,35 @@ struct HostileContainerTests {
         atPath: builder.path("Library/Application Support"),
         withDestinationPath: "../Library/Application Support")
     }
-    // A hang is killed by the watchdog (exit code 9), which fails the exit code check.
+    // A hang is killed by the watchdog (exit code 9), which fails the exit code check. Found, not
+    // read: never nothing_on_disk, and (transient) never a flag write.
     let (result, _) = try recover(container)
-    #expect(result.exitCode == 0, "\(trap): \(result.standardError)")
-    #expect(result.json?["outcome"] as? String == "nothing_on_disk")
+    #expect(result.exitCode == 65, "\(trap): \(result.standardError)")
+    #expect(result.json?["outcome"] as? String == "found_unreadable")
+    #expect(result.json?["reason"] as? String == "not_a_file")
     #expect(result.json?["inserted"] as? Int == 0, "\(trap): followed a link out of the container")
-    if trap != .linkLoopInLibrary {
-      #expect(result.standardError.contains("skipped"), "\(trap): no reason given")
+    #expect(
+      result.outcomeLines == [
+        "migration_outcome source=manual outcome=found_unreadable categories=0 dittos=0 inserted=0 reason=not_a_file"
+      ])
+    #expect(result.standardError.contains("not opened"), "\(trap): no reason given")
+    let defaults = ContainerLayout(container: container).defaultsPath
+    for _ in 1...4 {
+      let (migrated, _) = try run(["migrate", "--container", container, "--json"])
+      #expect(migrated.exitCode == 65, "\(trap): \(migrated.standardError)")
+      #expect(migrated.json?["outcome"] as? String == "found_unreadable")
+      #expect(migrated.json?["flagSet"] as? Bool == false)
+      #expect(migrated.json?["attempts"] == nil)
     }
+    #expect(try FileStatus.of(path: defaults) == nil, "\(trap): the flag store was written")
+    let (status, _) = try run(["status", "--container", container, "--json"])
+    let named = (status.json?["notOpened"] as? [[String: Any]])?.compactMap {
+      $0["path"] as? String
+    }
+    #expect(
+      named == [trap == .linkLoopInLibrary ? "Library/Application Support" : "Ditto.sqlite"],
+      "\(trap): \(status.standardOutput)")
+    #expect(status.json?["hasRecoverableLegacyData"] as? Bool == true)
     let inventory = try run(["inventory", "--container", container]).0
     #expect(inventory.exitCode == 0)
     #expect(inventory.standardOutput.split(separator: "\n").count < 20)
@@ -151,37 +172,6 @@ struct HostileContainerTests {
     report(
       "hostile: inventory of \(count + 4) files in \(String(format: "%.2f", seconds)) s, \(lines.count) lines"
     )
-  }
-
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
-  func aStoreWithoutReadPermissionIsUnreadableNotEmpty() throws {
-    let folder = try TemporaryDirectory("perm")
-    chmod(folder.path, 0o755)
-    let container = folder.appending("device")
-    let builder = try ContainerBuilder(root: container)
-    try LibraryFixtures.copy(.empty, toFolder: container)
-    try builder.writeStore(FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))
-    chmod(builder.path("Ditto.sqlite"), 0)
-    let libraryFolder = folder.appending("library")
-    try FileManager.default.createDirectory(
-      atPath: libraryFolder, withIntermediateDirectories: true)
-    chmod(libraryFolder, 0o777)
-    chmod(container, 0o777)
-    for file in LibraryFixtures.files {
-      try FileManager.default.copyItem(
-        atPath: container + "/" + file, toPath: libraryFolder + "/" + file)
-      chmod(libraryFolder + "/" + file, 0o666)
-    }
-    // Root reads anything, so the check runs the tool as nobody.
-    let prefix =
-      getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-    let (result, _) = try run(
-      ["recover", "--container", container, "--library", libraryFolder + "/Ditto.store", "--json"],
-      prefix: prefix)
-    #expect(result.exitCode == 65, "\(result.standardError)")
-    #expect(result.json?["outcome"] as? String == "found_unreadable")
-    #expect((result.json?["error"] as? String)?.contains("Permission denied") == true)
-    chmod(builder.path("Ditto.sqlite"), 0o644)
   }
 
   func makeSocket(at path: String) throws {

@@ -97,20 +97,26 @@ import Testing
     #expect(destination.applied == 0)
   }
 
-  @Test func flagPolicyLeavesLibraryErrorsAndFullDisksAlone() {
+  @Test func flagPolicyLeavesLibraryErrorsAndEveryTransientFailureAlone() {
     let none = MigrationFlags()
-    #expect(FlagPolicy.flags(after: .libraryError, isOutOfSpace: false, current: none) == nil)
-    #expect(FlagPolicy.flags(after: .foundUnreadable, isOutOfSpace: true, current: none) == nil)
+    #expect(FlagPolicy.flags(after: .libraryError, transientReason: nil, current: none) == nil)
+    for reason in TransientReason.allCases {
+      for outcome in MigrationOutcome.allCases {
+        #expect(
+          FlagPolicy.flags(after: outcome, transientReason: reason, current: none) == nil,
+          "\(outcome) \(reason)")
+      }
+    }
     #expect(
-      FlagPolicy.flags(after: .foundUnreadable, isOutOfSpace: false, current: none)
+      FlagPolicy.flags(after: .foundUnreadable, transientReason: nil, current: none)
         == MigrationFlags(isComplete: false, attempts: 1))
     #expect(
       FlagPolicy.flags(
-        after: .foundUnreadable, isOutOfSpace: false, current: MigrationFlags(attempts: 2))
+        after: .foundUnreadable, transientReason: nil, current: MigrationFlags(attempts: 2))
         == MigrationFlags(isComplete: true, attempts: 3))
     for outcome in [MigrationOutcome.success, .noNewData, .emptyStore, .nothingOnDisk] {
       #expect(
-        FlagPolicy.flags(after: outcome, isOutOfSpace: false, current: none)?.isComplete == true)
+        FlagPolicy.flags(after: outcome, transientReason: nil, current: none)?.isComplete == true)
     }
   }
 

@@ -78,7 +78,8 @@ import Testing
     let (root, store) = try legacyContainer(folder)
     let before = try FileHashes(of: root)
     let snapshot = try StoreSnapshot(of: store)
-    #expect(snapshot.copiedBytes.keys.sorted() == ["", "-journal", "-shm", "-wal"])
+    // The -shm is rebuilt from the -wal on the copy, never copied (other readers change it).
+    #expect(snapshot.copiedBytes.keys.sorted() == ["", "-journal", "-wal"])
     try FileManager.default.createSymbolicLink(
       atPath: snapshot.directory + "/original", withDestinationPath: store)
     try FileManager.default.createSymbolicLink(

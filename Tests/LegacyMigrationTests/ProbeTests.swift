@@ -25,7 +25,7 @@ import Testing
     #expect(findings.chosen?.relativePath == "Library/Application Support/Ditto/ditto.sqlite")
   }
 
-  @Test func specialFilesAreSkippedNeverOpened() throws {
+  @Test func specialFilesAreFoundNeverOpenedAndCountForNothing() throws {
     let harness = try MigrationHarness()
     try harness.builder.makeFIFO(at: "Ditto.sqlite")
     try FileManager.default.createDirectory(
@@ -33,12 +33,20 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: harness.builder.path("ditto.sqlite"), withDestinationPath: "/etc/passwd")
     let migrator = harness.makeMigrator()
-    #expect(!migrator.hasRecoverableLegacyData())
+    // Found, not read: never "nothing on disk", and nothing counted.
+    #expect(migrator.hasRecoverableLegacyData())
     let report = migrator.recoverNow()
-    #expect(report.outcome == .nothingOnDisk)
+    #expect(report.outcome == .foundUnreadable)
+    #expect(report.transientReason == .notAFile)
+    #expect(report.telemetryLine.hasSuffix(" reason=not_a_file"))
     let skipped = LegacyStoreProbe.probe(harness.layout).skipped
     #expect(Set(skipped.map(\.reason)) == ["FIFO", "directory", "symbolic link"])
-    #expect(harness.log.lines().contains { $0.contains("skipped") && $0.contains("FIFO") })
+    #expect(
+      harness.log.lines().contains { $0.contains("not opened") && $0.contains("is a FIFO") })
+    let automatic = try #require(harness.makeMigrator().migrateIfNeeded().attemptedReport)
+    #expect(automatic.outcome == .foundUnreadable)
+    #expect(automatic.flagSet == false)
+    #expect(automatic.attempts == nil)
   }
 
   @Test func anUnreadableLargestStoreFallsBackToAReadableOne() throws {

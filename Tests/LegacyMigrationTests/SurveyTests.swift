@@ -41,7 +41,7 @@ import Testing
     switch scenario {
     case .zeroByte, .garbage:
       #expect(survey.storeToImport == nil)
-      #expect(survey.firstReadError != nil)
+      #expect(survey.decidingReadError != nil)
     case .freshInstall:
       #expect(survey.stores.isEmpty)
       #expect(!survey.hasRecoverableLegacyData)

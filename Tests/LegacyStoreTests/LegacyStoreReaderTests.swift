@@ -164,16 +164,6 @@ import Testing
     #expect(throws: LegacyStoreError.self) { try LegacyStoreReader.read(path: path) }
   }
 
-  @Test(.enabled(if: getuid() != 0, "root reads any file; permissions cannot be tested as root"))
-  func aFileWithoutReadPermissionIsAnIOError() throws {
-    let (folder, path) = try write(
-      FixtureContent.make(categories: 1, dittosPerCategory: 1, seed: 1))
-    chmod(path, 0)
-    defer { chmod(path, 0o644) }
-    #expect(throws: LegacyStoreError.self) { try LegacyStoreReader.read(path: path) }
-    _ = folder
-  }
-
   @Test func theSnapshotFolderIsRemoved() throws {
     let (folder, path) = try write(
       FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1))

@@ -62,6 +62,8 @@ struct StatusCommand: Command {
         "candidates": .array(survey.stores.map(StatusRendering.storeJSON)),
         "chosen": .optional(survey.chosen?.relativePath),
         "skipped": .array(survey.skipped.map(ReportRendering.skippedJSON)),
+        "notOpened": .array(survey.skipped.map(ReportRendering.skippedJSON)),
+        "transientReason": .optional(survey.transientReason?.rawValue),
         "orphanWALs": .array(survey.loneWALs.map(StatusRendering.loneWALJSON)),
         "library": library.json,
         "sources": .array(
@@ -91,8 +93,18 @@ struct StatusCommand: Command {
     }
     for skipped in survey.skipped {
       lines.append(
-        "skipped [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.reason), not a regular file: never opened"
+        "not opened [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.error.description)"
       )
+    }
+    if let reason = survey.transientReason {
+      lines.append(
+        "not read now (\(reason.rawValue)): says nothing about the dittos; a migration now would count for nothing"
+      )
+      if let error = survey.transientFailure {
+        lines += NextSteps.transient(error, invocation: context.invocation).map { "next: " + $0 }
+      } else if case .failed(let error) = survey.defaults {
+        lines += NextSteps.transient(error, invocation: context.invocation).map { "next: " + $0 }
+      }
     }
     for wal in survey.loneWALs {
       var line =

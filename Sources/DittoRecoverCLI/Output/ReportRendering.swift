@@ -5,8 +5,11 @@ import LegacyMigration
 enum ReportRendering {
   /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
-  /// plus `result`/`message` for the manual path and `dryRun` for a preview.
-  static func json(_ report: MigrationReport, libraryPath: String) -> JSONValue {
+  /// plus `result`/`message` for the manual path, `dryRun` for a preview, and `transient`,
+  /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
+  static func json(_ report: MigrationReport, libraryPath: String, invocation: [String] = [])
+    -> JSONValue
+  {
     var object: [String: JSONValue] = [
       "attempted": true,
       "source": .string(report.source.rawValue),
@@ -35,7 +38,12 @@ enum ReportRendering {
       object["orphanWALs"] = .array(report.orphanWALs.map(ReportRendering.candidateJSON))
     }
     if !report.skipped.isEmpty {
-      object["skipped"] = .array(report.skipped.map(skippedJSON))
+      object["notOpened"] = .array(report.skipped.map(skippedJSON))
+    }
+    object["transient"] = .bool(report.transientReason != nil)
+    if let reason = report.transientReason {
+      object["reason"] = .string(reason.rawValue)
+      object["advice"] = .array(advice(report, invocation: invocation).map(JSONValue.string))
     }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
@@ -43,6 +51,7 @@ enum ReportRendering {
     if report.source == .manual {
       object["result"] = .string(report.recoveryResult.kind)
       object["message"] = .string(report.recoveryResult.message)
+      object["detail"] = .optional(report.recoveryResult.detail)
     }
     if report.isDryRun {
       object["dryRun"] = true
@@ -60,12 +69,29 @@ enum ReportRendering {
     ]
   }
 
-  /// `{"path", "root", "reason"}` of a path with a store's name that is not a regular file.
+  /// `{"path", "root", "reason", "error", "errorCode"}` of a path the probe found but did not open.
   static func skippedJSON(_ skipped: SkippedCandidate) -> JSONValue {
     [
       "path": .string(skipped.relativePath), "root": .string(skipped.root.rawValue),
-      "reason": .string(skipped.reason),
+      "reason": .string(skipped.reason), "error": .string(skipped.error.description),
+      "errorCode": .string(skipped.error.code),
     ]
+  }
+
+  /// What to do about the failure that made the attempt count for nothing: the lines of
+  /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
+  static func advice(_ report: MigrationReport, invocation: [String]) -> [String] {
+    guard report.transientReason != nil else { return [] }
+    if let error = report.readError, error.isTransient {
+      return NextSteps.transient(error, invocation: invocation)
+    }
+    if let skipped = report.skipped.first {
+      return NextSteps.transient(skipped.error, invocation: invocation)
+    }
+    if let error = report.defaultsError {
+      return NextSteps.transient(error, invocation: invocation)
+    }
+    return []
   }
 
   /// Prints `report`: warnings on standard error, then the report (JSON or text) on standard output.
@@ -75,17 +101,16 @@ enum ReportRendering {
     printWarnings(report, to: context)
     context.standardOutput.write(
       json
-        ? self.json(report, libraryPath: libraryPath).rendered() + "\n"
-        : text(report, libraryPath: libraryPath))
+        ? self.json(report, libraryPath: libraryPath, invocation: context.invocation).rendered()
+          + "\n"
+        : text(report, libraryPath: libraryPath, invocation: context.invocation))
   }
 
-  /// Writes one warning line on standard error per path that has a store's name but was not
-  /// opened (a link, a folder, a FIFO, a socket): the user should know it is there.
+  /// Writes one warning line on standard error per path the probe found but did not open (a link,
+  /// a folder, a FIFO, a socket, a folder it may not search): the user should know it is there.
   static func printWarnings(_ report: MigrationReport, to context: ToolContext) {
     for skipped in report.skipped {
-      context.standardError.write(
-        "warning: \(skipped.path) is a \(skipped.reason), not a regular file: it was skipped, never opened\n"
-      )
+      context.standardError.write("warning: not opened: \(skipped.error.description)\n")
     }
   }
 
@@ -98,7 +123,9 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
-  static func text(_ report: MigrationReport, libraryPath: String) -> String {
+  static func text(_ report: MigrationReport, libraryPath: String, invocation: [String] = [])
+    -> String
+  {
     var lines: [String] = []
     if report.isDryRun {
       lines.append(report.previewMessage)
@@ -145,6 +172,15 @@ enum ReportRendering {
     }
     lines.append("completion flag: \(report.flagSet ? "set" : "not set")")
     if let flagError = report.flagError { lines.append("flag error: \(flagError.description)") }
+    if let reason = report.transientReason {
+      let counted =
+        report.source == .auto && !report.isDryRun
+        ? "; the attempt counter and the completion flag were left as they were" : ""
+      lines.append(
+        "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
+      )
+      lines += advice(report, invocation: invocation).map { "next: " + $0 }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -39,16 +39,12 @@ enum StatusRendering {
       return
         "recoverable: \(recoverable.dittos) \(recoverable.dittos == 1 ? "ditto" : "dittos") in \(recoverable.categories) \(recoverable.categories == 1 ? "category" : "categories") (\(recoverable.from.joined(separator: ", "))\(how))"
     }
-    if let error = survey.firstReadError {
+    if let error = survey.decidingReadError {
       return "recoverable: nothing readable (\(error.description))"
     }
     if let store = survey.storeToImport {
       return
         "recoverable: nothing (\(store.candidate.relativePath) was read in full and holds no ditto)"
-    }
-    if !survey.skipped.isEmpty {
-      return
-        "recoverable: nothing read (\(survey.skipped.map(\.relativePath).joined(separator: ", ")) is not a regular file)"
     }
     return "recoverable: nothing (no legacy file in any probed place)"
   }
