@@ -2,8 +2,11 @@
 //
 //   WHAT                 RULE
 //   order                by timestamp where the style has a full date, else by position in the input
-//   outcome              the first automatic tag's; a device with no automatic tag: its first manual one
-//   later manual         the last manual tag after that one, kept when it changed the picture: a
+//   decisive             every tag but library_error and found_unreadable with reason= (a failure
+//                        that said nothing about the data: "not now")
+//   outcome              the first decisive automatic tag's; with none, the first decisive manual one
+//   pending              a device whose tags are all undecisive: listed, never weighed
+//   later manual         the last decisive manual tag after that one, kept when it changed the picture: a
 //                        different reading (success and no_new_data are one reading) or salvaged > 0
 //   same capture as      an entry of this input was already counted from an earlier input: the
 //                        same device captured twice (the tag still counts for this device, once)
@@ -34,6 +37,8 @@ struct DeviceTally: Sendable {
   var firstAuto: (tag: OutcomeTag, order: TagOrder)?
   var firstManual: (tag: OutcomeTag, order: TagOrder)?
   var lastManual: (tag: OutcomeTag, order: TagOrder)?
+  /// The first tag that decided nothing (library_error, found_unreadable with a reason).
+  var firstUndecided: (tag: OutcomeTag, order: TagOrder)?
   /// The index of an earlier input holding one of this input's entries.
   var sameCaptureAs: Int?
 
@@ -45,6 +50,10 @@ struct DeviceTally: Sendable {
   mutating func record(_ tag: OutcomeTag, time: Int64?) {
     let order = TagOrder(time: time, position: tags)
     tags += 1
+    guard tag.isDecisive else {
+      if firstUndecided.map({ order.precedes($0.order) }) ?? true { firstUndecided = (tag, order) }
+      return
+    }
     switch tag.source {
     case .auto:
       if firstAuto.map({ order.precedes($0.order) }) ?? true { firstAuto = (tag, order) }
@@ -66,10 +75,12 @@ struct DeviceTally: Sendable {
         outcome: last.tag.outcome, inserted: last.tag.inserted, salvaged: last.tag.salvaged,
         from: last.tag.from)
     }
+    let undecided = decisive == nil ? firstUndecided : nil
     return DeviceOutcome(
-      input: input, tags: tags, outcome: decisive?.tag.outcome, source: decisive?.tag.source,
-      from: decisive?.tag.from, laterManual: later,
-      sameCaptureAs: sameCaptureAs.map { inputs[$0] })
+      input: input, tags: tags, outcome: decisive?.tag.outcome,
+      source: decisive?.tag.source ?? undecided?.tag.source, from: decisive?.tag.from,
+      laterManual: later, sameCaptureAs: sameCaptureAs.map { inputs[$0] },
+      pendingReason: undecided?.tag.pendingReason)
   }
 
   /// success and no_new_data are one reading ("the file was there and was read").
@@ -84,9 +95,10 @@ public struct DeviceOutcome: Equatable, Sendable {
   public let input: String
   /// Valid tags counted for it.
   public let tags: Int
-  /// Its outcome: its first automatic tag's, else its first manual tag's; nil with no valid tag.
+  /// Its outcome: its first decisive automatic tag's, else its first decisive manual tag's; nil
+  /// with no decisive tag (no valid tag, or ``isPending``).
   public let outcome: OutcomeCode?
-  /// The source of the tag that gave ``outcome``.
+  /// The source of the tag that gave ``outcome`` (of its first tag, when pending).
   public let source: OutcomeSource?
   /// The `from=` of the tag that gave ``outcome``.
   public let from: TagOrigin?
@@ -94,9 +106,30 @@ public struct DeviceOutcome: Equatable, Sendable {
   public let laterManual: LaterAttempt?
   /// An earlier input that holds one of this input's entries (the same device captured twice).
   public let sameCaptureAs: String?
+  /// Why a pending device is not decided: the `reason=` of its first tag (`permission`, …), or
+  /// `library_error`; nil when the device is not pending.
+  public let pendingReason: String?
 
-  /// True when the device has an outcome (it had at least one valid tag).
+  init(
+    input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
+    laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil
+  ) {
+    self.input = input
+    self.tags = tags
+    self.outcome = outcome
+    self.source = source
+    self.from = from
+    self.laterManual = laterManual
+    self.sameCaptureAs = sameCaptureAs
+    self.pendingReason = pendingReason
+  }
+
+  /// True when the device has an outcome (at least one decisive tag).
   public var isWeighed: Bool { outcome != nil }
+
+  /// True when every tag of the device said "not now" (transient `found_unreadable`,
+  /// `library_error`): listed as `pending`, never weighed.
+  public var isPending: Bool { pendingReason != nil }
 }
 
 /// A manual attempt that came after a device's deciding tag and changed what it says.

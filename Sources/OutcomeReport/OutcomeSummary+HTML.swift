@@ -46,6 +46,9 @@ extension OutcomeSummary {
     page.append(
       #"<p class="recommendation">"# + Self.escape(assessment.verdict.recommendation) + "</p>")
     page.append(#"<p class="rule">Rule: "# + Self.escape(rule.summary(unit: unit)) + "</p>")
+    if let note = pendingNote {
+      page.append(#"<p class="pending">Pending: "# + Self.escape(note) + "</p>")
+    }
     page.append("</section>")
 
     page.append(#"<section class="outcomes">"#)
@@ -245,10 +248,14 @@ extension OutcomeSummary {
       "<tbody>",
     ]
     for device in devices {
-      let outcome = device.outcome?.rawValue ?? "-"
+      let outcome = device.outcome?.rawValue ?? (device.isPending ? "pending" : "-")
       var source = device.source?.rawValue ?? "-"
       if let from = device.from { source += " (from=\(from.rawValue))" }
-      var notes = [device.laterManual?.description ?? (device.isWeighed ? "" : "no valid tag")]
+      var notes = [
+        device.laterManual?.description
+          ?? (device.isWeighed
+            ? "" : device.pendingReason.map { "not now: \($0)" } ?? "no valid tag")
+      ]
       if let other = device.sameCaptureAs {
         notes.append("repeats entries of \(other) (the same device captured twice?)")
       }

@@ -22,6 +22,7 @@ extension OutcomeSummary {
         + "\(Self.plural(ignored, "other mention")) ignored")
     lines.append("Inputs: \(inputs)" + stylesNote())
     lines += Self.wrap(weighedNote(), indent: "")
+    if let note = pendingNote { lines += Self.wrap("Pending: " + note, indent: "") }
     lines.append("")
     lines += table()
     lines.append("")
@@ -51,7 +52,7 @@ extension OutcomeSummary {
     switch unit {
     case .device:
       return "Weighed: \(Self.plural(weighed, "device")) (one per input: its first automatic "
-        + "outcome, else its first manual one)"
+        + "outcome that says something about the old data, else its first such manual one)"
     case .tag:
       return "Weighed: \(Self.plural(weighed, "tag")) (every valid tag weighs the same)"
     }
@@ -90,10 +91,13 @@ extension OutcomeSummary {
     ]
     var notes: [String] = []
     for device in devices {
-      let outcome = device.outcome?.rawValue ?? "-"
+      let outcome =
+        device.outcome?.rawValue ?? device.pendingReason.map { "pending (\($0))" } ?? "-"
       var source = device.source?.rawValue ?? "-"
       if device.from != nil { source += "*" }
-      let later = device.laterManual?.description ?? (device.isWeighed ? "-" : "(no valid tag)")
+      let later =
+        device.laterManual?.description
+        ?? (device.isWeighed || device.isPending ? "-" : "(no valid tag)")
       rows.append(
         Self.pad(outcome, 19, left: true) + Self.pad(source, 8, left: true)
           + Self.pad(String(device.tags), 5) + "   " + Self.pad(later, 34, left: true)

@@ -85,8 +85,27 @@ public struct OutcomeSummary: Equatable, Sendable {
     }
   }
 
-  /// The devices that have an outcome (at least one valid tag).
+  /// The devices that have an outcome (at least one decisive tag).
   public var weighedDevices: [DeviceOutcome] { devices.filter(\.isWeighed) }
+
+  /// Devices whose every tag said "not now" (``DeviceOutcome/isPending``): not weighed.
+  public var pendingDevices: [DeviceOutcome] { devices.filter(\.isPending) }
+
+  /// A note for the reports when devices are pending, nil otherwise: how many, and why that
+  /// matters.
+  public var pendingNote: String? {
+    let pending = pendingDevices.count
+    guard pending > 0 else { return nil }
+    let noun = pending == 1 ? "device is" : "devices are"
+    let share =
+      devices.isEmpty
+      ? "" : " (\(VerdictRule.percent(Double(pending) / Double(devices.count))) of inputs)"
+    return
+      "\(pending) \(noun) pending\(share): every tag said \"not now\" (found_unreadable with a "
+      + "reason=, such as a locked iPhone, or library_error), so they are listed but not weighed. "
+      + "A cohort with many pending devices is not yet measured: collect their logs again after "
+      + "their next launch."
+  }
 
   /// The interval of one outcome's share of all weighed units (``weighedCounts``).
   public func interval(_ outcome: OutcomeCode) -> WilsonInterval {
@@ -118,9 +137,11 @@ extension OutcomeSummary {
   /// the verdict's denominator), `confidence`, `intervals` (`[lower, upper]` of each outcome's
   /// share of all weighed units and of the `recoverable` and `gone` readings' shares of the
   /// denominator, 0…1, six decimals) and, with unit device, `devices` (`input`, `outcome`,
-  /// `source`, `tags`, and when present `from`, `laterManual` and `sameCaptureAs`). Every outcome
-  /// key is present, zeros included. `duplicates`, `ignored`, `inputs`, `tags` (valid tags) and
-  /// `unweighedInputs` are added. The text is what `JSONSerialization` writes with `.sortedKeys`
+  /// `source`, `tags`, and when present `from`, `laterManual` and `sameCaptureAs`; a device whose
+  /// every tag said "not now" has `outcome` `pending` and `pendingReason`), and `pending` (those
+  /// devices, never weighed). Every outcome key is present, zeros included. `duplicates`,
+  /// `ignored`, `inputs`, `tags` (valid tags) and `unweighedInputs` (inputs without a valid tag)
+  /// are added. The text is what `JSONSerialization` writes with `.sortedKeys`
   /// (numbers aside), built by hand so that it never fails.
   public func jsonText() -> String {
     let assessment = assessment
@@ -153,10 +174,13 @@ extension OutcomeSummary {
       ("verdict", Self.string(verdict.rawValue)),
       ("weighed", String(assessment.sample)),
     ]
+    members.append(("pending", String(pendingDevices.count)))
     if unit == .device {
-      members.append(
-        ("devices", "[" + weighedDevices.map(Self.device).joined(separator: ",") + "]"))
-      let silent = devices.filter { !$0.isWeighed }.map { Self.string($0.input) }
+      let listed = devices.filter { $0.isWeighed || $0.isPending }
+      members.append(("devices", "[" + listed.map(Self.device).joined(separator: ",") + "]"))
+      let silent = devices.filter { !$0.isWeighed && !$0.isPending }.map {
+        Self.string($0.input)
+      }
       members.append(("unweighedInputs", "[" + silent.joined(separator: ",") + "]"))
     }
     return Self.object(members)
@@ -165,11 +189,12 @@ extension OutcomeSummary {
   private static func device(_ device: DeviceOutcome) -> String {
     var members = [
       ("input", string(device.input)),
-      ("outcome", string(device.outcome?.rawValue ?? "")),
+      ("outcome", string(device.outcome?.rawValue ?? (device.isPending ? "pending" : ""))),
       ("source", string(device.source?.rawValue ?? "")),
       ("tags", String(device.tags)),
     ]
     if let from = device.from { members.append(("from", string(from.rawValue))) }
+    if let reason = device.pendingReason { members.append(("pendingReason", string(reason))) }
     if let later = device.laterManual {
       var fields = [
         ("outcome", string(later.outcome.rawValue)), ("inserted", String(later.inserted)),

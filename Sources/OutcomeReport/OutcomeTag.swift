@@ -1,7 +1,7 @@
 // THE migration_outcome TAG (3.0.2 spec, "Field telemetry"; each rule is pinned by a test)
 //
 //   migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N
-//                     [salvaged=N] [from=file]
+//                     [salvaged=N] [from=file] [reason=<transient reason>]
 //
 //   FIELD        VALUE
 //   source       auto | manual
@@ -12,14 +12,17 @@
 //   inserted     same
 //   salvaged     optional; same; dittos rebuilt by the salvage decoder
 //   from         optional; `file` when the user picked the file to recover from
+//   reason       optional; on found_unreadable, why the failure said nothing about the data
+//                (permission, busy, locked, no_space, changing, defaults, not_a_file, or a value a
+//                newer build adds): the attempt counted for nothing, the device is not decided
 //
 // The message (first line only, leading blanks skipped) is a tag if and only if it starts with the
 // word `migration_outcome` followed by a blank or the end. Fields are split on runs of spaces and
 // tabs; each `key=value` splits at its first `=`. A tag is valid if and only if (1) each of the five
 // fields appears exactly once, (2) no value is `<private>` (or another `<…>` redaction), and (3) every
 // value is in its column above. Fields with other keys (`error=…`) and words without `=` are
-// accepted and ignored, so newer builds can add fields. The optional `salvaged` and `from` never
-// make a tag malformed: the first one whose value is in its column is kept, others are ignored. Anything else is malformed: it is
+// accepted and ignored, so newer builds can add fields. The optional `salvaged`, `from` and
+// `reason` never make a tag malformed: the first one whose value is in its column is kept, others are ignored. Anything else is malformed: it is
 // counted, never fatal. A `<mask.hash: '…'>` value splits into two words; its first half is not a
 // known value, so the tag is malformed, as a redacted value should be.
 
@@ -34,6 +37,24 @@ struct OutcomeTag: Equatable, Sendable {
   var salvaged: Int? = nil
   /// `from=…`, when present and a known value.
   var from: TagOrigin? = nil
+  /// `reason=…`, when present and not empty (any value: newer builds may add reasons).
+  var reason: String? = nil
+
+  /// True when the tag says something about the legacy data: every tag but `library_error` and a
+  /// `found_unreadable` with a `reason` (a failure that said nothing about the bytes).
+  var isDecisive: Bool {
+    switch outcome {
+    case .libraryError: false
+    case .foundUnreadable: reason == nil
+    default: true
+    }
+  }
+
+  /// Why an undecisive tag did not decide: its `reason`, or `library_error`.
+  var pendingReason: String? {
+    guard !isDecisive else { return nil }
+    return reason ?? outcome.rawValue
+  }
 }
 
 /// Where a manual recovery read its data from (`from=` in the tag).
@@ -83,6 +104,7 @@ extension OutcomeTag {
     var repeated: Int?
     var salvaged: Int?
     var from: TagOrigin?
+    var reason: String?
     for word in words.dropFirst() {
       guard let equals = word.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let key = word[word.startIndex..<equals]
@@ -90,6 +112,11 @@ extension OutcomeTag {
         let value = String(Substring(word[word.index(after: equals)...]))
         if salvaged == nil, key.elementsEqual("salvaged".utf8) { salvaged = count(from: value) }
         if from == nil, key.elementsEqual("from".utf8) { from = TagOrigin(rawValue: value) }
+        if reason == nil, key.elementsEqual("reason".utf8), !value.isEmpty,
+          value.first != "<"
+        {
+          reason = value
+        }
         continue
       }
       if values[slot] != nil, repeated == nil { repeated = slot }
@@ -106,6 +133,7 @@ extension OutcomeTag {
     guard case .tag(var tag) = parsed else { return parsed }
     tag.salvaged = salvaged
     tag.from = from
+    tag.reason = tag.outcome == .foundUnreadable ? reason : nil
     return .tag(tag)
   }
 

@@ -39,6 +39,31 @@ import Testing
     #expect(Set(intervals.keys) == Self.outcomes.union(["recoverable", "gone"]))
   }
 
+  @Test func aLockedFirstLaunchThenASuccessIsASuccessAndOnlyNotNowIsPending() throws {
+    let folder = try TemporaryDirectory("outcomes-pending")
+    func line(_ outcome: String, _ extra: String = "") -> String {
+      "migration_outcome source=auto outcome=\(outcome) categories=0 dittos=0 inserted=0\(extra)"
+    }
+    let recovered = folder.appending("recovered.log")
+    let locked = folder.appending("locked.log")
+    try [line("found_unreadable", " reason=permission"), line("success")]
+      .joined(separator: "\n").write(toFile: recovered, atomically: true, encoding: .utf8)
+    try [line("found_unreadable", " reason=permission"), line("library_error")]
+      .joined(separator: "\n").write(toFile: locked, atomically: true, encoding: .utf8)
+    let run = ToolRunner.run(["outcomes", "--json", recovered, locked])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect(json["pending"] as? Int == 1)
+    #expect(json["weighed"] as? Int == 1)
+    let devices = try #require(json["devices"] as? [[String: Any]])
+    #expect(devices.map { $0["outcome"] as? String } == ["success", "pending"])
+    let text = ToolRunner.run(["outcomes", recovered, locked]).standardOutput
+    #expect(text.contains("1 device is pending"), "\(text)")
+    let tags = try #require(
+      ToolRunner.run(["outcomes", "--json", "--unit", "tag", recovered, locked]).json)
+    #expect((tags["byOutcome"] as? [String: Int])?["found_unreadable"] == 2)
+  }
+
   @Test func tagUnitWeighsEveryTag() throws {
     let files = try Self.sampleFiles()
     let json = try #require(ToolRunner.run(["outcomes", "--json", "--unit", "tag"] + files).json)

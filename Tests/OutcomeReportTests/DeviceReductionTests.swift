@@ -40,6 +40,51 @@ struct DeviceReductionTests {
     #expect(summary.devices[1].laterManual == nil)
   }
 
+  @Test func notNowTagsDecideNothingAndADeviceWithOnlyThoseIsPending() throws {
+    let locked = tag(.auto, .foundUnreadable) + " reason=permission"
+    let thenRead = [
+      Self.entry("09:00:00", locked),
+      Self.entry("09:01:00", tag(.auto, .libraryError)),
+      Self.entry("09:30:00", tag(.auto, .success, categories: 2, dittos: 9, inserted: 9)),
+    ].joined(separator: "\n")
+    let onlyNotNow = [
+      Self.entry("08:00:00", locked),
+      Self.entry("08:10:00", tag(.auto, .foundUnreadable) + " reason=locked"),
+    ].joined(separator: "\n")
+    let libraryFirst = [
+      Self.entry("07:00:00", tag(.auto, .libraryError)),
+      Self.entry("07:05:00", tag(.auto, .noNewData, categories: 1, dittos: 3)),
+    ].joined(separator: "\n")
+    let permanent = Self.entry("06:00:00", tag(.auto, .foundUnreadable))
+    let summary = scan(thenRead, onlyNotNow, libraryFirst, permanent)
+    #expect(summary.devices.map(\.outcome) == [.success, nil, .noNewData, .foundUnreadable])
+    #expect(summary.devices.map(\.isPending) == [false, true, false, false])
+    #expect(summary.devices[1].pendingReason == "permission")
+    #expect(summary.pendingDevices.count == 1)
+    #expect(summary.assessment.sample == 3)
+    #expect(summary.deviceCounts == counts([.success: 1, .noNewData: 1, .foundUnreadable: 1]))
+    // --unit tag counts every line as before.
+    let tags = scan(thenRead, onlyNotNow, libraryFirst, permanent, options: .init(unit: .tag))
+    #expect(tags.weighedCounts[.foundUnreadable] == 4)
+    #expect(tags.weighedCounts[.libraryError] == 2)
+
+    let json = summary.jsonText()
+    #expect(json.contains(#""pending":1"#))
+    #expect(json.contains(#""outcome":"pending""#))
+    #expect(json.contains(#""pendingReason":"permission""#))
+    #expect(!json.contains(#""unweighedInputs":["#) || json.contains(#""unweighedInputs":[]"#))
+    let text = summary.textReport()
+    #expect(text.contains("1 device is pending"), "\(text)")
+    #expect(text.contains("pending (permission)"))
+    #expect(summary.htmlReport().contains("1 device is pending"))
+  }
+
+  @Test func aReasonOnlyMattersOnFoundUnreadable() throws {
+    let summary = scan(Self.entry("09:00:00", tag(.auto, .success) + " reason=permission"))
+    #expect(summary.devices.first?.outcome == .success)
+    #expect(summary.pendingDevices.isEmpty)
+  }
+
   @Test func tagUnitWeighsEveryTag() {
     let summary = scan(Self.retried, tag(.auto, .success), options: .init(unit: .tag))
     #expect(summary.weighedCounts == summary.byOutcome)

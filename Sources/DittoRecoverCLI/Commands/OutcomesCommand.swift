@@ -13,8 +13,10 @@ struct OutcomesCommand: Command {
     apart; entries repeated across overlapping captures are counted once.
 
     Each file is one device (standard input is one device). A device weighs once: its first automatic
-    outcome (the first launch of 3.0.2), else its first manual one, in timestamp order where the style
-    has timestamps. Every share carries a Wilson score interval. "recoverable" when the lower bound of
+    outcome that says something about the old data, else its first such manual one, in timestamp order
+    where the style has timestamps. A found_unreadable with reason= (a locked iPhone, a file it may not
+    open, a full disk: "not now") and a library_error decide nothing; a device with only those is
+    listed as pending, not weighed, and counted in 'pending'. With '--unit tag' every line counts. Every share carries a Wilson score interval. "recoverable" when the lower bound of
     success + no_new_data reaches its threshold, "gone" when that of nothing_on_disk does, "too_few"
     when neither does and the success + no_new_data interval is wider than --max-width, "mixed"
     otherwise. library_error (the current library could not be written) is counted but is neither
