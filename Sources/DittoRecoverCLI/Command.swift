@@ -102,6 +102,14 @@ public struct CommandPath {
   public let tool: String
   /// From the top-level command to this one; empty for the tool itself.
   public let commands: [any Command.Type]
+  /// True for a tool that is one command (`ditto-fixture`): its name is not typed.
+  public let isSingleCommandTool: Bool
+
+  public init(tool: String, commands: [any Command.Type], isSingleCommandTool: Bool = false) {
+    self.tool = tool
+    self.commands = commands
+    self.isSingleCommandTool = isSingleCommandTool
+  }
 
   /// The command this path ends at (nil for the tool itself).
   public var command: (any Command.Type)? { commands.last }
@@ -110,7 +118,10 @@ public struct CommandPath {
   public var words: String { commands.map { $0.name }.joined(separator: " ") }
 
   /// The words that run it (`ditto-recover backup list`).
-  public var invocation: String { ([tool] + commands.map { $0.name }).joined(separator: " ") }
+  public var invocation: String {
+    if isSingleCommandTool { return tool }
+    return ([tool] + commands.map { $0.name }).joined(separator: " ")
+  }
 
   /// This path, one level down.
   func appending(_ command: any Command.Type) -> CommandPath {

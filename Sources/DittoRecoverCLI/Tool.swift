@@ -63,7 +63,7 @@ public struct CommandLineTool {
       return ExitCode.success.rawValue
     }
     if let single {
-      let path = CommandPath(tool: name, commands: [single])
+      let path = CommandPath(tool: name, commands: [single], isSingleCommandTool: true)
       return dispatch(path, arguments: arguments, context: context)
     }
     guard let first = arguments.first, first != "-h", first != "--help" else {

@@ -34,7 +34,7 @@ enum HelpFormatter {
   /// Help for the tool itself.
   static func rootHelp(_ tool: CommandLineTool) -> String {
     if let single = tool.single {
-      return help(for: CommandPath(tool: tool.name, commands: [single]))
+      return help(for: CommandPath(tool: tool.name, commands: [single], isSingleCommandTool: true))
     }
     var text = "OVERVIEW: \(tool.abstract)\n\n"
     if let discussion = tool.discussion { text += "\(discussion)\n\n" }
