@@ -211,7 +211,7 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
         isComplete: Self.bool(values?[Self.completionKey]),
         attempts: Self.integer(values?[Self.attemptsKey]))
     } catch {
-      throw FlagStoreError(store: path, reason: error.description)
+      throw FlagStoreError(store: path, reason: error.reason)
     }
   }
 
@@ -227,7 +227,7 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
     } catch let error as FlagStoreError {
       throw error
     } catch let error as DefaultsError {
-      throw FlagStoreError(store: path, reason: error.description)
+      throw FlagStoreError(store: path, reason: error.reason)
     } catch {
       throw FlagStoreError(store: path, reason: "\(error)")
     }

@@ -14,11 +14,22 @@ import SafeFiles
 // Commands throw the engine's own errors, or one of the few below; ExitCode.of(_:) (ExitCode.swift)
 // is the one place that turns any of them into an exit code, and Tool prints the description once.
 
-/// Something the user named on the command line cannot be used as given (exit 66).
-public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
-  public let description: String
+/// An error that knows the one next step: each line a sentence or a command to paste (shell-quoted),
+/// printed as `next: …` after the `Error:` line, and as `"next": […]` under `--json`.
+protocol GuidedError: Error {
+  var nextSteps: [String] { get }
+}
 
-  init(_ description: String) { self.description = description }
+/// Something the user named on the command line cannot be used as given (exit 66).
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
+  public let description: String
+  /// What to do next (``GuidedError``).
+  public let nextSteps: [String]
+
+  init(_ description: String, next: [String] = []) {
+    self.description = description
+    nextSteps = next
+  }
 
   /// Nothing exists at `path`.
   static func missing(_ path: String, option: OptionSpec?, what: String = "file") -> InputError {
@@ -68,20 +79,34 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The data a command was given cannot be read as what it should be (exit 65).
-public struct DataError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct DataError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let description: String
+  /// What to do next (``GuidedError``).
+  public let nextSteps: [String]
 
-  init(_ description: String) { self.description = description }
+  init(_ description: String, next: [String] = []) {
+    self.description = description
+    nextSteps = next
+  }
 }
 
 /// The library cannot be used (exit 74): missing, refused, unreadable or not writable.
-public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let error: DestinationError
+  /// Said instead of the usual advice (a backup made before 3.0: what its old files hold).
+  public let explanation: String?
+  /// What to do next (``GuidedError``).
+  public let nextSteps: [String]
 
-  init(_ error: DestinationError) { self.error = error }
+  init(_ error: DestinationError, explanation: String? = nil, next: [String] = []) {
+    self.error = error
+    self.explanation = explanation
+    nextSteps = next
+  }
 
   public var description: String {
-    error.kind == .noLibrary ? Self.missingMessage(error.file) : error.description
+    if let explanation { return explanation }
+    return error.kind == .noLibrary ? Self.missingMessage(error.file) : error.description
   }
 
   /// What to do when there is no library.
@@ -91,6 +116,16 @@ public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertibl
     can make a store it will open. Run Ditto 3.0.2 on the device (it creates its library and migrates \
     by itself), or, here, see what would be recovered with 'recover --dry-run' or 'export --legacy FILE'.
     """
+  }
+
+  /// True when something exists at `path`, or when that cannot be told (``requireExisting(_:)`` then
+  /// says why).
+  static func exists(_ path: String) -> Bool {
+    do {
+      return try FileStatus.of(path: path) != nil
+    } catch {
+      return true  // requireExisting then reports why it cannot be examined
+    }
   }
 
   /// Throws (no library) when nothing exists at `path`.

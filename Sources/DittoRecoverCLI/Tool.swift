@@ -164,11 +164,14 @@ public struct CommandLineTool {
     let code = ExitCode.of(error)
     let message = "\(error)"
     context.printError(message)
+    let next = (error as? any GuidedError)?.nextSteps ?? []
+    for line in next { context.standardError.write("next: \(line)\n") }
     if context.isJSON {
-      let object: JSONValue = [
+      var object: [String: JSONValue] = [
         "error": .string(message), "exitCode": .number(code.rawValue),
       ]
-      context.standardOutput.write(object.rendered() + "\n")
+      if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     }
     return code.rawValue
   }

@@ -18,6 +18,22 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The file the error is about.
+  public var file: String {
+    switch self {
+    case .inaccessible(let file, _), .unreadable(let file, _), .writeFailed(let file, _): file
+    }
+  }
+
+  /// Why, without the file's name.
+  public var reason: String {
+    switch self {
+    case .inaccessible(_, let reason): "cannot read the defaults now: \(reason)"
+    case .unreadable(_, let reason): "cannot read the defaults: \(reason)"
+    case .writeFailed(_, let reason): "cannot write the defaults: \(reason)"
+    }
+  }
+
   public var description: String {
     switch self {
     case .inaccessible(let file, let reason): "\(file): cannot read the defaults now: \(reason)"

@@ -34,6 +34,9 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   case notACoreDataStore(file: String, missing: [String])
   /// A Core Data store, but not Ditto's: the named entities, tables or columns are missing.
   case notADittoStore(file: String, missing: [String])
+  /// The Ditto 3.x library (`Ditto.store`: `DittoCategory`, `DittoItem`), not a 2.x store: nothing
+  /// to recover from it.
+  case ditto3Library(file: String)
   /// SQLite refused to read it for another reason (the SQLite error is in `reason`).
   case unreadable(file: String, reason: String)
   /// The private snapshot could not be made: the disk is full. The store itself was not touched;
@@ -47,7 +50,8 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
       .permissionDenied(let file, _),
       .busy(let file, _), .ioError(let file, _), .changing(let file, _),
       .notADatabase(let file, _), .damaged(let file, _), .notACoreDataStore(let file, _),
-      .notADittoStore(let file, _), .unreadable(let file, _), .noSpaceForSnapshot(let file, _):
+      .notADittoStore(let file, _), .ditto3Library(let file), .unreadable(let file, _),
+      .noSpaceForSnapshot(let file, _):
       file
     }
   }
@@ -66,6 +70,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case .damaged: "damaged"
     case .notACoreDataStore: "not_a_core_data_store"
     case .notADittoStore: "not_a_ditto_store"
+    case .ditto3Library: "ditto_3_library"
     case .unreadable: "unreadable"
     case .noSpaceForSnapshot: "no_space_for_snapshot"
     }
@@ -81,7 +86,9 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     case .noSpaceForSnapshot: .transient(.noSpace)
     case .changing, .notFound: .transient(.changing)
     case .notARegularFile, .linkedFolder: .transient(.notAFile)
-    case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .unreadable: .permanent
+    case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .ditto3Library,
+      .unreadable:
+      .permanent
     }
   }
 
@@ -112,6 +119,8 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
       "\(file): not a Core Data store (missing \(missing.joined(separator: ", ")))"
     case .notADittoStore(let file, let missing):
       "\(file): not a Ditto store (missing \(missing.joined(separator: ", ")))"
+    case .ditto3Library(let file):
+      "\(file): is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store: there are no old dittos to recover in it"
     case .unreadable(let file, let reason):
       "\(file): could not be read (\(reason))"
     case .noSpaceForSnapshot(let file, let reason):

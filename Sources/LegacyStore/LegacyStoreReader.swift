@@ -392,6 +392,9 @@ public final class LegacyStoreReader {
       if !store.hasPrimaryKeyTable {
         throw LegacyStoreError.notACoreDataStore(file: store.file, missing: ["Z_PRIMARYKEY"])
       }
+      if store.entity(named: "DittoCategory") != nil, store.entity(named: "DittoItem") != nil {
+        throw LegacyStoreError.ditto3Library(file: store.file)
+      }
       var missing: [String] = []
       if categoryTable == nil { missing.append(Self.describeMissing("Category", store)) }
       if dittoTable == nil { missing.append(Self.describeMissing("Ditto", store)) }

@@ -127,4 +127,11 @@ enum ByteScan {
   static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
   static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+  /// The line breaks in `range` of `bytes`.
+  static func newlines(in bytes: Bytes, _ range: Range<Int>) -> Int {
+    var count = 0
+    for index in range where bytes[index] == 0x0A { count += 1 }
+    return count
+  }
 }

@@ -80,7 +80,11 @@ struct DeviceTally: Sendable {
       input: input, tags: tags, outcome: decisive?.tag.outcome,
       source: decisive?.tag.source ?? undecided?.tag.source, from: decisive?.tag.from,
       laterManual: later, sameCaptureAs: sameCaptureAs.map { inputs[$0] },
-      pendingReason: undecided?.tag.pendingReason)
+      pendingReason: undecided?.tag.pendingReason,
+      decidingSums: decisive.map {
+        OutcomeSums(
+          categories: $0.tag.categories, dittos: $0.tag.dittos, inserted: $0.tag.inserted)
+      })
   }
 
   /// success and no_new_data are one reading ("the file was there and was read").
@@ -109,11 +113,15 @@ public struct DeviceOutcome: Equatable, Sendable {
   /// Why a pending device is not decided: the `reason=` of its first tag (`permission`, …), or
   /// `library_error`; nil when the device is not pending.
   public let pendingReason: String?
+  /// The `categories=`, `dittos=` and `inserted=` of the tag that gave ``outcome``.
+  public let decidingSums: OutcomeSums?
 
   init(
     input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
-    laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil
+    laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil,
+    decidingSums: OutcomeSums? = nil
   ) {
+    self.decidingSums = decidingSums
     self.input = input
     self.tags = tags
     self.outcome = outcome

@@ -37,6 +37,8 @@ struct InputReader {
   private var isCarryTruncated = false
   private var splitter: JSONObjectSplitter
   private let lineLimit: Int
+  /// The 1-based number of the line being read (for `--verbose`'s FILE:LINE of malformed tags).
+  private var lineNumber = 1
 
   /// A reader that keeps at most `lineLimit` bytes of one line and of one JSON object.
   init(lineLimit: Int) {
@@ -78,12 +80,14 @@ struct InputReader {
         }
         let piece = Bytes(rebasing: chunk[index..<newline])
         index = newline + 1
+        tally.line = lineNumber
         if carry.isEmpty && !isCarryTruncated {
           line(piece, into: &tally)
         } else {
           appendCarry(piece)
           flushCarry(into: &tally)
         }
+        lineNumber += 1
       }
     }
   }
@@ -94,8 +98,10 @@ struct InputReader {
   mutating func finish(into tally: inout OutcomeTally) {
     switch mode {
     case .lines:
+      tally.line = lineNumber
       if !carry.isEmpty || isCarryTruncated { flushCarry(into: &tally) }
     case .json:
+      tally.line = lineNumber
       if splitter.isInsideObject {
         let partial = splitter.buffer
         partial.withUnsafeBufferPointer { Self.object($0, into: &tally) }
@@ -254,17 +260,24 @@ struct InputReader {
     while true {
       switch splitter.next(in: bytes, from: index) {
       case .object(let objectStart, let end):
+        // An object is located by the line it ends on (its closing brace), whatever the chunks.
+        lineNumber += ByteScan.newlines(in: bytes, index..<end)
+        tally.line = lineNumber
         Self.object(Bytes(rebasing: bytes[objectStart..<end]), into: &tally)
         index = end
       case .bufferedObject(let end):
+        lineNumber += ByteScan.newlines(in: bytes, index..<end)
+        tally.line = lineNumber
         let buffered = splitter.buffer
         buffered.withUnsafeBufferPointer { Self.object($0, into: &tally) }
         splitter.clearBuffer()
         index = end
       case .needMore:
+        lineNumber += ByteScan.newlines(in: bytes, index..<bytes.count)
         return bytes.count
       case .notJSON(let at):
         mode = .lines
+        lineNumber += ByteScan.newlines(in: bytes, index..<at)
         return at
       }
     }

@@ -118,9 +118,13 @@ extension OutcomeScanner {
   public mutating func scan(path: String, chunkSize: Int = defaultChunkSize)
     throws(OutcomeReportError)
   {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK for the open only: a FIFO nobody writes to opens (and reads as empty) instead
+    // of blocking for ever; reads then block as usual, so a pipe being written is read to its end.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw .cannotOpen(file: path, code: errno) }
     defer { close(descriptor) }
+    let flags = fcntl(descriptor, F_GETFL)
+    if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
     try scan(fileDescriptor: descriptor, name: path, input: path, chunkSize: chunkSize)
   }
 

@@ -36,15 +36,19 @@ extension OutcomeSummary {
       #"<p class="meta">"#
         + Self.escape(
           "\(Self.plural(assessment.sample, noun)) weighed · \(inputs) inputs · \(total) valid tags"
-            + " · \(malformed) malformed · \(duplicates) duplicates dropped"
+            + " · \(malformed) malformed · \(duplicates) repeated lines dropped (entries already counted)"
             + " · \(confidence) Wilson score intervals") + "</p>")
     page.append(
       #"<section class="verdict verdict-\#(assessment.verdict.rawValue)">"#)
     page.append(
       "<h2>Verdict: \(assessment.verdict.rawValue) <span class=\"headline\">("
         + Self.escape(assessment.verdict.headline) + ")</span></h2>")
+    page.append(#"<p class="reason">"# + Self.escape(assessment.reason(noun: noun)) + "</p>")
     page.append(
       #"<p class="recommendation">"# + Self.escape(assessment.verdict.recommendation) + "</p>")
+    if let next = assessment.collectNext(noun: noun) {
+      page.append(#"<p class="collect">"# + Self.escape(next) + "</p>")
+    }
     page.append(#"<p class="rule">Rule: "# + Self.escape(rule.summary(unit: unit)) + "</p>")
     if let note = pendingNote {
       page.append(#"<p class="pending">Pending: "# + Self.escape(note) + "</p>")

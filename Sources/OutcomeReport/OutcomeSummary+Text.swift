@@ -18,16 +18,22 @@ extension OutcomeSummary {
     var lines: [String] = []
     lines.append(
       "migration_outcome tags: \(total) valid, \(malformed) malformed, "
-        + "\(Self.plural(duplicates, "duplicate")) dropped, "
+        + "\(Self.plural(duplicates, "repeated line")) dropped, "
         + "\(Self.plural(ignored, "other mention")) ignored")
+    if duplicates > 0 {
+      lines.append(
+        "(a repeated line is one entry already counted, seen again in an overlapping capture)")
+    }
     lines.append("Inputs: \(inputs)" + stylesNote())
     lines += Self.wrap(weighedNote(), indent: "")
     if let note = pendingNote { lines += Self.wrap("Pending: " + note, indent: "") }
     lines.append("")
     lines += table()
     lines.append("")
+    let over =
+      unit == .device ? "the weighed devices' deciding attempts" : "valid tags"
     lines.append(
-      "Sums over valid tags: categories \(sums.categories), dittos \(sums.dittos), "
+      "Sums over \(over): categories \(sums.categories), dittos \(sums.dittos), "
         + "inserted \(sums.inserted)")
     lines.append("")
     if unit == .device, !devices.isEmpty {
@@ -120,19 +126,7 @@ extension OutcomeSummary {
     var lines = ["Verdict: \(assessment.verdict.rawValue) (\(assessment.verdict.headline))"]
     let noun = unit == .device ? "device" : "tag"
     let confidence = VerdictRule.percent(rule.confidence, decimals: false)
-    if assessment.verdict == .tooFew {
-      if assessment.sample < rule.minimumSample {
-        lines.append(
-          "  \(Self.plural(assessment.sample, noun)) weighed; the rule needs at least "
-            + "\(rule.minimumSample).")
-      } else {
-        lines += Self.wrap(
-          "\(Self.plural(assessment.sample, noun)) weighed; the success + no_new_data interval "
-            + "is \(VerdictRule.points(assessment.recoverableInterval.width)) points wide, more "
-            + "than \(VerdictRule.points(rule.maximumWidth)): more \(noun)s are needed.",
-          indent: "  ")
-      }
-    }
+    lines += Self.wrap(assessment.reason(noun: noun), indent: "  ")
     if assessment.sample > 0 {
       lines += Self.wrap(
         "success + no_new_data: \(assessment.recoverableCount) of \(assessment.sample) = "
@@ -149,6 +143,7 @@ extension OutcomeSummary {
     }
     lines += Self.wrap("Rule: " + rule.summary(unit: unit), indent: "  ")
     lines += Self.wrap("Recommendation: " + assessment.verdict.recommendation, indent: "  ")
+    if let next = assessment.collectNext(noun: noun) { lines += Self.wrap(next, indent: "  ") }
     return lines
   }
 
@@ -162,8 +157,8 @@ extension OutcomeSummary {
     return lower + separator + upper
   }
 
-  private static func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  private static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
   }
 
   private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {

@@ -10,8 +10,13 @@ public struct OutcomeSummary: Equatable, Sendable {
   public let auto: OutcomeCounts
   /// Valid tags with `source=manual`, by outcome.
   public let manual: OutcomeCounts
-  /// Sums of `categories=`, `dittos=` and `inserted=` over the valid tags.
+  /// Sums of `categories=`, `dittos=` and `inserted=` over every valid tag.
+  public let tagSums: OutcomeSums
+  /// The same sums over what is weighed: each weighed device's deciding tag (unit device), or
+  /// every valid tag (unit tag).
   public let sums: OutcomeSums
+  /// Where malformed tags are, `FILE:LINE` (the first 1000; ``malformed`` counts them all).
+  public let malformedLines: [String]
   /// Tags that are not valid: a missing, repeated, unknown, redacted or non-numeric field, or a
   /// JSON object that mentions the tag but cannot be decoded.
   public let malformed: Int
@@ -39,7 +44,7 @@ public struct OutcomeSummary: Equatable, Sendable {
     self.byOutcome = tally.byOutcome
     self.auto = tally.auto
     self.manual = tally.manual
-    self.sums = tally.sums
+    self.tagSums = tally.sums
     self.malformed = tally.malformed
     self.duplicates = tally.duplicates
     self.ignored = tally.ignored
@@ -60,6 +65,18 @@ public struct OutcomeSummary: Equatable, Sendable {
     self.deviceCounts = all
     self.deviceAuto = auto
     self.deviceManual = manual
+    if unit == .device {
+      var deciding = OutcomeSums()
+      for sums in devices.compactMap(\.decidingSums) {
+        deciding.add(categories: sums.categories, dittos: sums.dittos, inserted: sums.inserted)
+      }
+      self.sums = deciding
+    } else {
+      self.sums = tally.sums
+    }
+    self.malformedLines = tally.malformedLocations.map { location in
+      "\(names.indices.contains(location.input) ? names[location.input] : "-"):\(location.line)"
+    }
   }
 
   /// The number of valid tags (the sum of ``byOutcome``).
@@ -132,8 +149,9 @@ extension OutcomeSummary {
   /// ```
   ///
   /// The keys and values of the contract are `total` (the sum of `byOutcome`), `malformed`,
-  /// `byOutcome` and `bySource` (devices with unit device, tags with unit tag), `sums` (over
-  /// tags), `verdict` (`recoverable`, `gone`, `mixed`, `too_few`), `unit`, `weighed` (the units in
+  /// `byOutcome` and `bySource` (devices with unit device, tags with unit tag), `sums` (over the
+  /// devices' deciding tags with unit device, over every valid tag with unit tag; `tagSums` is
+  /// always over every valid tag), `verdict` (`recoverable`, `gone`, `mixed`, `too_few`), `unit`, `weighed` (the units in
   /// the verdict's denominator), `confidence`, `intervals` (`[lower, upper]` of each outcome's
   /// share of all weighed units and of the `recoverable` and `gone` readings' shares of the
   /// denominator, 0…1, six decimals) and, with unit device, `devices` (`input`, `outcome`,
@@ -166,6 +184,13 @@ extension OutcomeSummary {
         Self.object([
           ("categories", String(sums.categories)), ("dittos", String(sums.dittos)),
           ("inserted", String(sums.inserted)),
+        ])
+      ),
+      (
+        "tagSums",
+        Self.object([
+          ("categories", String(tagSums.categories)), ("dittos", String(tagSums.dittos)),
+          ("inserted", String(tagSums.inserted)),
         ])
       ),
       ("tags", String(total)),

@@ -14,6 +14,12 @@ struct OutcomeTally {
   var sums = OutcomeSums()
   /// Tags that are not valid (missing or unknown fields, redacted or non-numeric values).
   var malformed = 0
+  /// The line of the input being read (set by the reader before it hands an entry over).
+  var line = 0
+  /// Where the first ``malformedLocationLimit`` malformed tags are: input number and line.
+  private(set) var malformedLocations: [(input: Int, line: Int)] = []
+  /// How many malformed tags are located at most (the rest are only counted).
+  static let malformedLocationLimit = 1000
   /// Entries dropped because an entry with the same identity was already counted.
   var duplicates = 0
   /// Mentions of `migration_outcome` that were not counted: other subsystems or categories,
@@ -67,7 +73,7 @@ struct OutcomeTally {
     }
     switch parse {
     case .notATag: ignored += 1
-    case .malformed: malformed += 1
+    case .malformed: noteMalformed()
     case .tag(let tag):
       count(tag)
       devices[current].record(tag, time: entry.time)
@@ -81,7 +87,14 @@ struct OutcomeTally {
 
   /// Counts an object that mentions the tag but could not be decoded.
   mutating func countBroken() {
+    noteMalformed()
+  }
+
+  private mutating func noteMalformed() {
     malformed += 1
+    if malformedLocations.count < Self.malformedLocationLimit {
+      malformedLocations.append((max(devices.count - 1, 0), line))
+    }
   }
 
   private mutating func count(_ tag: OutcomeTag) {

@@ -213,15 +213,19 @@ public enum Verdict: String, CaseIterable, Sendable {
       """
     case .gone:
       """
-      Ship 3.0.2 with iCloud restore as the headline recovery path. On most devices the 3.0.0 \
-      cleanup deleted the old Ditto.sqlite; the dittos come back only by restoring an iCloud device \
-      backup made before the 3.0.0 launch, then installing 3.0.2 directly.
+      Ship 3.0.2 with backups as the headline recovery path. On most devices the 3.0.0 cleanup \
+      deleted the old Ditto.sqlite; the dittos come back from a backup made before the 3.0.0 launch. \
+      First a computer backup (Finder or iTunes), which needs no erase: support reads it with \
+      'ditto-recover backup extract' and the user opens the recovery file in Ditto. Only without \
+      one, an iCloud device backup, which means erasing the iPhone and restoring it, then \
+      installing 3.0.2 directly.
       """
     case .mixed:
       """
       Do not pick one story yet. Ship 3.0.2 explaining both paths (updating recovers dittos where \
-      the old file survived; otherwise restore an iCloud backup made before the 3.0.0 launch), and \
-      collect more sysdiagnoses before choosing the tone.
+      the old file survived; otherwise a backup made before the 3.0.0 launch: a computer backup \
+      first, read with 'ditto-recover backup extract' without erasing, then an iCloud restore), \
+      and collect more sysdiagnoses before choosing the tone.
       """
     case .tooFew:
       """
@@ -256,5 +260,55 @@ public struct VerdictAssessment: Equatable, Sendable {
 
   private func share(_ count: Int) -> Double {
     sample == 0 ? 0 : Double(count) / Double(sample)
+  }
+}
+
+extension VerdictAssessment {
+  /// Why the verdict is what it is, in one sentence (`noun`: "device" or "tag").
+  public func reason(noun: String) -> String {
+    let weighed = "\(sample) \(noun)\(sample == 1 ? "" : "s") weighed"
+    switch verdict {
+    case .tooFew:
+      if sample < rule.minimumSample {
+        return "\(weighed); the rule needs at least \(rule.minimumSample)."
+      }
+      return
+        "\(weighed); the success + no_new_data interval is \(VerdictRule.points(recoverableInterval.width)) points wide, more than \(VerdictRule.points(rule.maximumWidth)): more \(noun)s are needed."
+    case .recoverable:
+      return
+        "\(weighed); the lower end of the success + no_new_data interval, \(VerdictRule.percent(recoverableInterval.lower)), reaches \(VerdictRule.percent(rule.recoverableThreshold))."
+    case .gone:
+      return
+        "\(weighed); the lower end of the nothing_on_disk interval, \(VerdictRule.percent(goneInterval.lower)), reaches \(VerdictRule.percent(rule.goneThreshold))."
+    case .mixed:
+      return
+        "\(weighed); neither lower end reaches its threshold (success + no_new_data from \(VerdictRule.percent(recoverableInterval.lower)), nothing_on_disk from \(VerdictRule.percent(goneInterval.lower))), and the interval is narrow enough to say so."
+    }
+  }
+
+  /// For `too_few`: about how many more units make a verdict possible, at the share seen so far
+  /// (one half when nothing is weighed yet): the rule's minimum, and enough for the success +
+  /// no_new_data interval to be at most the widest allowed. Nil for any other verdict.
+  public var unitsToCollect: Int? {
+    guard verdict == .tooFew else { return nil }
+    let share = sample == 0 ? 0.5 : recoverableShare
+    var needed = max(rule.minimumSample, sample + 1)
+    while needed < 1_000_000 {
+      let count = Int((share * Double(needed)).rounded())
+      if rule.interval(count, of: needed).width <= rule.maximumWidth { break }
+      needed += max(1, needed / 20)
+    }
+    return max(needed - sample, 1)
+  }
+
+  /// What to collect next when the verdict is `too_few`, nil otherwise.
+  public func collectNext(noun: String) -> String? {
+    guard let more = unitsToCollect else { return nil }
+    let what =
+      noun == "device"
+      ? "the logs of about \(more) more devices, one file per device"
+      : "about \(more) more migration_outcome lines"
+    return
+      "Collect next: \(what) (from each TestFlight tester's sysdiagnose: log show --archive system_logs.logarchive --predicate 'subsystem == \"io.kern.ditto\"' --info > tester-name.log), then run outcomes again on all of them."
   }
 }

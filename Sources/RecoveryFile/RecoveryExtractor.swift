@@ -35,6 +35,25 @@ public final class RecoveryExtraction {
   /// merged).
   public var offeredDittos: Int { sources.reports.reduce(0) { $0 + $1.dittos } }
 
+  /// Dittos `--salvage` would add: what salvage rebuilds where nothing reads as it is (a store
+  /// SQLite cannot read, a lone `-wal`), read now on private snapshots; 0 when salvage was already
+  /// included or there is nothing to salvage. Writes nothing.
+  public func dittosSalvageWouldAdd() -> Int {
+    guard path == .auto, let layout = sources.survey.layout else { return 0 }
+    let survey = sources.survey
+    let unreadable = survey.stores.contains {
+      if case .failed = $0.content { return true }
+      return false
+    }
+    guard unreadable || survey.loneWALs.contains(where: \.hasValidFrames) else { return 0 }
+    let salvaging = LegacySources.gather(layout, defaults: nil, for: .manual, logger: .disabled)
+    defer { salvaging.close() }
+    return salvaging.survey.sources(for: .manual).reduce(0) { total, source in
+      if case .salvage = source.origin { return total + source.dittos }
+      return total
+    }
+  }
+
   /// The engine's report of the read, before anything is written (counts as offered).
   public var readReport: MigrationReport { report(counts: offeredCounts) }
 

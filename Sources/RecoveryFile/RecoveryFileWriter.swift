@@ -39,9 +39,15 @@ public enum RecoveryFileWriter {
     _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
-    let folder: PrivateDirectory
+    var folder: PrivateDirectory
     do {
       folder = try PrivateDirectory(prefix: ".ditto-recovery-", in: parent(of: path))
+      if !folder.hasResolvedPath {
+        // Reached through a link (a folder name that is not valid UTF-8): SQLite opens no path
+        // with a link in it, so the file is made in the temporary folder and copied into place.
+        folder.remove()
+        folder = try PrivateDirectory(prefix: "ditto-recovery-")
+      }
     } catch {
       throw RecoveryFileError(
         .writeFailed, file: path, reason: "cannot make a temporary folder beside it: \(error)")
@@ -204,20 +210,16 @@ public enum RecoveryFileWriter {
       _ = syncToDrive(synced)
       _ = close(synced)
     }
-    if link(scratch, path) == 0 { return }
-    let code = errno
-    if code == EEXIST {
-      throw RecoveryFileError(
-        .alreadyExists, file: path, reason: "already exists; it is never overwritten")
-    }
-    // No hard links here (some shared or FAT drives): copy into a new file made with O_EXCL.
     do {
-      try ReadOnlyFile(path: scratch).copy(to: path)
-    } catch let error as FileAccessError where error.code == EEXIST {
-      throw RecoveryFileError(
-        .alreadyExists, file: path, reason: "already exists; it is never overwritten")
+      try NewFile.publish(scratch, as: path)
     } catch {
-      throw RecoveryFileError(.writeFailed, file: path, reason: "\(error)")
+      switch error {
+      case .exists:
+        throw RecoveryFileError(
+          .alreadyExists, file: path, reason: "already exists; it is never overwritten")
+      case .failed(let failure):
+        throw RecoveryFileError(.writeFailed, file: path, reason: failure.description)
+      }
     }
   }
 }

@@ -35,6 +35,9 @@ public func systemTemporaryDirectory() -> String {
 public final class PrivateDirectory {
   /// The folder's path.
   public let path: String
+  /// True when ``path`` has every link resolved (false when asked not to, or when the real path
+  /// is not valid UTF-8 and the path as made is kept).
+  public let hasResolvedPath: Bool
   private let identity: FileIdentity
   private var isRemoved = false
 
@@ -63,8 +66,19 @@ public final class PrivateDirectory {
       guard let real = realpath(made, nil) else {
         throw FileAccessError(path: made, operation: "realpath", code: errno)
       }
-      made = String(cString: real)
+      let bytes = UnsafeBufferPointer(start: real, count: strlen(real)).map {
+        UInt8(bitPattern: $0)
+      }
       free(real)
+      // A real path that is not valid UTF-8 cannot be a String: keep the path as made.
+      if let text = UserPath.validUTF8(bytes) {
+        made = text
+        hasResolvedPath = true
+      } else {
+        hasResolvedPath = false
+      }
+    } else {
+      hasResolvedPath = false
     }
     guard let status = try FileStatus.of(path: made), status.kind == .directory else {
       throw FileAccessError(path: made, operation: "lstat", code: ENOTDIR)
@@ -139,7 +153,8 @@ public final class PrivateDirectory {
     return removedAll
   }
 
-  static func parent(of path: String) -> String {
+  /// The folder part of `path` (`.` when it has none).
+  public static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }

@@ -22,8 +22,14 @@ public enum UserPath {
     var rest: [Substring] = []
     while true {
       if let real = realpath(existing, nil) {
-        var components = String(cString: real).split(separator: "/")
+        let bytes = UnsafeBufferPointer(start: real, count: strlen(real)).map {
+          UInt8(bitPattern: $0)
+        }
         free(real)
+        // A real path that is not valid UTF-8 cannot be a String: keep the path as given (it
+        // reaches the same file; see RawArguments in the CLI).
+        guard let text = validUTF8(bytes) else { return absolute }
+        var components = text.split(separator: "/")
         for component in rest {
           switch component {
           case "", ".": continue
@@ -50,6 +56,20 @@ public enum UserPath {
     let folder = slash == path.startIndex ? "/" : String(path[..<slash])
     let real = resolved(folder)
     return (real == "/" ? "" : real) + "/" + name
+  }
+
+  /// `bytes` as a String, or nil when they are not valid UTF-8.
+  public static func validUTF8(_ bytes: [UInt8]) -> String? {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var text = ""
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+      case .emptyInput: return text
+      case .error: return nil
+      }
+    }
   }
 
   /// The process's working directory ("/" when it cannot be read).

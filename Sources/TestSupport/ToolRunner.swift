@@ -195,3 +195,31 @@ public final class ProcessLauncher {
 /// In the Mac-layout pass the test folders sit behind a link, so a reported path is compared with
 /// this, never with the path as typed.
 public func shown(_ path: String) -> String { UserPath.resolved(path) }
+
+/// `word` as a POSIX shell reads it back (single quotes), for commands a test pastes into `sh`.
+public func shellQuoted(_ word: String) -> String {
+  "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+extension ToolRun {
+  /// Runs `command` with `/bin/sh -c` in `folder`, as a user pasting it would.
+  public static func shell(_ command: String, in folder: String) throws -> ToolRun {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder, isDirectory: true)
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let errors = ErrorCollector(handle: error.fileHandleForReading)
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.wait()
+    process.waitUntilExit()
+    return ToolRun(
+      exitCode: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+      standardError: String(decoding: err, as: UTF8.self))
+  }
+}

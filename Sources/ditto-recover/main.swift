@@ -6,9 +6,14 @@ import DittoRecoverCLI
   import Darwin
 #endif
 
-exit(
-  Tool.main(
-    Array(CommandLine.arguments.dropFirst()),
-    context: ToolContext(
-      standardOutput: FileDescriptorOutput.standardOutput,
-      standardError: FileDescriptorOutput.standardError)))
+// The arguments as bytes: a path that is not valid UTF-8 is still a path (RawArguments).
+let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")
+let code = Tool.main(
+  raw.arguments,
+  context: ToolContext(
+    standardOutput: DisplayingOutput(
+      FileDescriptorOutput.standardOutput, raw: raw, isJSON: isJSON),
+    standardError: DisplayingOutput(FileDescriptorOutput.standardError, raw: raw, isJSON: false)))
+raw.remove()
+exit(code)

@@ -130,10 +130,50 @@ import Testing
     #expect(lines.contains("Keyboard new,k1"))
     #expect(lines.contains("General,1.x first"))
 
+    // An --out that holds files (an earlier run's, another backup's) is never written over.
+    let outBefore = try FileHashes(of: out)
     let again = ToolRunner.run(["backup", "recover", backup, "--out", out, "--json"])
-    #expect(again.exitCode == 64)
+    #expect(again.exitCode == 73)
     #expect(again.standardError.contains("already exists and is not an empty folder"))
+    #expect(again.json?["exitCode"] as? Int == 73)
+    #expect(try FileHashes(of: out) == outBefore)
     #expect(try FileHashes(of: backup) == before)
+  }
+
+  /// The backups that matter most were made before 3.0: a Ditto.sqlite and no Ditto.store. No dead
+  /// end: what the rebuilt files hold, and the two commands that fit, pasteable as printed.
+  @Test func aBackupMadeBeforeDitto3SaysWhatItHoldsAndTheCommandsThatFit() throws {
+    let folder = try TemporaryDirectory("backup pre 3")
+    let backup = folder.appending("my backup")
+    try DittoBackupFixture.build(at: backup, date: Self.older, library: nil)
+    let out = folder.appending("rebuilt here")
+    let run = try ToolRunner.runProcess(["backup", "recover", backup, "--out", out])
+    #expect(run.exitCode == 74, "\(run.standardError)")
+    #expect(
+      run.standardError.contains("the backup was made before Ditto 3.0"), "\(run.standardError)")
+    #expect(run.standardError.contains("recoverable: \(DittoBackupFixture.expectedDittos) dittos"))
+    #expect(!run.standardError.contains("Run Ditto 3.0.2 on the device"))
+    let next = run.standardError.split(separator: "\n").filter { $0.hasPrefix("next: ") }
+    let extract = try #require(next.first { $0.contains("backup extract") })
+    let csv = try #require(next.first { $0.contains("export --legacy") })
+    // Paste the commands as printed (a shell reads the quotes back), from a folder of their own.
+    let work = folder.appending("work")
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    for line in [extract, csv] {
+      let pasted = String(line[line.range(of: "ditto-recover ")!.upperBound...])
+      let command = shellQuoted(try #require(ToolRunner.executablePath)) + " " + pasted
+      let shell = try ToolRun.shell(command, in: work)
+      #expect(shell.exitCode == 0, "\(command): \(shell.standardError)")
+    }
+    let csvText = try String(contentsOfFile: work + "/dittos.csv", encoding: .utf8)
+    #expect(csvText.hasPrefix("Category,Ditto"))
+    let files = try FileManager.default.contentsOfDirectory(atPath: work)
+    #expect(files.contains { $0.hasSuffix(".dittorecovery") }, "\(files)")
+    let json = try ToolRunner.runProcess([
+      "backup", "recover", backup, "--out", out + "-2", "--json",
+    ])
+    #expect(json.json?["exitCode"] as? Int == 74)
+    #expect((json.json?["next"] as? [String])?.count == 2)
   }
 
   @Test func withoutOutItRebuildsIntoANewTemporaryFolderAndSaysWhere() throws {

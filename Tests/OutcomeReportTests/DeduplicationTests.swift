@@ -10,7 +10,7 @@ struct DeduplicationTests {
     let once = scan([bytes])
     let twice = scan([bytes, bytes], chunkSize: 11)
     #expect(twice.byOutcome == once.byOutcome)
-    #expect(twice.sums == once.sums)
+    #expect(twice.tagSums == once.tagSums)
     #expect(twice.malformed == once.malformed)
     #expect(twice.duplicates == once.total + once.malformed)
     #expect(twice.ignored == 2 * once.ignored)
@@ -39,7 +39,7 @@ struct DeduplicationTests {
     #expect(summary.total == 30)
     #expect(summary.duplicates == 8)
     #expect(summary.byOutcome == counts([.success: 20, .nothingOnDisk: 10]))
-    #expect(summary.sums.categories == 30)
+    #expect(summary.tagSums.categories == 30)
   }
 
   @Test func repeatsInsideOneInputAreDropped() {

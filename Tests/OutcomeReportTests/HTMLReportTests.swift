@@ -116,6 +116,11 @@ struct HTMLReportTests {
     let thresholds = collector.elements.filter { $0.attributes["class"] == "threshold" }
     #expect(thresholds.map { $0.attributes["data-threshold"] } == ["0.6", "0.6"])
     #expect(page.contains("success inserted=9 salvaged=9"))
+    // Why, and (too few to tell) what to collect next.
+    #expect(page.contains(OutcomeSummary.escape(summary.assessment.reason(noun: "device"))))
+    if summary.verdict == .tooFew {
+      #expect(page.contains("Collect next: the logs of about"))
+    }
     #expect(collector.elements.filter { $0.name == "tr" }.count >= 4 + OutcomeCode.allCases.count)
   }
 

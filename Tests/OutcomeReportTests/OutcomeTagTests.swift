@@ -169,7 +169,7 @@ struct OutcomeTagTests {
     let big =
       "migration_outcome source=auto outcome=success categories=999999999999999999 dittos=1 inserted=1"
     let summary = scan(Array(repeating: big, count: 12).joined(separator: "\n"))
-    #expect(summary.sums.categories == Int.max)
-    #expect(summary.sums.dittos == 12)
+    #expect(summary.tagSums.categories == Int.max)
+    #expect(summary.tagSums.dittos == 12)
   }
 }

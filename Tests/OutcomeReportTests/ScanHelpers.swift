@@ -88,7 +88,7 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
     #expect(summary.malformed == malformed, sourceLocation: sourceLocation)
     #expect(summary.ignored == ignored, sourceLocation: sourceLocation)
     #expect(summary.duplicates == 0, sourceLocation: sourceLocation)
-    #expect(summary.sums == sums, sourceLocation: sourceLocation)
+    #expect(summary.tagSums == sums, sourceLocation: sourceLocation)
     #expect(summary.styles == [style: 1], sourceLocation: sourceLocation)
   }
 }

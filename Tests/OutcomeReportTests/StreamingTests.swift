@@ -45,7 +45,7 @@ struct StreamingTests {
     for chunkSize in [1, 5, 1000] {
       let summary = scan([Array(text.utf8)], chunkSize: chunkSize)
       #expect(summary.byOutcome == counts([.success: 1]))
-      #expect(summary.sums == OutcomeSums(categories: 1, dittos: 2, inserted: 3))
+      #expect(summary.tagSums == OutcomeSums(categories: 1, dittos: 2, inserted: 3))
       #expect(summary.malformed == 0)
       #expect(summary.ignored == 0)
     }
@@ -159,7 +159,7 @@ struct StreamingTests {
       let summary = scan([bytes], chunkSize: chunkSize, options: .init(unit: .tag))
       #expect(summary.byOutcome == expected)
       #expect(summary.total == 4000)
-      #expect(summary.sums.dittos == 8000)
+      #expect(summary.tagSums.dittos == 8000)
       #expect(summary.duplicates == 0)
       #expect(summary.ignored == 0)
       #expect(summary.verdict == .mixed)

@@ -80,9 +80,15 @@ struct BackupCommand: Command {
 
   /// The backups at `path`.
   ///
-  /// - Throws: ``BackupError`` naming why there are none.
-  static func locate(_ path: String) throws(BackupError) -> [String] {
-    try BackupLocator.locate(path)
+  /// - Throws: ``BackupError`` naming why there are none; ``InputError`` naming what `path` is
+  ///   instead (a container, a store, a recovery file) and the command that fits it.
+  static func locate(_ path: String) throws -> [String] {
+    do {
+      return try BackupLocator.locate(path)
+    } catch .notABackup(let at, let reason) {
+      if let wrongKind = WrongKind.forBackup(path) { throw wrongKind }
+      throw BackupError.notABackup(path: at, reason: reason)
+    }
   }
 
   /// The only backup, or among several the newest holding a Ditto store (else the newest readable one

@@ -3,6 +3,7 @@ import ContainerFiles
 import DittoStore
 import Exchange
 import LegacyMigration
+import LibraryMerge
 
 /// `ditto-recover backup recover`: rebuild Ditto's containers from a backup, then recover from them.
 struct BackupRecoverCommand: Command {
@@ -14,7 +15,8 @@ struct BackupRecoverCommand: Command {
     same recovery as 'recover' on them. Given several backups, uses the newest that holds a Ditto store.
     An encrypted backup needs its password in a file (--password-file), never on the command line.
     The library is the backup's own Ditto.store, rebuilt in OUT/AppDomainGroup-group.io.kern.ditto/
-    (or --library); a backup of a device that never ran Ditto 3.x has none: exit 74.
+    (or --library); a backup made before Ditto 3.0 has none: exit 74, with what its old files hold and
+    the commands that fit ('backup extract' for the phone, 'export --legacy' for a CSV).
     Then: ditto-recover export --library OUT/AppDomainGroup-group.io.kern.ditto/Ditto.store --format csv
     """
   /// The command's options, declared once.
@@ -79,6 +81,9 @@ struct BackupRecoverCommand: Command {
 
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
+    if library == nil, !LibraryFailure.exists(libraryPath) {
+      throw madeBeforeDitto3(chosen, layout: layout, output: output, context: context)
+    }
     try LibraryFailure.requireExisting(libraryPath)
     let destination = DittoStoreDestination(path: libraryPath)
     let migrator = LegacyDataMigrator(
@@ -116,9 +121,57 @@ struct BackupRecoverCommand: Command {
         BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
           + ReportRendering.text(
             report, libraryPath: libraryPath)
-          + "next: ditto-recover export --library \(libraryPath) --format csv > dittos.csv\n")
+          + "next: "
+          + ShellWord.line(["ditto-recover", "export", "--library", libraryPath, "--format", "csv"])
+          + " > dittos.csv\n")
     }
     return exitCode
+  }
+
+  /// A backup made before Ditto 3.0 holds no library to recover into: what its rebuilt files hold,
+  /// and the commands that fit (a recovery file for the phone, a CSV).
+  private func madeBeforeDitto3(
+    _ chosen: BackupSummary, layout: ContainerLayout, output: String, context: ToolContext
+  ) -> LibraryFailure {
+    let survey = LegacyDataMigrator(
+      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
+      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger
+    ).survey()
+    let recoverable = StatusRendering.Recoverable(survey)
+    let explanation =
+      "\(chosen.backup.path) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(output); \(StatusRendering.headline(survey))"
+    var next: [String] = []
+    guard recoverable.dittos > 0 else {
+      return LibraryFailure(
+        DestinationError(.noLibrary, file: layout.defaultLibraryPath, reason: "none in the backup"),
+        explanation: explanation, next: next)
+    }
+    var extract = ["ditto-recover", "backup", "extract", chosen.backup.path]
+    if let passwordFile { extract += ["--password-file", passwordFile] }
+    if recoverable.isSalvaged { extract.append("--salvage") }
+    next.append(
+      "for the iPhone, a recovery file to open with Ditto 3.0.2: \(ShellWord.line(extract))")
+    for source in survey.sources(for: .manual) {
+      switch source.origin {
+      case .store(let candidate):
+        next.append(
+          "for a CSV of the old store's dittos that Ditto's Import reads: "
+            + ShellWord.line([
+              "ditto-recover", "export", "--legacy", candidate.path, "--format", "csv",
+            ]) + " > dittos.csv")
+      case .salvage(let candidate):
+        next.append(
+          "for a CSV of the dittos salvage rebuilds, that Ditto's Import reads: "
+            + ShellWord.line(["ditto-recover", "salvage", candidate.path, "--format", "csv"])
+            + " > dittos.csv")
+      case .defaults:
+        continue
+      }
+      break
+    }
+    return LibraryFailure(
+      DestinationError(.noLibrary, file: layout.defaultLibraryPath, reason: "none in the backup"),
+      explanation: explanation, next: next)
   }
 
   /// Creates (or accepts an empty) `--out`, or a temporary folder; never inside a backup.

@@ -46,7 +46,12 @@ struct ExportCommand: Command {
     } else if let legacy {
       let store = try CoreDataStore(path: legacy)
       defer { store.snapshot.remove() }
-      let reader = try LegacyStoreReader(store: store)
+      let reader: LegacyStoreReader
+      do {
+        reader = try LegacyStoreReader(store: store)
+      } catch {
+        throw WrongKind.forLegacy(legacy, format: format.rawValue) ?? error
+      }
       try reader.walkUTF8(
         category: { title, _ in writer.beginCategory(title: title) },
         ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
@@ -56,6 +61,11 @@ struct ExportCommand: Command {
       do {
         content = try DittoStoreFile.content(at: library)
       } catch {
+        if error.kind == .refused,
+          let wrongKind = WrongKind.forLibrary(library, format: format.rawValue)
+        {
+          throw wrongKind
+        }
         throw LibraryFailure(error)
       }
       for category in content.categories {

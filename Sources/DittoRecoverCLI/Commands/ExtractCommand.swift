@@ -32,7 +32,7 @@ struct ExtractCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try target.validate()
+    try target.validate(context)
     let layout = target.layout
     let now = Date()
     let out = self.out ?? UserPath.resolved(RecoveryRendering.defaultFileName(for: now))

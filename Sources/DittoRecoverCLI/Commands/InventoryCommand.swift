@@ -21,7 +21,7 @@ struct InventoryCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try target.validate()
+    try target.validate(context)
     let layout = target.layout
     if json {
       var lines: [JSONValue] = []

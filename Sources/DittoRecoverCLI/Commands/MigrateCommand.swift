@@ -23,7 +23,7 @@ struct MigrateCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try target.validate()
+    try target.validate(context)
     try target.requireLibrary()
     switch target.makeMigrator(context).migrateIfNeeded() {
     case .alreadyComplete:

@@ -1,5 +1,6 @@
 import Foundation
 import OutcomeReport
+import SafeFiles
 
 /// `ditto-recover outcomes`: the distribution of `migration_outcome` lines across a cohort.
 struct OutcomesCommand: Command {
@@ -89,24 +90,70 @@ struct OutcomesCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
+    if let html { try Self.requireNewOutput(html, inputs: files) }
     var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: rule, unit: unit))
     do {
       if files.isEmpty {
+        if isatty(0) == 1 {
+          context.standardError.write(
+            "outcomes: reading a log capture from standard input (end it with Ctrl-D), or give the files: ditto-recover outcomes tester-logs/*.log\n"
+          )
+        }
         try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
       } else {
         for file in files { try scanner.scan(path: file) }
       }
     }
     let summary = scanner.finish()
+    if context.isVerbose {
+      for location in summary.malformedLines {
+        context.standardError.write("malformed migration_outcome line: \(location)\n")
+      }
+      let unlisted = summary.malformed - summary.malformedLines.count
+      if unlisted > 0 {
+        context.standardError.write("(\(unlisted) more malformed lines not listed)\n")
+      }
+    }
     if let html {
       do {
-        try Data(summary.htmlReport().utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+        try NewFile.write(Array(summary.htmlReport().utf8), to: html)
       } catch {
-        throw OutputError.cannotWrite("cannot write \(html): \(error.localizedDescription)")
+        switch error {
+        case .exists:
+          throw OutputError.exists(
+            "--html \(html) already exists; it is never overwritten: name a new file, e.g. --html outcomes.html"
+          )
+        case .failed(let failure):
+          throw OutputError.cannotWrite(
+            "--html \(html): cannot be created in \(PrivateDirectory.parent(of: html)): \(failure.reason)"
+          )
+        }
       }
     }
     let text = json ? summary.jsonText() : summary.textReport()
     context.standardOutput.write(text.hasSuffix("\n") ? text : text + "\n")
     return .success
+  }
+
+  /// Refuses, before anything is read, an `--html` that exists or that is one of the inputs (the
+  /// name forgotten: `outcomes --html logs/*.log` would write the page over the first capture).
+  static func requireNewOutput(_ html: String, inputs: [String]) throws {
+    let target = try? FileStatus.following(path: html)
+    for input in inputs where input != "-" {
+      let same =
+        UserPath.resolved(input) == html
+        || (target != nil && (try? FileStatus.following(path: input))?.identity == target?.identity)
+      if same {
+        throw OutputError.exists(
+          "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html outcomes.html"
+        )
+      }
+    }
+    if let target {
+      let kind = target.kind == .regular ? "" : " (a \(target.kind.humanName))"
+      throw OutputError.exists(
+        "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html outcomes.html"
+      )
+    }
   }
 }

@@ -11,8 +11,9 @@ import SafeFiles
 enum OutputFolder {
   /// Creates `path` (mode 0700), or accepts an existing empty folder.
   ///
-  /// - Throws: ``UsageError`` when it exists and is not an empty folder; ``OutputError`` when it
-  ///   cannot be created.
+  /// - Throws: ``OutputError`` (exists, exit 73) when it exists and is not an empty folder: files
+  ///   already there (another backup's, an earlier run's) are never written over; ``OutputError``
+  ///   when it cannot be created.
   static func prepare(_ path: String, option: OptionSpec) throws {
     if mkdir(path, 0o700) == 0 { return }
     let code = errno
@@ -30,8 +31,9 @@ enum OutputFolder {
       throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
     }
     guard isEmptyFolder else {
-      throw UsageError(
-        "'\(option.synopsis)' \(path) already exists and is not an empty folder")
+      throw OutputError.exists(
+        "\(option.synopsisName) \(path) already exists and is not an empty folder; files there are never written over: give a new folder, e.g. \(option.synopsisName) \(ShellWord.quote(path + "-2"))"
+      )
     }
   }
 

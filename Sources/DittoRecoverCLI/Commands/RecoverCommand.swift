@@ -21,7 +21,11 @@ struct RecoverCommand: Command {
     )
   }
 
-  static let options = ContainerOptions.specs + [Options.dryRun.spec, Options.from.spec]
+  static let options =
+    ContainerOptions.specs(
+      containerHelp:
+        "The App Group container folder copied from the device (not needed with --from and --library)."
+    ) + [Options.dryRun.spec, Options.from.spec]
 
   let target: ContainerOptions
   let json: Bool
@@ -33,10 +37,14 @@ struct RecoverCommand: Command {
     json = arguments.isSet(CommonOptions.json)
     isDryRun = arguments.isSet(Options.dryRun)
     file = try arguments.value(of: Options.from)
+    // A picked file needs only a library to import into: the container's, or --library.
+    if !target.hasContainer, file == nil || !target.hasLibrary {
+      throw UsageError.missing(ContainerOptions.container.spec)
+    }
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    try target.validate()
+    if target.hasContainer { try target.validate(context) }
     if !isDryRun { try target.requireLibrary() }
     if let file { try InputError.requireExisting(file, option: Options.from.spec) }
     let migrator = target.makeMigrator(context)

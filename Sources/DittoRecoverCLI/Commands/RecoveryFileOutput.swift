@@ -24,6 +24,31 @@ enum RecoveryFileOutput {
     }
   }
 
+  /// Why no file is written, and the one next step: `--salvage` when salvage rebuilds dittos (and
+  /// how many), what to do about a failure that said nothing about the data; never `--salvage`
+  /// when it was given.
+  static func nothingToWrite(_ extraction: RecoveryExtraction, context: ToolContext) -> DataError {
+    let read = extraction.readReport
+    var message = "nothing readable to put in a recovery file (\(read.outcome.rawValue))"
+    if let error = read.errorDescription { message += ": \(error)" }
+    if read.outcome == .nothingOnDisk, !read.orphanWALs.isEmpty {
+      message +=
+        ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
+    }
+    var next = ReportRendering.advice(read, invocation: context.invocation)
+    if extraction.path == .auto {
+      let more = extraction.dittosSalvageWouldAdd()
+      if more > 0 {
+        message +=
+          "; salvage rebuilds \(more) \(more == 1 ? "ditto" : "dittos") from the bytes SQLite cannot read"
+        next.append(ShellWord.line(context.invocation + [salvage.spec.synopsisName]))
+      }
+    } else if read.outcome == .foundUnreadable {
+      message += "; salvage found nothing it could decode either"
+    }
+    return DataError(message + "; no file written", next: next)
+  }
+
   /// Writes the file (unless there is nothing to put in it) and prints the result.
   ///
   /// - Returns: 0, or 65 when part of the data could not be read (the readable part is written).
@@ -34,16 +59,14 @@ enum RecoveryFileOutput {
     json: Bool, extra: [String: JSONValue], context: ToolContext
   ) throws -> ExitCode {
     let read = extraction.readReport
+    // Each error once: the one that decided the outcome is in the final message.
     for source in read.sources {
-      if let error = source.error { context.printError("\(source.path): \(error)") }
+      if let error = source.error, error != read.errorDescription {
+        context.printError(error)
+      }
     }
     guard extraction.offeredDittos > 0 else {
-      var message = "nothing to put in a recovery file (\(read.outcome.rawValue))"
-      if let error = read.errorDescription { message += ": \(error)" }
-      if read.outcome == .foundUnreadable, !read.orphanWALs.isEmpty || read.store != nil {
-        message += "; try again with --salvage, or run 'ditto-recover salvage' on the store"
-      }
-      throw DataError(message + "; no file written")
+      throw nothingToWrite(extraction, context: context)
     }
     let (info, report) = try extraction.write(info: info, to: out)
     var exitCode = ExitCode.success
@@ -70,7 +93,7 @@ enum RecoveryFileOutput {
         + RecoveryRendering.lines(info)
         + [
           "next: AirDrop the file to the iPhone (or save it to Files) and open it with Ditto,",
-          "  or check it here: ditto-recover status --from \(out)",
+          "  or check it here: ditto-recover status --from \(ShellWord.quote(out))",
         ]
       context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     }

@@ -44,7 +44,7 @@ struct StatusCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     if let file { return try describe(file, context) }
-    try target.validate()
+    try target.validate(context)
     let migrator = target.makeMigrator(context)
     let survey = migrator.survey(.contentsAndSalvage)
     var flagSet = false
@@ -81,7 +81,8 @@ struct StatusCommand: Command {
     lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
     lines.append(
       "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")
-    if let flagError { lines.append("flag error: \(flagError)") }
+    // The defaults file holds the flags too: when it cannot be read, that is said once, below.
+    if let flagError, !survey.defaultsFailed { lines.append("flag error: \(flagError)") }
     if survey.stores.isEmpty {
       lines.append("candidates: none")
     } else {

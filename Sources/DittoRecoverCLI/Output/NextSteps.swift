@@ -68,7 +68,8 @@ enum NextSteps {
         "cp -RL \(ShellWord.quote(file)) \(ShellWord.quote(file + ".real")) && rm \(ShellWord.quote(file)) && mv \(ShellWord.quote(file + ".real")) \(ShellWord.quote(file))",
         again,
       ]
-    case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .unreadable:
+    case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .ditto3Library,
+      .unreadable:
       return []
     }
   }

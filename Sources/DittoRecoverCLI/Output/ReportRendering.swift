@@ -55,7 +55,10 @@ enum ReportRendering {
     }
     if report.isDryRun {
       object["dryRun"] = true
-      object["preview"] = .string(report.previewMessage)
+      object["preview"] = .string(previewLine(report))
+      if let warning = report.libraryWarning {
+        object["libraryWarning"] = .string(warning.description)
+      }
       object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
     }
     return .object(object)
@@ -114,6 +117,31 @@ enum ReportRendering {
     }
   }
 
+  /// The first line of a preview: the seed's confirmation when something was read, otherwise why
+  /// nothing would be imported (never "0 dittos will be imported" for a store that could not be read).
+  static func previewLine(_ report: MigrationReport) -> String {
+    if report.counts.dittosRead > 0 {
+      guard report.outcome == .foundUnreadable, let error = report.errorDescription else {
+        return report.previewMessage
+      }
+      return report.previewMessage
+        + " Not everything could be read (\(error)): these are the dittos that could."
+    }
+    switch report.outcome {
+    case .foundUnreadable:
+      return
+        "Nothing would be imported: old data was found but could not be read\(report.transientReason == nil ? "" : " right now") (see the error below)."
+    case .nothingOnDisk:
+      return "Nothing would be imported: no old data was found here."
+    case .emptyStore:
+      return "Nothing would be imported: the old store was read in full and holds no ditto."
+    case .libraryError:
+      return "Nothing would be imported: the library could not be read (see the error below)."
+    case .success, .noNewData:
+      return report.previewMessage
+    }
+  }
+
   static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
     .object([
       "kind": .string(source.kind.rawValue), "path": .string(source.path),
@@ -128,7 +156,12 @@ enum ReportRendering {
   {
     var lines: [String] = []
     if report.isDryRun {
-      lines.append(report.previewMessage)
+      lines.append(previewLine(report))
+      if let warning = report.libraryWarning {
+        lines.append(
+          "warning: the library cannot be read (\(warning.description)): this preview is as against an empty library"
+        )
+      }
     } else if report.source == .manual {
       lines.append(report.recoveryResult.message)
     }
@@ -149,6 +182,9 @@ enum ReportRendering {
       lines.append("error: \(error)")
     }
     let counts = report.counts
+    if report.outcome == .foundUnreadable, counts.dittosRead == 0 {
+      lines.append("read: nothing (the old data could not be read)")
+    }
     if report.outcome != .nothingOnDisk, report.errorDescription == nil || counts.dittosRead > 0 {
       lines.append("read: \(counts.categoriesRead) categories, \(counts.dittosRead) dittos")
       let verb = report.isDryRun ? "would insert" : "inserted"
@@ -171,7 +207,10 @@ enum ReportRendering {
       )
     }
     lines.append("completion flag: \(report.flagSet ? "set" : "not set")")
-    if let flagError = report.flagError { lines.append("flag error: \(flagError.description)") }
+    // The defaults file holds the flags too: its error is said once.
+    if let flagError = report.flagError, flagError.store != report.defaultsError?.file {
+      lines.append("flag error: \(flagError.description)")
+    }
     if let reason = report.transientReason {
       let counted =
         report.source == .auto && !report.isDryRun

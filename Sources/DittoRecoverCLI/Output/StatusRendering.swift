@@ -46,6 +46,9 @@ enum StatusRendering {
       return
         "recoverable: nothing (\(store.candidate.relativePath) was read in full and holds no ditto)"
     }
+    if case .failed(let error) = survey.defaults {
+      return "recoverable: nothing readable (\(error.description))"
+    }
     return "recoverable: nothing (no legacy file in any probed place)"
   }
 
@@ -153,5 +156,13 @@ enum StatusRendering {
       break
     }
     return line
+  }
+}
+
+extension LegacySurvey {
+  /// True when the App Group defaults could not be read.
+  var defaultsFailed: Bool {
+    if case .failed = defaults { return true }
+    return false
   }
 }

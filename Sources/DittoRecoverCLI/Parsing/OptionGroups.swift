@@ -43,20 +43,47 @@ struct ContainerOptions {
   let libraryPath: String
   /// False when `--container` was not given (allowed only where it is optional).
   let hasContainer: Bool
+  /// True when `--library` was given.
+  let hasLibrary: Bool
+  /// `--container` as given, when it is an Xcode `.xcappdata` bundle (its `AppData` is read).
+  let appDataBundle: String?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    let container = try arguments.value(of: Self.container)
+    var container = try arguments.value(of: Self.container)
     hasContainer = container != nil
+    // An Xcode "Download Container" bundle: the app's own data is in its AppData folder.
+    if let given = container, given.hasSuffix(".xcappdata"),
+      (try? FileStatus.following(path: given + "/AppData"))??.kind == .directory
+    {
+      appDataBundle = given
+      container = given + "/AppData"
+    } else {
+      appDataBundle = nil
+    }
     layout = ContainerLayout(
       container: container ?? UserPath.resolved("."), home: try arguments.value(of: Self.home))
-    libraryPath = try arguments.value(of: Self.library) ?? layout.defaultLibraryPath
+    let library = try arguments.value(of: Self.library)
+    hasLibrary = library != nil
+    libraryPath = library ?? layout.defaultLibraryPath
   }
 
-  /// Checks that the folders exist, so a typo is an error rather than "nothing on disk".
+  /// Checks that the folders exist, so a typo is an error rather than "nothing on disk", and that
+  /// `--container` is not another kind of input (a backup, a store, a recovery file); says so when
+  /// an `.xcappdata` bundle is read through its `AppData` folder.
   ///
   /// - Throws: ``InputError``.
-  func validate() throws(InputError) {
-    try InputError.requireFolder(layout.container, option: Self.container.spec)
+  func validate(_ context: ToolContext) throws(InputError) {
+    if let bundle = appDataBundle {
+      context.standardError.write(
+        "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)\n"
+      )
+    }
+    do {
+      try InputError.requireFolder(layout.container, option: Self.container.spec)
+    } catch {
+      throw WrongKind.forContainer(layout.container) ?? error
+    }
+    if let wrongKind = WrongKind.forContainer(layout.container) { throw wrongKind }
     if let home = layout.home { try InputError.requireFolder(home, option: Self.home.spec) }
   }
 

@@ -1,0 +1,76 @@
+import SafeFiles
+
+/// The wrong kind of input, named with the command that fits it (``InputKind``).
+enum WrongKind {
+  /// A path given as a backup that is something else; nil when it is nothing we know.
+  static func forBackup(_ path: String) -> InputError? {
+    let kind = InputKind.of(path)
+    let quoted = ShellWord.quote(path)
+    switch kind {
+    case .container, .xcappdata:
+      return InputError(
+        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        next: ["ditto-recover status --container \(quoted)"])
+    case .ditto2Store:
+      return InputError(
+        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        next: ["ditto-recover export --legacy \(quoted) --format csv > dittos.csv"])
+    case .recoveryFile:
+      return InputError(
+        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        next: ["ditto-recover status --from \(quoted)"])
+    case .ditto3Library:
+      return InputError(
+        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        next: ["ditto-recover export --library \(quoted) --format csv > dittos.csv"])
+    case .backup, .unknown:
+      return nil
+    }
+  }
+
+  /// A path given as `--container` that is something else; nil when it is a folder we do not
+  /// recognise (it is probed as it is).
+  static func forContainer(_ path: String) -> InputError? {
+    let kind = InputKind.of(path)
+    let quoted = ShellWord.quote(path)
+    let what = "--container \(path) is \(kind.description), not a copied App Group container"
+    switch kind {
+    case .backup:
+      return InputError(what, next: ["ditto-recover backup recover \(quoted)"])
+    case .ditto2Store:
+      return InputError(
+        what,
+        next: [
+          "ditto-recover export --legacy \(quoted) --format csv > dittos.csv",
+          "or give the folder holding it: --container \(ShellWord.quote(PrivateDirectory.parent(of: path)))",
+        ])
+    case .recoveryFile:
+      return InputError(what, next: ["ditto-recover status --from \(quoted)"])
+    case .ditto3Library:
+      return InputError(
+        what,
+        next: [
+          "give the folder holding it: --container \(ShellWord.quote(PrivateDirectory.parent(of: path)))"
+        ])
+    case .container, .xcappdata, .unknown:
+      return nil
+    }
+  }
+
+  /// A file given as a 2.x store (`--legacy`) that is the 3.x library.
+  static func forLegacy(_ path: String, format: String) -> DataError? {
+    guard InputKind.of(path) == .ditto3Library else { return nil }
+    return DataError(
+      "--legacy \(path) is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store",
+      next: ["ditto-recover export --library \(ShellWord.quote(path)) --format \(format)"])
+  }
+
+  /// A file given as the 3.x library (`--library`) that is a 2.x store or a recovery file.
+  static func forLibrary(_ path: String, format: String) -> DataError? {
+    let kind = InputKind.of(path)
+    guard kind == .ditto2Store || kind == .recoveryFile else { return nil }
+    return DataError(
+      "--library \(path) is \(kind.description), not the Ditto 3.x library",
+      next: ["ditto-recover export --legacy \(ShellWord.quote(path)) --format \(format)"])
+  }
+}

@@ -1,0 +1,131 @@
+import SafeFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The command line as bytes, so that a path that is not valid UTF-8 (possible on Linux file
+/// systems) is still a path: Swift's `CommandLine.arguments` would replace its bad bytes and name
+/// another file.
+///
+/// Each such argument is given to the tool as a symbolic link, in a private folder of this run,
+/// whose target is the argument's bytes (an absolute path; for a path that does not exist yet, an
+/// output, the link goes to its folder and the name is kept). Everything the tool prints names
+/// the argument as the user typed it, bad bytes shown as `\xNN` (``display(_:json:)``). The folder
+/// is removed by ``remove()``.
+public final class RawArguments {
+  /// The arguments, after the program's name.
+  public let arguments: [String]
+  /// Link path → how to show it.
+  private var aliases: [(link: String, shown: String)] = []
+  private var folder: PrivateDirectory?
+
+  /// Reads `argv[1…]`.
+  public init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+    var decoded: [String] = []
+    var links: [(String, String)] = []
+    var folder: PrivateDirectory?
+    for index in 1..<Int(max(argc, 1)) {
+      guard let pointer = argv[index] else { continue }
+      let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map {
+        UInt8(bitPattern: $0)
+      }
+      if let text = UserPath.validUTF8(bytes) {
+        decoded.append(text)
+        continue
+      }
+      do {
+        if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
+        guard let folder else { continue }
+        let (link, shown) = try RawArguments.link(bytes, number: links.count, in: folder.path)
+        decoded.append(link)
+        links.append((link, shown))
+      } catch {
+        decoded.append(PrintablePath.escape(bytes))  // reported as missing, by its bytes
+      }
+    }
+    arguments = decoded
+    aliases = links.map { (link: $0.0, shown: $0.1) }
+    self.folder = folder
+  }
+
+  /// `text` with every link this run made shown as the user's argument.
+  public func display(_ text: String, json: Bool) -> String {
+    var shownText = text
+    for alias in aliases {
+      let shown =
+        json ? alias.shown.replacingOccurrences(of: "\\", with: "\\\\") : alias.shown
+      shownText = shownText.replacingOccurrences(of: alias.link, with: shown)
+    }
+    return shownText
+  }
+
+  /// True when an argument had to be given as a link.
+  public var hasAliases: Bool { !aliases.isEmpty }
+
+  /// Removes the private folder of links.
+  public func remove() {
+    folder?.remove()
+    folder = nil
+  }
+
+  private static func link(_ bytes: [UInt8], number: Int, in folder: String) throws -> (
+    String, String
+  ) {
+    var absolute = bytes
+    if absolute.first != UInt8(ascii: "/") {
+      absolute = Array(currentDirectoryBytes()) + [UInt8(ascii: "/")] + bytes
+    }
+    var target = absolute
+    var tail = ""
+    if let slash = absolute.lastIndex(of: 0x2F), slash > 0,
+      let name = UserPath.validUTF8(Array(absolute[(slash + 1)...])), !name.isEmpty
+    {
+      // The bad bytes are in a folder: link the folder and keep the name, so that a file is
+      // opened as itself (never through a link) and an output that does not exist yet can be made.
+      target = Array(absolute[..<slash])
+      tail = "/" + name
+    }
+    let link = folder + "/arg\(number)"
+    guard symlink(nullTerminated(target), link) == 0 else {
+      throw FileAccessError(path: link, operation: "symlink", code: errno)
+    }
+    return (link + tail, PrintablePath.escape(bytes))
+  }
+
+  private static func nullTerminated(_ bytes: [UInt8]) -> [CChar] {
+    bytes.map { CChar(bitPattern: $0) } + [0]
+  }
+
+  private static func currentDirectoryBytes() -> [UInt8] {
+    guard let cwd = getcwd(nil, 0) else { return [UInt8(ascii: "/")] }
+    defer { free(cwd) }
+    return UnsafeBufferPointer(start: cwd, count: strlen(cwd)).map { UInt8(bitPattern: $0) }
+  }
+
+}
+
+@available(*, unavailable)
+extension RawArguments: Sendable {}
+
+/// Text written through ``RawArguments/display(_:json:)`` before it reaches `base`.
+public final class DisplayingOutput: TextOutput {
+  private let base: TextOutput
+  private let raw: RawArguments
+  private let isJSON: Bool
+
+  public init(_ base: TextOutput, raw: RawArguments, isJSON: Bool) {
+    self.base = base
+    self.raw = raw
+    self.isJSON = isJSON
+  }
+
+  public func write(_ text: String) { base.write(raw.display(text, json: isJSON)) }
+
+  public func write(bytes: [UInt8]) {
+    guard raw.hasAliases else { return base.write(bytes: bytes) }
+    write(String(decoding: bytes, as: UTF8.self))
+  }
+}
