@@ -149,7 +149,9 @@ public final class DittoStoreDestination: MigrationDestination {
           database: database, layout: layout, writes: true, now: time, file: path)
         outcome = try body(session)
         receipt = try session.finish(author: author, now: time)
-        return receipt == nil ? .rollback : .commit
+        guard receipt != nil else { return .rollback }
+        try Self.quickCheck(database, file: path)
+        return .commit
       }
     } catch let failure as ImportFailure {
       throw failure
@@ -206,6 +208,21 @@ public final class DittoStoreDestination: MigrationDestination {
       throw DestinationError(
         .writeFailed, file: path, reason: "the library file is read-only; nothing was written")
     }
+  }
+
+  /// `PRAGMA quick_check` of the library, inside the write transaction after the inserts (it sees
+  /// them): anything but `ok` throws, and the transaction is rolled back.
+  private static func quickCheck(_ database: Database, file: String) throws {
+    let check = try database.makeStatement(sql: "PRAGMA quick_check(5)")
+    defer { check.reset() }
+    var problems: [String] = []
+    while try check.step() { problems.append(check.text(at: 0) ?? "") }
+    guard problems != ["ok"] else { return }
+    throw DestinationError(
+      .writeFailed, file: file,
+      reason:
+        "the library did not pass SQLite's quick_check after the import (\(problems.prefix(2).joined(separator: "; "))); nothing was written"
+    )
   }
 
   private static func enableCheckpointsOnClose(_ database: Database) {

@@ -57,8 +57,7 @@ public enum DittoStoreFile {
           history: layout.hasHistory, cloudKit: layout.hasCloudKit, profiles: profiles, zMax: zMax,
           historyTransactions: layout.hasHistory ? try queries.rowCount(of: "ATRANSACTION") : 0,
           historyChanges: layout.hasHistory ? try queries.rowCount(of: "ACHANGE") : 0,
-          writeRefusal: layout.writeProblems.isEmpty
-            ? nil : layout.writeProblems.joined(separator: "; "))
+          writeRefusal: writeRefusal(layout))
       }
     } catch  where error.kind == .noLibrary {
       return DittoStoreSummary(path: path, exists: false)
@@ -75,10 +74,19 @@ public enum DittoStoreFile {
 
   /// The reason an import into a store with `layout` is refused, nil when it is accepted.
   static func writeRefusal(_ layout: StoreLayout) -> String? {
-    layout.writeProblems.isEmpty
-      ? nil
-      : "not a Ditto 3.x store this tool may write: " + layout.writeProblems.joined(separator: "; ")
+    if !layout.writeProblems.isEmpty {
+      return "not a Ditto 3.x store this tool may write: "
+        + layout.writeProblems.joined(separator: "; ")
+    }
+    if layout.hasCloudKit, layout.profileCount == 0 { return awaitingICloudReason }
+    return nil
   }
+
+  /// Why a library with iCloud mirroring tables and no Profile is not written: its content has not
+  /// arrived from iCloud yet, and a Profile made here would be a second one once it does (which one
+  /// is "first" could then differ between devices).
+  public static let awaitingICloudReason =
+    "this library has iCloud sync tables and no Profile yet: its content has not arrived from iCloud, and a Profile made here would become a second one when it does; nothing was written"
 
   // MARK: - Snapshot
 

@@ -105,7 +105,8 @@ final class DittoStoreSession: ImportSession {
       historyTransactionID: nil, facts: facts)
     if layout.hasHistory {
       receipt.historyTransactionID = try HistoryWriter(
-        database: database, author: author, now: now, file: file
+        database: database, author: author, now: now, file: file,
+        transactionColumns: layout.transactionColumns
       ).record(ranges)
     }
     return receipt

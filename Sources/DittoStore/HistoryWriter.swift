@@ -9,6 +9,13 @@ struct HistoryWriter {
   let author: String
   let now: Double
   let file: String
+  /// The columns of `ATRANSACTION`: the bundle and process ids are set where the table has them.
+  var transactionColumns: Set<String> = []
+
+  /// The writing tool's bundle identifier (never the app's).
+  static let bundleID = "io.kern.ditto-recover"
+  /// The writing tool's process name.
+  static let processName = "ditto-recover"
 
   /// Writes the history of `changes` (each entity's new keys, one contiguous range each).
   ///
@@ -36,16 +43,26 @@ struct HistoryWriter {
     let transaction = try entity("TRANSACTION")
     let string = try entity("TRANSACTIONSTRING")
     let authorKey = try intern(author, entity: string)
+    var columns = ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZTIMESTAMP"]
+    var values: [SQLValue] = []
+    for (column, name) in [("ZBUNDLEIDTS", Self.bundleID), ("ZPROCESSIDTS", Self.processName)]
+    where transactionColumns.contains(column) {
+      columns.append(column)
+      values.append(.integer(try intern(name, entity: string)))
+    }
 
     let transactionKey = try RowWriter.firstFreeKey(
       transaction, table: "ATRANSACTION", in: database)
     let insertTransaction = try database.makeStatement(
       sql: """
-        INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZTIMESTAMP)
-        VALUES (?, ?, NULL, ?, ?)
+        INSERT INTO ATRANSACTION (\(columns.joined(separator: ", ")))
+        VALUES (?, ?, NULL, ?, ?\(String(repeating: ", ?", count: values.count)))
         """)
     try insertTransaction.bind(
-      .integer(transactionKey), .integer(transaction.number), .integer(authorKey), .real(now))
+      [
+        .integer(transactionKey), .integer(transaction.number), .integer(authorKey),
+        .real(try timestamp()),
+      ] + values)
     try insertTransaction.run()
     try RowWriter.raiseMax(of: transaction.number, to: transactionKey, in: database)
 
@@ -72,6 +89,15 @@ struct HistoryWriter {
     }
     if !changes.isEmpty { try RowWriter.raiseMax(of: change.number, to: key - 1, in: database) }
     return transactionKey
+  }
+
+  /// Now, or a millisecond after the store's latest transaction when that is later (a store copied
+  /// from a phone whose clock ran ahead of this machine's): history stays in order by date.
+  private func timestamp() throws -> Double {
+    let latest = try database.makeStatement(sql: "SELECT MAX(ZTIMESTAMP) FROM ATRANSACTION")
+    defer { latest.reset() }
+    guard try latest.step(), let last = latest.optionalDouble(at: 0) else { return now }
+    return max(now, last + 0.001)
   }
 
   /// The `Z_PK` of `name` in `ATRANSACTIONSTRING`, inserted when missing (its name is unique).

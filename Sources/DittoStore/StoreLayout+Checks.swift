@@ -115,7 +115,9 @@ extension StoreLayout {
   /// or incomplete set.
   ///
   /// - Returns: whether history is kept, and `ACHANGE`'s columns.
-  static func checkHistory(_ inspection: inout Inspection) throws -> (Bool, Set<String>) {
+  static func checkHistory(_ inspection: inout Inspection) throws -> (
+    Bool, Set<String>, Set<String>
+  ) {
     let historyTables = historyColumns.keys.sorted()
     let present = historyTables.filter { inspection.tables.contains($0) }
     guard present.count == historyTables.count else {
@@ -123,13 +125,15 @@ extension StoreLayout {
         inspection.writeProblems.append(
           "only some persistent-history tables exist (\(present.joined(separator: ", ")))")
       }
-      return (false, [])
+      return (false, [], [])
     }
     var hasHistory = true
     var changeColumns = Set<String>()
+    var transactionColumns = Set<String>()
     for table in historyTables {
       let found = try inspection.columns(of: table)
       if table == "ACHANGE" { changeColumns = found }
+      if table == "ATRANSACTION" { transactionColumns = found }
       let missing = (historyColumns[table] ?? []).subtracting(found).sorted()
       if !missing.isEmpty {
         hasHistory = false
@@ -137,6 +141,6 @@ extension StoreLayout {
           "history table \(table) has no column \(missing.joined(separator: ", "))")
       }
     }
-    return (hasHistory, changeColumns)
+    return (hasHistory, changeColumns, transactionColumns)
   }
 }

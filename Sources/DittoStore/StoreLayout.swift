@@ -10,9 +10,31 @@ import SQLiteDB
 //   Z_PRIMARYKEY        Z_ENT, Z_NAME, Z_SUPER, Z_MAX: entity numbers by name, last key handed out
 //   Z_METADATA          Z_VERSION, Z_UUID, Z_PLIST (never written here)
 //   ACHANGE             persistent history, one row per changed object (may carry ZTOMBSTONEn)  CHANGE
-//   ATRANSACTION        one row per save; ZAUTHORTS → ATRANSACTIONSTRING.Z_PK                 TRANSACTION
+//   ATRANSACTION        one row per save; …TS columns → ATRANSACTIONSTRING.Z_PK               TRANSACTION
 //   ATRANSACTIONSTRING  interned strings, unique ZNAME                                          TRANSACTIONSTRING
 //   ANSCK*              CloudKit mirroring metadata (never written here)
+//
+// ONE IMPORT'S HISTORY, AS CORE DATA WRITES A SAVE (real rows: shared/reference §3.3)
+//
+//   ROW / COLUMN                  WRITTEN                           WHY
+//   ATRANSACTION.Z_PK             Z_MAX of TRANSACTION + 1, raised  history tokens hold this number: it
+//                                                                   only grows
+//   ATRANSACTION.Z_OPT            NULL                              as Core Data leaves it on history rows
+//   ATRANSACTION.ZAUTHORTS        → "ditto-recover"                 the save's author (transactionAuthor),
+//                                                                   never a NSCloudKitMirroringDelegate name
+//   ATRANSACTION.ZBUNDLEIDTS      → "io.kern.ditto-recover"         bundleID is non-optional in the API;
+//   ATRANSACTION.ZPROCESSIDTS     → "ditto-recover"                 processID too; ours, never the app's
+//                                                                   (when the columns exist)
+//   ATRANSACTION.ZCONTEXTNAMETS   NULL                              no context name was set
+//   ATRANSACTION.ZQUERYGEN        NULL                              no query generation
+//   ATRANSACTION.ZAUTHOR…ZPROCESSID NULL                            Core Data fills the …TS columns only
+//   ATRANSACTION.ZTIMESTAMP       max(now, latest ZTIMESTAMP        readers fetch history by date: a phone
+//                                 + 0.001) in Cocoa seconds        clock ahead of ours must not put this
+//                                                                   save before the ones it follows
+//   ATRANSACTIONSTRING            one row per new string, Z_PK     unique ZNAME: looked up first
+//                                 from Z_MAX + 1
+//   ACHANGE                       one insert (ZCHANGETYPE 0, NULL  ZENTITY/ZENTITYPK name the row; the
+//                                 ZCOLUMNS) per new row            exporter finds new rows through these
 //
 // Entity numbers (Z_ENT) are always looked up by name. Dates are Cocoa seconds (since 2001-01-01 UTC),
 // stored as REAL or, for whole seconds, INTEGER (TIMESTAMP has NUMERIC affinity).
@@ -40,6 +62,10 @@ struct StoreLayout {
   var hasHistory: Bool
   /// The columns of `ACHANGE` (uppercased), when it exists.
   var changeColumns: Set<String>
+  /// The columns of `ATRANSACTION` (uppercased), when it exists.
+  var transactionColumns: Set<String> = []
+  /// Rows in `ZPROFILE`.
+  var profileCount = 0
   /// True when any `ANSCK*` table exists.
   var hasCloudKit: Bool
   /// Why a write would be refused although the store can be read (unknown columns, extra entities,
@@ -108,12 +134,16 @@ struct StoreLayout {
     try readEntities(&inspection)
     let (profile, category, item) = try checkEntities(&inspection)
     try checkEntityTables(&inspection)
-    let (hasHistory, changeColumns) = try checkHistory(&inspection)
-    return StoreLayout(
+    let (hasHistory, changeColumns, transactionColumns) = try checkHistory(&inspection)
+    var layout = StoreLayout(
       profile: profile, category: category, item: item, entities: inspection.entities,
       hasHistory: hasHistory, changeColumns: changeColumns,
       hasCloudKit: inspection.tables.contains { $0.hasPrefix("ANSCK") },
       writeProblems: inspection.writeProblems)
+    layout.transactionColumns = transactionColumns
+    layout.profileCount = Int(
+      try database.makeStatement(sql: "SELECT COUNT(*) FROM ZPROFILE").scalarInt64() ?? 0)
+    return layout
   }
 }
 

@@ -92,6 +92,11 @@ public final class Statement {
 
   /// Resets the statement and binds `values` to parameters 1, 2, …
   public func bind(_ values: SQLValue...) throws(SQLiteError) {
+    try bind(values)
+  }
+
+  /// Resets the statement and binds `values` to parameters 1, 2, …
+  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
     reset()
     for (offset, value) in values.enumerated() {
       try bind(value, at: Int32(offset + 1))

@@ -140,11 +140,15 @@ import Testing
     let insertedRows =
       receipt.categoryIDs.count + receipt.dittoIDs.count + (plan.createsProfile ? 1 : 0)
     #expect(afterSummary.historyChanges == beforeSummary.historyChanges + insertedRows)
+    // Now, or just after the store's latest transaction when that is later (history in order).
+    let latestBefore = try rows(originalDB, "SELECT max(ZTIMESTAMP) FROM ATRANSACTION").first?
+      .first.flatMap { Double($0.dropFirst(2)) }
+    let stamp = max(pinnedNow, (latestBefore ?? 0) + 0.001)
     #expect(
       try rows(
         database,
         "SELECT s.ZNAME, t.Z_ENT, typeof(t.ZTIMESTAMP), t.ZTIMESTAMP FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = \(transaction)"
-      ) == [["t:ditto-recover", "i:16002", "t:real", "r:\(pinnedNow)"]])
+      ) == [["t:ditto-recover", "i:16002", "t:real", "r:\(stamp)"]])
     var expectedChanges = Set<[String]>()
     if let profile = receipt.createdProfileID { expectedChanges.insert(["i:3", "i:\(profile)"]) }
     for key in receipt.categoryIDs { expectedChanges.insert(["i:1", "i:\(key)"]) }

@@ -223,8 +223,9 @@ import Testing
         try openStore(store),
         "SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS WHERE t.Z_PK = \(transaction)"
       ) == [["t:ditto-recover"]])
-    // The app's own strings are kept; ours is added once, above TRANSACTIONSTRING's Z_MAX.
-    #expect(try DittoStoreFile.summary(at: store).zMax["TRANSACTIONSTRING"] == 3)
+    // The app's own strings are kept; ours are added once each, above TRANSACTIONSTRING's Z_MAX:
+    // the author and process name "ditto-recover" (one string), the bundle id.
+    #expect(try DittoStoreFile.summary(at: store).zMax["TRANSACTIONSTRING"] == 4)
   }
 
   @Test func theSummaryEncodesWithTheStatusKeys() throws {

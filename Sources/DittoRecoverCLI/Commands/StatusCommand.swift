@@ -210,7 +210,10 @@ struct LibraryStatus {
     if let summary, summary.exists {
       var line =
         "library: \(path): \(summary.categories) categories, \(summary.dittos) dittos"
-      if summary.cloudKit { line += " (iCloud sync tables present)" }
+      if summary.cloudKit {
+        line +=
+          " (this library has iCloud sync tables; if sync is on, Ditto uploads new dittos the next time it syncs)"
+      }
       if let refusal = summary.writeRefusal { line += "; will not be written: \(refusal)" }
       return line
     }

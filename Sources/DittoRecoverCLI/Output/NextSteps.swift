@@ -74,6 +74,24 @@ enum NextSteps {
     }
   }
 
+  /// A library with iCloud sync tables and no Profile yet: let iCloud finish on the device, or take
+  /// the dittos there in a recovery file.
+  static func awaitingICloud(invocation: [String]) -> [String] {
+    var lines = [
+      "open Ditto on the iPhone and let iCloud finish bringing in its library (it can take a few minutes on Wi-Fi), then copy the container again and run this again"
+    ]
+    if invocation.count > 3, invocation[1] == "backup" {
+      lines.append(
+        "or make a recovery file to open in Ditto on the iPhone: "
+          + ShellWord.line(["ditto-recover", "backup", "extract", invocation[3]]))
+    } else if let index = invocation.firstIndex(of: "--container"), index + 1 < invocation.count {
+      lines.append(
+        "or make a recovery file to open in Ditto on the iPhone: "
+          + ShellWord.line(["ditto-recover", "extract", "--container", invocation[index + 1]]))
+    }
+    return lines
+  }
+
   /// The advice for App Group defaults that could not be read now.
   static func transient(_ error: DefaultsError, invocation: [String]) -> [String] {
     guard case .inaccessible(let file, _) = error else { return [] }

@@ -1,3 +1,4 @@
+import DittoStore
 import Exchange
 import LegacyMigration
 
@@ -41,10 +42,9 @@ enum ReportRendering {
       object["notOpened"] = .array(report.skipped.map(skippedJSON))
     }
     object["transient"] = .bool(report.transientReason != nil)
-    if let reason = report.transientReason {
-      object["reason"] = .string(reason.rawValue)
-      object["advice"] = .array(advice(report, invocation: invocation).map(JSONValue.string))
-    }
+    if let reason = report.transientReason { object["reason"] = .string(reason.rawValue) }
+    let advice = advice(report, invocation: invocation)
+    if !advice.isEmpty { object["advice"] = .array(advice.map(JSONValue.string)) }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
     }
@@ -84,6 +84,9 @@ enum ReportRendering {
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
   static func advice(_ report: MigrationReport, invocation: [String]) -> [String] {
+    if let error = report.destinationError, error.reason == DittoStoreFile.awaitingICloudReason {
+      return NextSteps.awaitingICloud(invocation: invocation)
+    }
     guard report.transientReason != nil else { return [] }
     if let error = report.readError, error.isTransient {
       return NextSteps.transient(error, invocation: invocation)
@@ -194,7 +197,7 @@ enum ReportRendering {
       lines.append("library: \(libraryPath)")
       if report.libraryFacts?.hasCloudKitTables == true, counts.inserted > 0, !report.isDryRun {
         lines.append(
-          "iCloud: this library syncs with iCloud; the app exports the new dittos on its next launch (persistent history was written)"
+          "iCloud: this library has iCloud sync tables; if sync is on, Ditto uploads the new dittos the next time it syncs (their persistent history was written)"
         )
       }
     }
@@ -218,8 +221,8 @@ enum ReportRendering {
       lines.append(
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
       )
-      lines += advice(report, invocation: invocation).map { "next: " + $0 }
     }
+    lines += advice(report, invocation: invocation).map { "next: " + $0 }
     return lines.joined(separator: "\n") + "\n"
   }
 }
