@@ -10,7 +10,8 @@ import PackageDescription
 //     files) ← RecoveryFile ← DittoRecoverCLI ← ditto-recover (shipped)
 //   StoreFixtures (test stores and containers) ← FixtureTool ← ditto-fixture (a developer's tool,
 //     never shipped), TestSupport and the tests: no shipped product links StoreFixtures
-// C: CSQLite and SQLiteShims (SQLite), SystemShims (copy_file_range) and COpenSSL (libcrypto on
+// C: CSQLite and SQLiteShims (SQLite), SystemShims (copy_file_range), BuildInfo (the commit a
+// release was built from) and COpenSSL (libcrypto on
 // Linux), used only by SQLiteDB, SafeFiles and BackupCrypto. Telemetry and OutcomeReport use
 // nothing of ours.
 let package = Package(
@@ -109,8 +110,11 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
+        "BuildInfo",
       ]
     ),
+    // The commit and date a release was built from (scripts/release defines them; "" otherwise).
+    .target(name: "BuildInfo"),
     .executableTarget(name: "ditto-recover", dependencies: ["DittoRecoverCLI"]),
     // The developer's fixture tool: StoreFixtures behind ditto-recover's command-line plumbing.
     .target(
@@ -178,6 +182,9 @@ let package = Package(
         "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "ContainerFiles",
       ],
       path: "Tests/CrashHarnessTool"),
+    // Test-only: writes a Finder/iTunes backup of a 2.x device, for the release test.
+    .executableTarget(
+      name: "test-backup-tool", dependencies: ["TestSupport"], path: "Tests/TestBackupTool"),
     .testTarget(
       name: "HarnessTests",
       dependencies: [

@@ -453,6 +453,12 @@ def bench_size(runner, dittos, categories, runs, mem_runs, rnd):
         return [tool, "status", "--container", full, "--json"], None
 
     quick = max(1, min(3, runs))
+    # What the check before the commit costs: PRAGMA quick_check alone, on the library migrate made
+    # (migrate runs it inside its transaction; the SQL-only copy it is compared with does not).
+    def quick_check():
+        return ["sqlite3", "-readonly", ours_library, "PRAGMA quick_check"], None
+
+    ops["quick_check"] = measure(runner, "quick_chk", [Command("ours", quick_check)], quick, 1, rnd)
     ops["extract"] = measure(runner, "extract", [Command("ours", ours_extract)], quick, mem_runs, rnd)
     ops["status"] = measure(runner, "status", [Command("ours", ours_status)], quick, mem_runs, rnd)
     shutil.rmtree(full)
@@ -486,6 +492,34 @@ def baselines(runner, runs, rnd):
          Command("ref", lambda: (["sqlite3", "-version"], None)),
          Command("spawn", lambda: (["/bin/true"], None))],
         runs, 3, rnd)
+
+
+def bench_linking(runner, dynamic_tool, runs, mem_runs, rnd):
+    """The shipped build (Swift runtime and Foundation linked in) beside the dynamically linked one:
+    process start (--version) and the 400-ditto migrate."""
+    log("\n== static (shipped) vs dynamic build")
+    store = ensure_store(runner.cache, 400, SIZES[400])
+    result = {}
+    result["version"] = measure(
+        runner, "start",
+        [Command("static", lambda: ([runner.tool, "--version"], None)),
+         Command("dynamic", lambda: ([dynamic_tool, "--version"], None))],
+        runs, mem_runs, rnd)
+
+    def migrate(tool, label):
+        def prepare():
+            folder = runner.fresh_dir(label)
+            os.link(store, os.path.join(folder, "Ditto.sqlite"))
+            copy_empty_library(folder)
+            return [tool, "migrate", "--container", folder], lambda: shutil.rmtree(folder)
+        return prepare
+
+    result["migrate"] = measure(
+        runner, "migrate",
+        [Command("static", migrate(runner.tool, "static")),
+         Command("dynamic", migrate(dynamic_tool, "dynamic"))],
+        runs, mem_runs, rnd)
+    return result
 
 
 # -- Report ---------------------------------------------------------------------------------------
@@ -612,6 +646,27 @@ def build_report(data):
                     verdicts.append((f"{op} growth {a:,} → {b:,}", f"{growth:.2f}×", "≤ 11×", ok))
                 cells.append(cell)
             lines.append(f"| {op} ({'ours' if who == 'ours' else 'reference'}) | " + " | ".join(cells) + " |")
+    if "linking" in data:
+        lines.append("")
+        lines.append("The shipped build (`scripts/release`: Swift runtime and Foundation linked in) beside the "
+                     "dynamically linked one (medians; peak RSS):")
+        lines.append("")
+        lines.append("| | static (shipped) | dynamic | static ÷ dynamic |")
+        lines.append("|---|---:|---:|---:|")
+        for key, name in (("version", "process start (`--version`)"), ("migrate", "migrate, 400 dittos")):
+            st, dy = data["linking"][key]["static"], data["linking"][key]["dynamic"]
+            lines.append(f"| {name} | {human_seconds(st['median_seconds'])}, {fmt_mb(st['peak_rss_kb'])} MB "
+                         f"| {human_seconds(dy['median_seconds'])}, {fmt_mb(dy['peak_rss_kb'])} MB "
+                         f"| {st['median_seconds'] / dy['median_seconds']:.2f} |")
+    checks = [(size, data["sizes"][str(size)]["operations"]) for size in sizes]
+    checks = [(size, ops) for size, ops in checks if "quick_check" in ops]
+    if checks:
+        lines.append("")
+        lines.append("The check before the commit (`PRAGMA quick_check` of the library, inside migrate's "
+                     "transaction), timed alone on the library migrate made: " + "; ".join(
+                         f"{size:,} dittos {human_seconds(ops['quick_check']['ours']['median_seconds'])} "
+                         f"({ops['quick_check']['ours']['median_seconds'] / ops['migrate']['ours']['median_seconds'] * 100:.0f}% of migrate)"
+                         for size, ops in checks) + ".")
     if "100000" in data["sizes"]:
         ops = data["sizes"]["100000"]["operations"]
         lines.append("")
@@ -652,6 +707,7 @@ def main():
     parser.add_argument("--runs", type=int, help="timed runs per command (default: 15/11/7/5 by size)")
     parser.add_argument("--mem-runs", type=int, default=2, help="runs per command under /usr/bin/time -v")
     parser.add_argument("--tool", required=True, help="the ditto-recover binary (release build)")
+    parser.add_argument("--dynamic-tool", help="the same, dynamically linked (compared with --tool)")
     parser.add_argument("--cache", default=os.path.join(ROOT, ".bench"))
     parser.add_argument("--out", default=os.path.join(ROOT, "Benchmarks", "results.md"))
     parser.add_argument("--json", default=os.path.join(ROOT, "Benchmarks", "results.json"))
@@ -707,6 +763,9 @@ def main():
         runs = args.runs or DEFAULT_RUNS[size]
         runs_used[size] = runs
         data["sizes"][str(size)] = bench_size(runner, size, SIZES[size], runs, args.mem_runs, rnd)
+    if args.dynamic_tool:
+        data["linking"] = bench_linking(runner, os.path.abspath(args.dynamic_tool), args.runs or 15,
+                                        args.mem_runs, rnd)
     if not args.no_container:
         store_10k = ensure_store(args.cache, 10_000, SIZES[10_000])
         data["container"] = bench_container(runner, store_10k, args.runs or 11, args.mem_runs, rnd)

@@ -18,6 +18,8 @@ let fuzzers: [(name: String, modules: [String])] = [
   ("csv", ["Exchange", "LegacyStore"]),
   ("outcome-log", ["OutcomeReport"]),
   ("salvage", ["Salvage", "LegacyStore"]),
+  ("recovery-file", ["RecoveryFile", "LegacyMigration", "DittoStore", "LibraryMerge", "Telemetry"]),
+  ("ditto-store", ["DittoStore", "LibraryMerge"]),
 ]
 
 let package = Package(

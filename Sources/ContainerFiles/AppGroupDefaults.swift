@@ -43,8 +43,8 @@ public struct AppGroupDefaults: Sendable {
 
   /// The file's contents: nil when there is no file.
   ///
-  /// - Throws: ``DefaultsError/inaccessible(file:reason:)`` when it cannot be opened or read now,
-  ///   ``DefaultsError/unreadable(file:reason:)`` when it is not a property list we can use.
+  /// - Throws: `DefaultsError.inaccessible(file:reason:)` when it cannot be opened or read now,
+  ///   `DefaultsError.unreadable(file:reason:)` when it is not a property list we can use.
   public func load() throws(DefaultsError) -> [String: Any]? {
     try loadWithFormat()?.values
   }
@@ -61,7 +61,7 @@ public struct AppGroupDefaults: Sendable {
 
   /// Sets `changes` (other keys untouched) and returns the merged contents.
   ///
-  /// - Throws: ``DefaultsError``; on error the file is unchanged.
+  /// - Throws: `DefaultsError`; on error the file is unchanged.
   @discardableResult
   public func update(_ changes: [String: Any]) throws(DefaultsError) -> [String: Any] {
     let folder = (path as NSString).deletingLastPathComponent

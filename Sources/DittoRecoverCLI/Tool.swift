@@ -1,3 +1,4 @@
+import BuildInfo
 import Exchange
 
 /// `ditto-recover`: its commands, in help order.
@@ -8,7 +9,7 @@ public enum Tool {
   /// `extract`).
   public static var definition: CommandLineTool {
     CommandLineTool(
-      name: "ditto-recover", version: version,
+      name: "ditto-recover", version: version, buildDetails: buildDetails,
       abstract: "Find, read and recover Ditto 2.x dittos from a container copied from a device.",
       discussion: """
         Legacy files are only ever read, on a private copy: nothing here deletes, renames or writes them.
@@ -17,8 +18,19 @@ public enum Tool {
       commands: [
         MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
         InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
-        BackupCommand.self, SalvageCommand.self, OutcomesCommand.self,
+        BackupCommand.self, SalvageCommand.self, OutcomesCommand.self, CompletionCommand.self,
       ])
+  }
+
+  /// What `--version --verbose` adds: the commit and date a release was built from (scripts/release),
+  /// and how the Swift runtime is linked.
+  static var buildDetails: [String] {
+    let commit = String(cString: ditto_build_commit())
+    let date = String(cString: ditto_build_date())
+    return [
+      "commit: " + (commit.isEmpty ? "unknown (not a release build)" : commit),
+      "built: " + (date.isEmpty ? "unknown (not a release build)" : date),
+    ]
   }
 
   /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code.
@@ -34,6 +46,8 @@ public enum Tool {
 public struct CommandLineTool {
   public let name: String
   public let version: String
+  /// Lines `--version --verbose` prints after the version (the build's commit and date).
+  public let buildDetails: [String]
   public let abstract: String
   public let discussion: String?
   /// The subcommands, in help order (empty for a tool that is one command: ``single``).
@@ -42,11 +56,13 @@ public struct CommandLineTool {
   public let single: (any Command.Type)?
 
   public init(
-    name: String, version: String, abstract: String, discussion: String?,
+    name: String, version: String, buildDetails: [String] = [], abstract: String,
+    discussion: String?,
     commands: [any Command.Type] = [], single: (any Command.Type)? = nil
   ) {
     self.name = name
     self.version = version
+    self.buildDetails = buildDetails
     self.abstract = abstract
     self.discussion = discussion
     self.commands = commands
@@ -59,7 +75,9 @@ public struct CommandLineTool {
   public func main(_ arguments: [String], context: ToolContext) -> Int32 {
     context.invocation = [name] + arguments
     if arguments.first == "--version" {
-      context.standardOutput.write(version + "\n")
+      let verbose = arguments.dropFirst().contains("--verbose")
+      context.standardOutput.write(
+        ([version] + (verbose ? buildDetails : [])).joined(separator: "\n") + "\n")
       return ExitCode.success.rawValue
     }
     if let single {

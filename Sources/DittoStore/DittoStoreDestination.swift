@@ -44,8 +44,10 @@ public final class DittoStoreDestination: MigrationDestination {
   /// A destination for the store at `path`; nothing is opened until it is used.
   ///
   /// - Parameters:
+  ///   - path: the `Ditto.store` file.
   ///   - author: recorded in `ATRANSACTIONSTRING`; a `NSCloudKitMirroringDelegate…` name is
   ///     replaced by ``defaultAuthor`` (the CloudKit exporter skips such transactions).
+  ///   - busyTimeoutMilliseconds: how long a write waits for the app's lock before it fails.
   ///   - now: the current time in Cocoa seconds (tests pin it).
   public init(
     path: String, author: String = DittoStoreDestination.defaultAuthor,
@@ -69,7 +71,7 @@ public final class DittoStoreDestination: MigrationDestination {
 
   /// The merge `body` runs against a snapshot of the store; nothing is written anywhere.
   ///
-  /// - Throws: ``ImportFailure``: `.library` (`.noLibrary`, `.refused`, `.readFailed`) or what
+  /// - Throws: `ImportFailure`: `.library` (`.noLibrary`, `.refused`, `.readFailed`) or what
   ///   `body` threw.
   public func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
@@ -102,7 +104,7 @@ public final class DittoStoreDestination: MigrationDestination {
   /// (see the type). An import that inserts nothing writes nothing (the transaction is rolled back,
   /// no history is recorded).
   ///
-  /// - Throws: ``ImportFailure``: `.library` with `.noLibrary` (no file), `.refused` (not a Ditto 3.x
+  /// - Throws: `ImportFailure`: `.library` with `.noLibrary` (no file), `.refused` (not a Ditto 3.x
   ///   store this tool may write; the file is untouched), `.writeFailed` (read-only file, still
   ///   locked after the busy timeout, I/O error, disk full; rolled back), `.readFailed`; or what
   ///   `body` threw, after the rollback.

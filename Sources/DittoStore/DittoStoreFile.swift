@@ -20,7 +20,7 @@ import SafeFiles
 public enum DittoStoreFile {
   /// The library the app shows, in full: titles, texts, use counts, sort orders, dates.
   ///
-  /// - Throws: ``DestinationError``: `.noLibrary` when nothing exists at `path`, `.refused` when it is
+  /// - Throws: `DestinationError`: `.noLibrary` when nothing exists at `path`, `.refused` when it is
   ///   not a Ditto 3.x store (naming what is wrong), `.readFailed` otherwise.
   public static func content(at path: String) throws(DestinationError) -> DittoStoreContent {
     try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
@@ -30,7 +30,7 @@ public enum DittoStoreFile {
 
   /// The library as the merge planner needs it (category handles are `Z_PK`s).
   ///
-  /// - Throws: ``DestinationError`` as ``content(at:)`` does.
+  /// - Throws: `DestinationError` as ``content(at:)`` does.
   public static func currentLibrary(at path: String) throws(DestinationError) -> CurrentLibrary {
     try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
       try LibraryQueries(database: database, layout: layout).currentLibrary().library
@@ -39,7 +39,7 @@ public enum DittoStoreFile {
 
   /// What `status --json` reports; a missing file is a summary with `exists` false, not an error.
   ///
-  /// - Throws: ``DestinationError`` `.refused` or `.readFailed` for a file that exists.
+  /// - Throws: `DestinationError` `.refused` or `.readFailed` for a file that exists.
   public static func summary(at path: String) throws(DestinationError) -> DittoStoreSummary {
     do {
       return try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
@@ -67,7 +67,7 @@ public enum DittoStoreFile {
   /// Checks that an import into `path` would be accepted, on a snapshot (the original is not opened).
   ///
   /// - Returns: the layout found (for the writer's own checks).
-  /// - Throws: ``DestinationError``: `.noLibrary`, `.refused` naming what is wrong, `.readFailed`.
+  /// - Throws: `DestinationError`: `.noLibrary`, `.refused` naming what is wrong, `.readFailed`.
   static func validateForWrite(at path: String) throws(DestinationError) -> StoreLayout {
     try withSnapshot(of: path) { (_, layout) throws(SQLiteError) in layout }
   }

@@ -24,10 +24,11 @@ public struct AttemptResult: Sendable {
   /// Paths with a store's name that are not regular files (never opened).
   public var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data (a store not readable now, a
-  /// path with a store's name not opened, the defaults not readable now; see ``TransientReason``).
+  /// path with a store's name not opened, the defaults not readable now; see `TransientReason`).
   /// While there is one, the automatic path writes neither the counter nor the flag.
   public var transientReason: TransientReason?
 
+  /// An attempt that has found and read nothing yet.
   public init() {}
 
   /// True when what was found could be read: a store (or salvage), or, without any store, the

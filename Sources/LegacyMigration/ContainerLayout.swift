@@ -5,6 +5,7 @@ public struct ContainerLayout: Sendable, Equatable {
   /// The app's own data container (its `Library` and `Documents`), when available.
   public var home: String?
 
+  /// The places under the App Group `container` and, when given, the app's own `home`.
   public init(container: String, home: String? = nil) {
     self.container = Self.trimmed(container)
     self.home = home.map(Self.trimmed)

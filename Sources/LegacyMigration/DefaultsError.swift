@@ -10,7 +10,7 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Writing failed; the file holds what it held before.
   case writeFailed(file: String, reason: String)
 
-  /// Whether the failure says something about the file's bytes (see ``FailureKind``).
+  /// Whether the failure says something about the file's bytes (see `FailureKind`).
   public var kind: FailureKind {
     switch self {
     case .inaccessible: .transient(.defaults)

@@ -35,6 +35,7 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
   /// The title 2.x gave the category holding the 1.x flat list.
   public static let generalTitle = "General"
 
+  /// No legacy content.
   public init() {}
 
   /// True when neither source holds a category or a ditto.

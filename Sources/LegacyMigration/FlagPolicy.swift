@@ -4,7 +4,7 @@ import LibraryMerge
 /// When the automatic path stops retrying: the completion flag after every outcome but
 /// `found_unreadable` and `library_error`; after a permanent `found_unreadable`, an attempt
 /// counter, and the flag after the third such attempt. An attempt that met a transient failure
-/// (``TransientReason``) writes nothing at all: "not now" is never "gone".
+/// (`TransientReason`) writes nothing at all: "not now" is never "gone".
 public enum FlagPolicy {
   /// Automatic attempts ending in a permanent `found_unreadable` after which the flag is set anyway.
   public static let maximumUnreadableAttempts = 3

@@ -5,10 +5,10 @@ import Salvage
 import Telemetry
 
 /// The 3.0.2 migrator: finds the legacy data, reads it in full on private snapshots, and merges it
-/// into the app's library through a ``MigrationDestination``.
+/// into the app's library through a `MigrationDestination`.
 ///
 /// Legacy files are never deleted, truncated, renamed or written, on any path. Every attempt logs
-/// exactly one `migration_outcome` line, from one place (``run(_:)``), and returns a
+/// exactly one `migration_outcome` line, from one place (`run(_:)`), and returns a
 /// ``MigrationReport``. The migrator knows where legacy data may be (``ContainerLayout``), never where
 /// the library or the flags live: the destination and the flag store are the caller's.
 ///
@@ -34,6 +34,9 @@ public final class LegacyDataMigrator {
   /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
   public static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
 
+  /// A migrator for the places of `layout`, importing into `destination`, keeping its flags in
+  /// `flags`, reading the App Group defaults' legacy keys from `legacyDefaults` (nil to ignore
+  /// them) and logging through `logger`.
   public init(
     layout: ContainerLayout, destination: any MigrationDestination, flags: any MigrationFlagStore,
     legacyDefaults: (any LegacyDefaultsSource)?, logger: EngineLogger

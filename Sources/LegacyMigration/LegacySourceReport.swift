@@ -13,15 +13,18 @@ public struct LegacySourceReport: Sendable, Equatable {
     case defaults
   }
 
+  /// Which source it is.
   public var kind: Kind
   /// The file it lives in (full path).
   public var path: String
   /// Categories and dittos it offered (0 when it could not be read).
   public var categories = 0
+  /// Dittos it offered (0 when it could not be read).
   public var dittos = 0
   /// Why it could not be read, when so.
   public var error: String?
 
+  /// A report of the source `kind` in the file at `path`, nothing counted yet.
   public init(kind: Kind, path: String) {
     self.kind = kind
     self.path = path

@@ -56,7 +56,9 @@ public final class LegacySources {
   /// on the manual path what salvage rebuilds when none does; the defaults' keys). Writes nothing.
   ///
   /// - Parameters:
+  ///   - layout: the places to look.
   ///   - defaults: the App Group defaults' legacy keys; nil to ignore them.
+  ///   - path: the path the attempt is on (only the manual one salvages).
   ///   - logger: info-level lines only (the inventory, the match, what could not be read).
   public static func gather(
     _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for path: MigrationSource,

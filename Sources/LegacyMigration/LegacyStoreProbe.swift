@@ -12,6 +12,7 @@ public struct LegacyCandidate: Sendable, Equatable {
   /// Size in bytes.
   public var bytes: Int64
 
+  /// A candidate found under `root` at `relativePath` (full path `path`), `bytes` long.
   public init(root: ProbeRoot, relativePath: String, path: String, bytes: Int64) {
     self.root = root
     self.relativePath = relativePath
@@ -39,12 +40,16 @@ extension LegacyCandidate {
 /// examined (a folder it may not search). Never "nothing there": it is reported as found and not
 /// read, and its ``error`` is transient (it counts toward nothing).
 public struct SkippedCandidate: Sendable, Equatable {
+  /// The root the path was found under.
   public var root: ProbeRoot
+  /// The path below that root, without a leading slash.
   public var relativePath: String
+  /// The full path.
   public var path: String
   /// Why it was not read.
   public var error: LegacyStoreError
 
+  /// A path found under `root` at `relativePath` (full path `path`) and not opened, for `error`.
   public init(root: ProbeRoot, relativePath: String, path: String, error: LegacyStoreError) {
     self.root = root
     self.relativePath = relativePath

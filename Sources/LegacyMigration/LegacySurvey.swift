@@ -22,6 +22,7 @@ public struct LegacySurvey: Sendable {
 
   /// One file that may be the 2.x store, and what it holds.
   public struct Store: Sendable, Equatable {
+    /// The file.
     public var candidate: LegacyCandidate
     /// What reading it gave; nil at ``Depth/presence``.
     public var content: Content?
@@ -39,6 +40,7 @@ public struct LegacySurvey: Sendable {
 
   /// What salvage rebuilds (counted, never imported by a survey).
   public enum SalvageCount: Sendable, Equatable {
+    /// Salvage rebuilt these many categories and dittos.
     case rebuilt(categories: Int, dittos: Int)
     /// Salvage found nothing it could decode.
     case failed(LegacyStoreError)
@@ -52,6 +54,7 @@ public struct LegacySurvey: Sendable {
 
   /// A `-wal` whose store is gone.
   public struct LoneWAL: Sendable, Equatable {
+    /// The `-wal` file.
     public var candidate: LegacyCandidate
     /// True when it holds at least one valid committed frame.
     public var hasValidFrames: Bool
@@ -82,6 +85,8 @@ public struct LegacySurvey: Sendable {
   /// How far this survey read.
   public var depth: Depth
 
+  /// A survey of `layout` (nil for a file the user picked) that reads as far as `depth`, nothing
+  /// found yet.
   public init(layout: ContainerLayout?, depth: Depth) {
     self.layout = layout
     self.depth = depth
@@ -167,6 +172,7 @@ public struct LegacySurvey: Sendable {
 
   /// One source an attempt would import, and how much it holds.
   public struct Source: Sendable, Equatable {
+    /// Where a source's dittos come from.
     public enum Origin: Sendable, Equatable {
       /// A store read as it is.
       case store(LegacyCandidate)
@@ -176,9 +182,13 @@ public struct LegacySurvey: Sendable {
       case defaults
     }
 
+    /// Which kind of source (the store, the keyboard's queue, the 1.x list).
     public var kind: LegacySourceReport.Kind
+    /// Where its dittos come from.
     public var origin: Origin
+    /// Categories it offers.
     public var categories: Int
+    /// Dittos it offers.
     public var dittos: Int
   }
 

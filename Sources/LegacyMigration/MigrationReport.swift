@@ -45,6 +45,7 @@ public struct MigrationReport: Sendable {
   /// A preview ran as against an empty library because the library could not be read: why.
   public var libraryWarning: DestinationError?
 
+  /// The report of an attempt on `source` that ended in `outcome`, nothing counted.
   public init(source: MigrationSource, outcome: MigrationOutcome) {
     self.source = source
     self.outcome = outcome

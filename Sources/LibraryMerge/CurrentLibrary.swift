@@ -1,7 +1,9 @@
 /// A destination's own handle for one of its categories (a `Z_PK`, an index into fetched objects…).
 public struct CategoryID: Sendable, Hashable {
+  /// The destination's own key of the category (a `Z_PK`, an index).
   public var rawValue: Int64
 
+  /// The category whose destination key is `rawValue`.
   public init(_ rawValue: Int64) { self.rawValue = rawValue }
 }
 
@@ -9,6 +11,7 @@ public struct CategoryID: Sendable, Hashable {
 public struct CurrentCategory: Sendable, Equatable {
   /// The destination's handle for it.
   public var id: CategoryID
+  /// Its title, as stored.
   public var title: String
   /// Its `sortOrder`.
   public var sortOrder: Int64
@@ -17,6 +20,8 @@ public struct CurrentCategory: Sendable, Equatable {
   /// The largest `sortOrder` among its dittos; nil when it has none.
   public var largestDittoSortOrder: Int64?
 
+  /// A category of the library: its key, title, sort order, the texts it holds and the largest sort
+  /// order of its dittos (nil without any).
   public init(
     id: CategoryID, title: String, sortOrder: Int64, texts: [String],
     largestDittoSortOrder: Int64?
@@ -35,8 +40,10 @@ public struct CurrentLibrary: Sendable, Equatable {
   /// False when the store holds no Profile yet (the app creates the store, then migrates, then makes
   /// presets only if no Profile exists): an import then creates exactly one.
   public var hasProfile: Bool
+  /// Its categories in display order.
   public var categories: [CurrentCategory]
 
+  /// A library that has a Profile or not, with `categories` in display order.
   public init(hasProfile: Bool, categories: [CurrentCategory]) {
     self.hasProfile = hasProfile
     self.categories = categories
@@ -53,6 +60,7 @@ public struct CurrentLibrary: Sendable, Equatable {
 public struct OutlineCategory: Sendable, Equatable {
   /// The destination's handle for it.
   public var id: CategoryID
+  /// Its title, as stored.
   public var title: String
   /// Its `sortOrder`.
   public var sortOrder: Int64
@@ -61,6 +69,8 @@ public struct OutlineCategory: Sendable, Equatable {
   /// The largest `sortOrder` among its dittos; nil when it has none.
   public var largestDittoSortOrder: Int64?
 
+  /// A category in outline: its key, title, sort order, how many dittos it holds and the largest
+  /// sort order among them (nil without any).
   public init(
     id: CategoryID, title: String, sortOrder: Int64, dittoCount: Int, largestDittoSortOrder: Int64?
   ) {
@@ -77,8 +87,10 @@ public struct OutlineCategory: Sendable, Equatable {
 public struct LibraryOutline: Sendable, Equatable {
   /// False when the store holds no Profile yet: an import then creates exactly one.
   public var hasProfile: Bool
+  /// Its categories in display order.
   public var categories: [OutlineCategory]
 
+  /// An outline of a library that has a Profile or not, with `categories` in display order.
   public init(hasProfile: Bool, categories: [OutlineCategory]) {
     self.hasProfile = hasProfile
     self.categories = categories

@@ -20,6 +20,7 @@ public struct ImportCounts: Sendable, Equatable {
   /// Dittos of those categories, not imported.
   public var dittosOverLimit = 0
 
+  /// All counts zero.
   public init() {}
 
   /// Adds another source's counts (`categoriesReceivingDittos` is the merge's own total).
@@ -44,9 +45,12 @@ public enum PlannedTarget: Sendable, Hashable {
 
 /// A category the import creates, appended after the library's last.
 public struct PlannedCategory: Sendable, Equatable {
+  /// Its title.
   public var title: String
+  /// Its sort order: after every category already in the library.
   public var sortOrder: Int64
 
+  /// A new category titled `title` at `sortOrder`.
   public init(title: String, sortOrder: Int64) {
     self.title = title
     self.sortOrder = sortOrder
@@ -55,11 +59,16 @@ public struct PlannedCategory: Sendable, Equatable {
 
 /// A ditto the import inserts.
 public struct PlannedDitto: Sendable, Equatable {
+  /// The category it goes to.
   public var target: PlannedTarget
+  /// Its text.
   public var text: String
+  /// Its use count, kept from the source.
   public var useCount: Int64
+  /// Its sort order: after every ditto already in its category.
   public var sortOrder: Int64
 
+  /// A new ditto with `text` and `useCount`, for `target` at `sortOrder`.
   public init(target: PlannedTarget, text: String, useCount: Int64, sortOrder: Int64) {
     self.target = target
     self.text = text
@@ -83,6 +92,7 @@ public struct ImportPlan: Sendable, Equatable {
   /// The same counts per source, in the order the sources were given.
   public var countsBySource: [ImportCounts] = []
 
+  /// A plan that inserts nothing.
   public init() {}
 
   /// True when applying the plan writes nothing.

@@ -43,6 +43,8 @@ public struct LibraryFacts: Sendable, Equatable {
   /// The store keeps persistent history (new rows are recorded in it).
   public var keepsHistory: Bool
 
+  /// What a library is: whether it has iCloud mirroring tables and whether it keeps persistent
+  /// history.
   public init(hasCloudKitTables: Bool = false, keepsHistory: Bool = false) {
     self.hasCloudKitTables = hasCloudKitTables
     self.keepsHistory = keepsHistory

@@ -26,6 +26,8 @@ public enum LibraryMerger {
     /// fewer than this many; nil: no cap. The app's own CSV import uses 8.
     public var maximumCategories: Int?
 
+    /// Rules that create new categories only while the library holds fewer than `maximumCategories`
+    /// (nil: no limit).
     public init(maximumCategories: Int? = nil) {
       self.maximumCategories = maximumCategories
     }
@@ -46,6 +48,7 @@ public enum LibraryMerger {
     /// never for a public log line).
     public var refusedCategoryTitles: [String] = []
 
+    /// A merge that has done nothing yet.
     public init() {}
   }
 

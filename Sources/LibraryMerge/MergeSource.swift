@@ -1,8 +1,11 @@
 /// One ditto offered by a legacy source: its text and its use count.
 public struct MergeDitto: Sendable, Equatable, Hashable {
+  /// Its text; dittos merge by text within their category.
   public var text: String
+  /// Its use count, kept as it is.
   public var useCount: Int64
 
+  /// A ditto with `text`, used `useCount` times.
   public init(text: String, useCount: Int64 = 0) {
     self.text = text
     self.useCount = useCount
@@ -11,9 +14,12 @@ public struct MergeDitto: Sendable, Equatable, Hashable {
 
 /// One category offered by a legacy source, its dittos in the user's order.
 public struct MergeCategory: Sendable, Equatable {
+  /// Its title; categories merge by title.
   public var title: String
+  /// Its dittos, in order.
   public var dittos: [MergeDitto]
 
+  /// A category titled `title` holding `dittos` in order.
   public init(title: String, dittos: [MergeDitto] = []) {
     self.title = title
     self.dittos = dittos
@@ -22,7 +28,9 @@ public struct MergeCategory: Sendable, Equatable {
 
 /// One step of a source as it streams into the merge: a category starts, or a ditto of it.
 public enum MergeItem: Sendable, Equatable {
+  /// A category begins; the dittos that follow are its own.
   case category(title: String)
+  /// A ditto of the category that began last.
   case ditto(MergeDitto)
 }
 
@@ -52,6 +60,7 @@ public struct MergeSource: MergeSourceStream, Sendable, Equatable {
   /// Categories in the user's order.
   public var categories: [MergeCategory]
 
+  /// A source named `kind` (for reports) holding `categories` in order.
   public init(kind: String, categories: [MergeCategory]) {
     self.kind = kind
     self.categories = categories

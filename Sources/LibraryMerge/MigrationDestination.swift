@@ -48,6 +48,7 @@ public struct SourceReadFailure: Error, Sendable, Equatable, CustomStringConvert
   /// The reader's description of it: file and cause, no user content.
   public var description: String
 
+  /// A failure to read a source, carrying its error.
   public init(_ error: some Error & Sendable & CustomStringConvertible) {
     self.error = error
     description = error.description
@@ -72,12 +73,14 @@ public struct DestinationError: Error, Sendable, Equatable, CustomStringConverti
     case writeFailed = "library_write_failed"
   }
 
+  /// What went wrong.
   public var kind: Kind
   /// The library file (or the destination's name, such as `ModelContext`).
   public var file: String
   /// Why, in words (no user content).
   public var reason: String
 
+  /// An error of `kind` about the library `file`, for `reason`.
   public init(_ kind: Kind, file: String, reason: String) {
     self.kind = kind
     self.file = file

@@ -5,6 +5,7 @@ public struct MigrationFlags: Sendable, Equatable {
   /// `legacyCoreDataMigrationAttempts_v302`: automatic attempts that ended `found_unreadable`.
   public var attempts: Int
 
+  /// Flags with the completion flag `isComplete` and the counter `attempts` (none set by default).
   public init(isComplete: Bool = false, attempts: Int = 0) {
     self.isComplete = isComplete
     self.attempts = attempts
@@ -29,8 +30,10 @@ public protocol MigrationFlagStore {
 public struct FlagStoreError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The store (a file path, or `UserDefaults(<suite>)`).
   public var store: String
+  /// Why, in words.
   public var reason: String
 
+  /// An error of the flag store `store` (a path, or `UserDefaults(<suite>)`), for `reason`.
   public init(store: String, reason: String) {
     self.store = store
     self.reason = reason

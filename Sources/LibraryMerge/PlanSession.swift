@@ -28,6 +28,7 @@ public final class PlanSession: ImportSession {
   /// for byte.
   private var texts: [CategoryID: Set<String>] = [:]
 
+  /// A session that plans against `library` (facts about it in `facts`) and writes nothing.
   public init(library: CurrentLibrary, facts: LibraryFacts = LibraryFacts()) {
     self.library = library
     self.facts = facts

@@ -19,9 +19,11 @@ public final class RecoveryExtraction {
 
   /// Surveys `layout` and opens the sources a recovery file holds.
   ///
-  /// - Parameter includesSalvage: also take dittos salvage rebuilds from stores SQLite cannot read
-  ///   and from a lone `-wal` (the manual path's rule); without it an unreadable store stays
-  ///   unreadable.
+  /// - Parameters:
+  ///   - layout: the container copy's places.
+  ///   - includesSalvage: also take dittos salvage rebuilds from stores SQLite cannot read and from
+  ///     a lone `-wal` (the manual path's rule); without it an unreadable store stays unreadable.
+  ///   - logger: info-level lines only.
   public init(layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger) {
     path = includesSalvage ? .manual : .auto
     self.logger = logger

@@ -2,7 +2,7 @@
 ///
 /// Library code receives its logger as a parameter and never creates a backend itself. Named so that
 /// an app file importing both `os` and `Telemetry` needs no qualification (`os.Logger` is the
-/// unified log's own type; ``OSLogHandler`` sends records to it).
+/// unified log's own type; `OSLogHandler` sends records to it).
 ///
 /// ```swift
 /// let logger = EngineLogger.legacyDataMigrator(handler: StderrLogHandler())

@@ -1,3 +1,4 @@
+import DittoRecoverCLI
 import Foundation
 import StoreFixtures
 import TestSupport
@@ -55,6 +56,53 @@ struct RecoveryGuideTests {
     func appending(_ relative: String) -> String { path + "/" + relative }
   }
 
+  /// A `curl -LO URL` that "downloads" a file of the release page: the Linux archive or the Mac zip,
+  /// its top folder named as the guide expects, holding the files of the release archive.
+  static let curlShim = #"""
+    #!/bin/bash
+    set -euo pipefail
+    url="${@: -1}"
+    name="${url##*/}"
+    files="$DITTO_GUIDE_DOWNLOADS"
+    case "$name" in
+      *.tar.gz)
+        top="${name%.tar.gz}"
+        scratch=$(mktemp -d)
+        mkdir "$scratch/$top"
+        cp "$files"/* "$scratch/$top/"
+        tar czf "$name" -C "$scratch" "$top"
+        rm -rf "$scratch"
+        ;;
+      *.zip) (cd "$files" && zip -q - ./*) >"$name" ;;
+      *) echo "curl (test): no such download: $url" >&2; exit 22 ;;
+    esac
+    """#
+
+  /// The files of the release archive: DITTO_RELEASE_ARCHIVE unpacked, or this build's binary with
+  /// the README and the guide.
+  static func releaseFiles(_ base: TemporaryDirectory) throws -> String {
+    let folder = base.appending("release-files")
+    if let archive = ProcessInfo.processInfo.environment["DITTO_RELEASE_ARCHIVE"] {
+      let unpacked = base.appending("release-unpacked")
+      try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+      let untar = try ToolRun.shell(
+        "tar xzf \(shellQuoted(archive)) -C \(shellQuoted(unpacked))", in: base.path)
+      #expect(untar.exitCode == 0, "\(untar.standardError)")
+      let top = try #require(try FileManager.default.contentsOfDirectory(atPath: unpacked).first)
+      try FileManager.default.moveItem(atPath: unpacked + "/" + top, toPath: folder)
+      return folder
+    }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let repository = URL(fileURLWithPath: guide).deletingLastPathComponent()
+      .deletingLastPathComponent().path
+    try FileManager.default.copyItem(
+      atPath: try #require(ToolRunner.executablePath), toPath: folder + "/ditto-recover")
+    try FileManager.default.copyItem(
+      atPath: repository + "/README.md", toPath: folder + "/README.md")
+    try FileManager.default.copyItem(atPath: guide, toPath: folder + "/RECOVERING_LOST_DITTOS.md")
+    return folder
+  }
+
   @Test func everyCommandInTheGuideWorksAsWritten() throws {
     let blocks = try Self.shellBlocks()
     #expect(blocks.count >= 3)
@@ -70,15 +118,25 @@ struct RecoveryGuideTests {
       "2025-03-14 09:12:03.512345-0700  localhost Ditto[1234]: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success categories=4 dittos=27 inserted=27\n"
     try Data(line.utf8).write(to: URL(fileURLWithPath: home.appending("Desktop/tester-logs/a.log")))
 
-    let tool = try #require(ToolRunner.executablePath)
+    // The user steps download ditto-recover: `curl` here serves what the release page holds, made
+    // from the release archive (DITTO_RELEASE_ARCHIVE, as scripts/release-test sets it) or else from
+    // this build; `ditto-recover` is on PATH only once the guide's own steps have installed it.
+    let downloads = try Self.releaseFiles(home.base)
+    let shims = home.base.appending("shims")
+    try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
+    try Self.curlShim.write(toFile: shims + "/curl", atomically: true, encoding: .utf8)
+    chmod(shims + "/curl", 0o755)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = ["-e", "-u", "-o", "pipefail", "-c", blocks.joined(separator: "\n")]
     var environment = ProcessInfo.processInfo.environment
     environment["HOME"] = home.path
     environment["TMPDIR"] = home.temporary
-    environment["PATH"] =
-      (tool as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment["DITTO_GUIDE_DOWNLOADS"] = downloads
+    let systemPath = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").filter {
+      !FileManager.default.isExecutableFile(atPath: $0 + "/ditto-recover")
+    }
+    environment["PATH"] = ([shims] + systemPath.map(String.init)).joined(separator: ":")
     process.environment = environment
     let output = Pipe()
     let error = Pipe()
@@ -90,6 +148,7 @@ struct RecoveryGuideTests {
     let logged = String(decoding: errors.wait(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(logged)")
+    #expect(printed.contains(Tool.version + "\n"), "the installed ditto-recover did not run")
     #expect(printed.contains("will be imported"))
     // The recovery file, named after the backup's date, and what `status --from` says of it.
     #expect(

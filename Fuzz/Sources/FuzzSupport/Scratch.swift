@@ -42,6 +42,15 @@ public final class Scratch {
     return file
   }
 
+  /// The bytes of `name` in the folder; nil when it cannot be read.
+  public func read(_ name: String) -> [UInt8]? {
+    do {
+      return Array(try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)))
+    } catch {
+      return nil
+    }
+  }
+
   /// The path of `name` in the folder (nothing is created).
   public func file(_ name: String) -> String { path + "/" + name }
 

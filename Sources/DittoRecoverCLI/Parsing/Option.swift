@@ -104,6 +104,21 @@ extension Option where Value == Double {
 
 extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
   /// `--name <value>` taking one of `Value`'s cases (listed in help and completions).
+  /// `<value>` in position, one of `Value`'s cases (listed in help and completions).
+  public static func positionalChoice(
+    _ name: String, value: String, help: String, required: Bool = true
+  ) -> Option {
+    var spec = OptionSpec.positional(name, value: value, help: help, required: required)
+    spec.allowedValues = Value.allCases.map(\.rawValue)
+    spec.valueKind = .choice
+    return Option(
+      spec: spec,
+      convert: { text in
+        guard let value = Value(rawValue: text) else { throw InvalidValue() }
+        return value
+      })
+  }
+
   public static func choice(_ name: String, value: String, help: String, required: Bool = false)
     -> Option
   {

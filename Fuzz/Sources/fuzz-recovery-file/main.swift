@@ -1,0 +1,39 @@
+import DittoStore
+import FuzzSupport
+import LegacyMigration
+import LibraryMerge
+import RecoveryFile
+import Telemetry
+
+// A `.dittorecovery` file from a stranger (AirDropped, opened from Files): input = the file and its
+// `-wal` (SplitInput). Read as the app reads it: its metadata record (RecoveryFileInfo), then
+// `recoverNow(fromFile:)`'s whole manual path, previewed against a library that is not there (as
+// against an empty one). Invariants: a file the user picked is never "nothing on disk", and every
+// attempt ends in an outcome.
+let scratch = Scratch()
+
+/// No flags: the manual path reads them only to report them.
+struct NoFlags: MigrationFlagStore {
+  func readFlags() throws(FlagStoreError) -> MigrationFlags { MigrationFlags() }
+  func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {}
+}
+
+FuzzDriver.run { bytes in
+  scratch.clear()
+  let input = SplitInput(bytes)
+  let path = scratch.write(input.first, to: "picked.dittorecovery")
+  if let wal = input.second { scratch.write(wal, to: "picked.dittorecovery-wal") }
+  do {
+    _ = try RecoveryFileInfo.read(path: path)
+  } catch {
+    // RecoveryFileError: unreadable or malformed, named. An answer.
+  }
+  let migrator = LegacyDataMigrator(
+    layout: ContainerLayout(container: scratch.path + "/no-container"),
+    destination: DittoStoreDestination(path: scratch.path + "/no-library/Ditto.store"),
+    flags: NoFlags(), legacyDefaults: nil, logger: .disabled)
+  let report = migrator.recoverNow(fromFile: path, dryRun: true)
+  FuzzDriver.expect(report.outcome != .nothingOnDisk, "a picked file was nothing on disk")
+  FuzzDriver.expect(report.isFromFile, "the report lost from=file")
+  _ = (report.recoveryResult.message, report.previewMessage, report.telemetryLine)
+}
