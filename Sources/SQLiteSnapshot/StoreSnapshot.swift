@@ -65,8 +65,14 @@ public final class StoreSnapshot {
       do {
         copy = try Self.copyOnce(path, requireSQLiteHeader: requireSQLiteHeader)
       } catch {
-        // A verdict on bytes that were changing under us says nothing: try again.
-        let moved = (try? StoreFingerprint(of: path)) != before
+        // A verdict on bytes that were changing under us says nothing: try again. (A store that
+        // cannot even be examined now has moved too; the next try says why.)
+        let moved: Bool
+        do {
+          moved = try StoreFingerprint(of: path) != before
+        } catch {
+          moved = true
+        }
         guard moved, tries < Self.copyAttempts else {
           if moved { throw .changing(file: path, attempts: tries) }
           throw error

@@ -138,11 +138,19 @@ struct OutcomesCommand: Command {
   /// Refuses, before anything is read, an `--html` that exists or that is one of the inputs (the
   /// name forgotten: `outcomes --html logs/*.log` would write the page over the first capture).
   static func requireNewOutput(_ html: String, inputs: [String]) throws {
-    let target = try? FileStatus.following(path: html)
+    // What cannot be examined is taken as absent here: NewFile then refuses or reports it.
+    func status(_ path: String) -> FileStatus? {
+      do {
+        return try FileStatus.following(path: path)
+      } catch {
+        return nil
+      }
+    }
+    let target = status(html)
     for input in inputs where input != "-" {
       let same =
         UserPath.resolved(input) == html
-        || (target != nil && (try? FileStatus.following(path: input))?.identity == target?.identity)
+        || (target != nil && status(input)?.identity == target?.identity)
       if same {
         throw OutputError.exists(
           "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html outcomes.html"

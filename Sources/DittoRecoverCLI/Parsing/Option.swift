@@ -104,25 +104,22 @@ extension Option where Value == Double {
 
 extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
   /// `--name <value>` taking one of `Value`'s cases (listed in help and completions).
+  public static func choice(_ name: String, value: String, help: String, required: Bool = false)
+    -> Option
+  {
+    oneOf(.option(name, value: value, help: help, required: required))
+  }
+
   /// `<value>` in position, one of `Value`'s cases (listed in help and completions).
   public static func positionalChoice(
     _ name: String, value: String, help: String, required: Bool = true
   ) -> Option {
-    var spec = OptionSpec.positional(name, value: value, help: help, required: required)
-    spec.allowedValues = Value.allCases.map(\.rawValue)
-    spec.valueKind = .choice
-    return Option(
-      spec: spec,
-      convert: { text in
-        guard let value = Value(rawValue: text) else { throw InvalidValue() }
-        return value
-      })
+    oneOf(.positional(name, value: value, help: help, required: required))
   }
 
-  public static func choice(_ name: String, value: String, help: String, required: Bool = false)
-    -> Option
-  {
-    var spec = OptionSpec.option(name, value: value, help: help, required: required)
+  /// `spec`, taking one of `Value`'s cases.
+  private static func oneOf(_ spec: OptionSpec) -> Option {
+    var spec = spec
     spec.allowedValues = Value.allCases.map(\.rawValue)
     spec.valueKind = .choice
     return Option(

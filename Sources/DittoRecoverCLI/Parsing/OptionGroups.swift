@@ -52,9 +52,7 @@ struct ContainerOptions {
     var container = try arguments.value(of: Self.container)
     hasContainer = container != nil
     // An Xcode "Download Container" bundle: the app's own data is in its AppData folder.
-    if let given = container, given.hasSuffix(".xcappdata"),
-      (try? FileStatus.following(path: given + "/AppData"))??.kind == .directory
-    {
+    if let given = container, given.hasSuffix(".xcappdata"), Self.isFolder(given + "/AppData") {
       appDataBundle = given
       container = given + "/AppData"
     } else {
@@ -65,6 +63,16 @@ struct ContainerOptions {
     let library = try arguments.value(of: Self.library)
     hasLibrary = library != nil
     libraryPath = library ?? layout.defaultLibraryPath
+  }
+
+  /// True when a folder is at `path` (links followed); false when there is none or it cannot be
+  /// examined (the path is then used as given, and its own checks say why).
+  private static func isFolder(_ path: String) -> Bool {
+    do {
+      return try FileStatus.following(path: path)?.kind == .directory
+    } catch {
+      return false
+    }
   }
 
   /// Checks that the folders exist, so a typo is an error rather than "nothing on disk", and that
