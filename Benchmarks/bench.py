@@ -335,10 +335,10 @@ def library_rows(path):
         "JOIN Z_PRIMARYKEY k ON k.Z_ENT = a.ZENTITY WHERE a.ZCHANGETYPE = 0 GROUP BY k.Z_NAME ORDER BY k.Z_NAME"
     ).fetchall()
     zmax = db.execute("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT").fetchall()
-    check = db.execute("PRAGMA quick_check").fetchone()[0]
+    check = db.execute("PRAGMA integrity_check").fetchone()[0]
     db.close()
     return {"categories": [(t, o) for _, t, o in categories], "dittos": count, "digest": digest.hexdigest(),
-            "history": history, "z_max": zmax, "quick_check": check}
+            "history": history, "z_max": zmax, "integrity_check": check}
 
 
 def csv_rows(path):
@@ -392,7 +392,7 @@ def bench_size(runner, dittos, categories, runs, mem_runs, rnd):
     ours_rows, ref_rows = library_rows(ours_library), library_rows(ref_library)
     expected_history = [(1, "DittoCategory", categories), (1, "DittoItem", dittos), (1, "Profile", 1)]
     if ours_rows != ref_rows or ours_rows["dittos"] != dittos or ours_rows["history"] != expected_history \
-            or ours_rows["quick_check"] != "ok":
+            or ours_rows["integrity_check"] != "ok":
         diff = {k: (ours_rows[k], ref_rows[k]) for k in ours_rows if ours_rows[k] != ref_rows[k]}
         raise SystemExit(f"bench: library content differs from the SQL-only copy in {full}: {str(diff)[:2000]}")
     runner.output([tool, "recover", "--container", full, "--json"], os.path.join(full, "recover.json"))
@@ -453,12 +453,12 @@ def bench_size(runner, dittos, categories, runs, mem_runs, rnd):
         return [tool, "status", "--container", full, "--json"], None
 
     quick = max(1, min(3, runs))
-    # What the check before the commit costs: PRAGMA quick_check alone, on the library migrate made
-    # (migrate runs it inside its transaction; the SQL-only copy it is compared with does not).
-    def quick_check():
-        return ["sqlite3", "-readonly", ours_library, "PRAGMA quick_check"], None
+    # What the check before the commit costs: PRAGMA integrity_check alone, on the library migrate
+    # made (migrate runs it inside its transaction; the SQL-only copy it is compared with does not).
+    def integrity_check():
+        return ["sqlite3", "-readonly", ours_library, "PRAGMA integrity_check(5)"], None
 
-    ops["quick_check"] = measure(runner, "quick_chk", [Command("ours", quick_check)], quick, 1, rnd)
+    ops["integrity_check"] = measure(runner, "integrity", [Command("ours", integrity_check)], quick, 1, rnd)
     ops["extract"] = measure(runner, "extract", [Command("ours", ours_extract)], quick, mem_runs, rnd)
     ops["status"] = measure(runner, "status", [Command("ours", ours_status)], quick, mem_runs, rnd)
     shutil.rmtree(full)
@@ -659,13 +659,13 @@ def build_report(data):
                          f"| {human_seconds(dy['median_seconds'])}, {fmt_mb(dy['peak_rss_kb'])} MB "
                          f"| {st['median_seconds'] / dy['median_seconds']:.2f} |")
     checks = [(size, data["sizes"][str(size)]["operations"]) for size in sizes]
-    checks = [(size, ops) for size, ops in checks if "quick_check" in ops]
+    checks = [(size, ops) for size, ops in checks if "integrity_check" in ops]
     if checks:
         lines.append("")
-        lines.append("The check before the commit (`PRAGMA quick_check` of the library, inside migrate's "
+        lines.append("The check before the commit (`PRAGMA integrity_check` of the library, inside migrate's "
                      "transaction), timed alone on the library migrate made: " + "; ".join(
-                         f"{size:,} dittos {human_seconds(ops['quick_check']['ours']['median_seconds'])} "
-                         f"({ops['quick_check']['ours']['median_seconds'] / ops['migrate']['ours']['median_seconds'] * 100:.0f}% of migrate)"
+                         f"{size:,} dittos {human_seconds(ops['integrity_check']['ours']['median_seconds'])} "
+                         f"({ops['integrity_check']['ours']['median_seconds'] / ops['migrate']['ours']['median_seconds'] * 100:.0f}% of migrate)"
                          for size, ops in checks) + ".")
     if "100000" in data["sizes"]:
         ops = data["sizes"]["100000"]["operations"]
