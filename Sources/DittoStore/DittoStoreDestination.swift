@@ -152,7 +152,7 @@ public final class DittoStoreDestination: MigrationDestination {
         outcome = try body(session)
         receipt = try session.finish(author: author, now: time)
         guard receipt != nil else { return .rollback }
-        try Self.integrityCheck(database, file: path)
+        try LibraryChecks.afterInserts(database, file: path)
         return .commit
       }
     } catch let failure as ImportFailure {
@@ -210,30 +210,6 @@ public final class DittoStoreDestination: MigrationDestination {
       throw DestinationError(
         .writeFailed, file: path, reason: "the library file is read-only; nothing was written")
     }
-  }
-
-  /// `PRAGMA integrity_check` of the library, inside the write transaction after the inserts (it
-  /// sees them): anything but `ok` throws `.readFailed` (the library is damaged), and the
-  /// transaction is rolled back. Not `quick_check`: that one does not compare the indexes with their
-  /// tables, and the import finds existing texts and categories through those indexes, so a damaged
-  /// index would pass it and let duplicates, or dittos the app cannot find, be committed (found by
-  /// the `ditto-store` fuzz target). The cost, measured by `scripts/bench`: see README.md.
-  private static func integrityCheck(_ database: Database, file: String) throws(DestinationError) {
-    var problems: [String] = []
-    do throws(SQLiteError) {
-      let check = try database.makeStatement(sql: "PRAGMA integrity_check(5)")
-      defer { check.reset() }
-      while try check.step() { problems.append(check.text(at: 0) ?? "") }
-    } catch {
-      // A page too damaged for the check to go on (SQLITE_CORRUPT) is its answer too.
-      problems = ["SQLite error \(error.extendedCode): \(error.codeText)"]
-    }
-    guard problems != ["ok"] else { return }
-    throw DestinationError(
-      .readFailed, file: file,
-      reason:
-        "the library is damaged: SQLite's integrity_check found \(problems.prefix(2).joined(separator: "; ")); nothing was written"
-    )
   }
 
   private static func enableCheckpointsOnClose(_ database: Database) {

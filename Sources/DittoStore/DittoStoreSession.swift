@@ -22,6 +22,8 @@ final class DittoStoreSession: ImportSession {
   private var previewCategoryKey: Int64
   /// The categories a ditto may go to: the library's and those this import created.
   private var knownCategories: Set<Int64>
+  /// Whether ``LibraryChecks/beforeFirstWrite(_:file:)`` has passed (writing sessions only).
+  private var checkedBeforeWriting = false
 
   /// - Parameter writes: false for a preview on a snapshot.
   /// - Throws: ``SQLiteError``.
@@ -61,6 +63,7 @@ final class DittoStoreSession: ImportSession {
   }
 
   func insertCategory(title: String, sortOrder: Int64) throws(DestinationError) -> CategoryID {
+    try checkBeforeFirstWrite()
     do {
       if let key = try writer?.insertCategory(title: title, sortOrder: sortOrder) {
         knownCategories.insert(key)
@@ -82,12 +85,20 @@ final class DittoStoreSession: ImportSession {
         .writeFailed, file: file,
         reason: "the import names a category the library does not hold; nothing was written")
     }
+    try checkBeforeFirstWrite()
     do {
       try writer?.insertDitto(
         text: text, useCount: useCount, sortOrder: sortOrder, category: category.rawValue)
     } catch {
       throw DestinationError.fromWrite(error, file: file)
     }
+  }
+
+  /// The library's integrity, checked once, before this import writes its first row.
+  private func checkBeforeFirstWrite() throws(DestinationError) {
+    guard writer != nil, !checkedBeforeWriting else { return }
+    try LibraryChecks.beforeFirstWrite(database, file: file)
+    checkedBeforeWriting = true
   }
 
   /// Finishes the writes (keys, history) before the commit.

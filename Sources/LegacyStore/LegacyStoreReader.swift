@@ -222,6 +222,8 @@ public final class LegacyStoreReader {
     }
 
     // 1. Profiles by Z_PK, and each profile's categories in order.
+    // The category table is always scanned (NOT INDEXED), never searched through an index: a damaged
+    // index would hide a category and, with it, every ditto in it. Categories are few.
     var profileKeys: [Int64] = []
     if let profileTable = layout.profileTable {
       let profiles = try db.makeStatement(
@@ -233,7 +235,9 @@ public final class LegacyStoreReader {
     summary.profiles = profileKeys.count
     if hasProfileLink {
       let categoriesOfProfile = try db.makeStatement(
-        sql: "SELECT Z_PK, \(title) FROM \(category) WHERE ZPROFILE = ? ORDER BY \(categoryOrder)")
+        sql:
+          "SELECT Z_PK, \(title) FROM \(category) NOT INDEXED WHERE ZPROFILE = ? ORDER BY \(categoryOrder)"
+      )
       for profile in profileKeys {
         try categoriesOfProfile.bind(.integer(profile))
         add(try rows(categoriesOfProfile), origin: .profile(profile))
@@ -247,7 +251,8 @@ public final class LegacyStoreReader {
         "ZPROFILE IS NULL OR ZPROFILE NOT IN (SELECT Z_PK FROM \(quoted(profileTable)) WHERE Z_PK IS NOT NULL)"
     }
     let loose = try db.makeStatement(
-      sql: "SELECT Z_PK, \(title) FROM \(category) WHERE \(profileFilter) ORDER BY Z_PK")
+      sql: "SELECT Z_PK, \(title) FROM \(category) NOT INDEXED WHERE \(profileFilter) ORDER BY Z_PK"
+    )
     let before = plan.count
     add(try rows(loose), origin: .withoutProfile)
     summary.categoriesWithoutProfile = plan.count - before
@@ -284,7 +289,7 @@ public final class LegacyStoreReader {
       return DittoQuery(
         table: table,
         filter: hasCategoryLink
-          ? "ZCATEGORY IS NULL OR ZCATEGORY NOT IN (SELECT Z_PK FROM \(categories) WHERE Z_PK IS NOT NULL)"
+          ? "ZCATEGORY IS NULL OR ZCATEGORY NOT IN (SELECT Z_PK FROM \(categories) NOT INDEXED WHERE Z_PK IS NOT NULL)"
           : "1",
         parameter: nil, useCount: useCount, order: "Z_PK")
     }

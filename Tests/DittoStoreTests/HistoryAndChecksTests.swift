@@ -134,31 +134,17 @@ import Testing
   }
 
   /// An index that disagrees with its table (found by the `ditto-store` fuzz target: one changed
-  /// byte in an index page). Made here by rebuilding `ZDITTOITEM_ZCATEGORY_INDEX` on `ZUSECOUNT`
-  /// while its declaration still says `ZCATEGORY`: lookups by category then miss the dittos that are
-  /// there, so the import would add "What's the address?" to Driving a second time. quick_check
-  /// does not compare indexes with tables and says ok; integrity_check does not, and the import is
-  /// rolled back, the files byte-identical.
+  /// byte in an index page), made with ``DamagedIndex``: `ZDITTOITEM_ZCATEGORY_INDEX` built on
+  /// `ZUSECOUNT`, declared on `ZCATEGORY`. Lookups by category then miss the dittos that are there,
+  /// so the import would add "What's the address?" to Driving a second time. quick_check does not
+  /// compare indexes with tables and says ok; the integrity_check before the first write does not,
+  /// and the import is rolled back, the files byte-identical.
   @Test func aLibraryWhoseIndexDisagreesWithItsTableIsRolledBack() throws {
     let folder = try TemporaryDirectory("damaged-index")
     let store = try Fixtures.copy("presets", into: folder)
-    let index = "ZDITTOITEM_ZCATEGORY_INDEX"
-    func declare(_ column: String) throws {
-      let database = try Database(path: UserPath.resolvingFolder(of: store), mode: .readWrite)
-      try database.execute(
-        sql: """
-          PRAGMA writable_schema = ON;
-          UPDATE sqlite_master SET sql = 'CREATE INDEX \(index) ON ZDITTOITEM (\(column))'
-            WHERE name = '\(index)';
-          PRAGMA writable_schema = OFF;
-          """)
-      try database.close()
-    }
-    try declare("ZUSECOUNT")
-    let rebuild = try Database(path: UserPath.resolvingFolder(of: store), mode: .readWrite)
-    try rebuild.execute(sql: "REINDEX \(index); PRAGMA wal_checkpoint(TRUNCATE)")
-    try rebuild.close()
-    try declare("ZCATEGORY")
+    try DamagedIndex.make(
+      "ZDITTOITEM_ZCATEGORY_INDEX", of: "ZDITTOITEM", declared: "ZCATEGORY", builtOn: "ZUSECOUNT",
+      in: store)
     let check = try openStore(store)
     #expect(try check.makeStatement(sql: "PRAGMA quick_check").scalarText() == "ok")
     try check.close()

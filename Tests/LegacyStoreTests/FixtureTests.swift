@@ -30,4 +30,22 @@ struct FixtureTests {
       try LegacyStoreReader.read(path: scratch.appending("Ditto.sqlite"))
     }
   }
+
+  /// A 2.x store whose category index disagrees with its table (`ZCATEGORY_ZPROFILE_INDEX` built on
+  /// `Z_FOK_PROFILE`, still declared on `ZPROFILE`): searched through it, the profile's categories
+  /// are none, and every ditto in them would be dropped. The categories are scanned instead, so
+  /// everything is read as the intact store reads.
+  @Test func aDamagedCategoryIndexHidesNoCategory() throws {
+    let scratch = try TemporaryDirectory()
+    let store = scratch.appending("Ditto.sqlite")
+    try FileManagerCopy.copy(try TestFixtures.path("ditto-2x/intact/Ditto.sqlite"), to: store)
+    try DamagedIndex.make(
+      "ZCATEGORY_ZPROFILE_INDEX", of: "ZCATEGORY", declared: "ZPROFILE", builtOn: "Z_FOK_PROFILE",
+      in: store)
+    let library = try LegacyStoreReader.read(path: store)
+    let expected = try TestFixtures.expected("intact")
+    #expect(library.categories.map(\.title) == expected.map(\.title))
+    #expect(
+      library.categories.map { $0.dittos.map(\.text) } == expected.map { $0.dittos.map(\.text) })
+  }
 }
