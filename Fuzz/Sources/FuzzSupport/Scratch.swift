@@ -42,6 +42,18 @@ public final class Scratch {
     return file
   }
 
+  /// Empties the folder, then writes a database and its `-wal` from one fuzz input (see
+  /// ``SplitInput``): `name`, and `name-wal` when the input has a second part.
+  ///
+  /// - Returns: the database's path.
+  public func writeDatabase(_ bytes: [UInt8], named name: String) -> String {
+    clear()
+    let input = SplitInput(bytes)
+    let file = write(input.first, to: name)
+    if let wal = input.second { write(wal, to: name + "-wal") }
+    return file
+  }
+
   /// The bytes of `name` in the folder; nil when it cannot be read.
   public func read(_ name: String) -> [UInt8]? {
     do {

@@ -15,10 +15,7 @@ let source = MergeSource(
   ])
 
 FuzzDriver.run { bytes in
-  scratch.clear()
-  let input = SplitInput(bytes)
-  let path = scratch.write(input.first, to: "Ditto.store")
-  if let wal = input.second { scratch.write(wal, to: "Ditto.store-wal") }
+  let path = scratch.writeDatabase(bytes, named: "Ditto.store")
   do {
     _ = try DittoStoreFile.summary(at: path)
     _ = try DittoStoreFile.content(at: path)

@@ -7,10 +7,7 @@ import LegacyStore
 let scratch = Scratch()
 
 FuzzDriver.run { bytes in
-  scratch.clear()
-  let input = SplitInput(bytes)
-  let path = scratch.write(input.first, to: "Ditto.sqlite")
-  if let wal = input.second { scratch.write(wal, to: "Ditto.sqlite-wal") }
+  let path = scratch.writeDatabase(bytes, named: "Ditto.sqlite")
   do {
     let store = try CoreDataStore(path: path)
     defer { store.snapshot.remove() }

@@ -9,10 +9,7 @@ import FuzzSupport
 let scratch = Scratch()
 
 FuzzDriver.run { bytes in
-  scratch.clear()
-  let input = SplitInput(bytes)
-  let path = scratch.write(input.first, to: "Manifest.db")
-  if let wal = input.second { scratch.write(wal, to: "Manifest.db-wal") }
+  let path = scratch.writeDatabase(bytes, named: "Manifest.db")
   let listing: ManifestListing
   do {
     listing = try ManifestDatabase(path: path).dittoListing()

@@ -19,10 +19,7 @@ struct NoFlags: MigrationFlagStore {
 }
 
 FuzzDriver.run { bytes in
-  scratch.clear()
-  let input = SplitInput(bytes)
-  let path = scratch.write(input.first, to: "picked.dittorecovery")
-  if let wal = input.second { scratch.write(wal, to: "picked.dittorecovery-wal") }
+  let path = scratch.writeDatabase(bytes, named: "picked.dittorecovery")
   do {
     _ = try RecoveryFileInfo.read(path: path)
   } catch {

@@ -8,10 +8,7 @@ import Salvage
 let scratch = Scratch()
 
 FuzzDriver.run { bytes in
-  scratch.clear()
-  let input = SplitInput(bytes)
-  let path = scratch.write(input.first, to: "Ditto.sqlite")
-  if let wal = input.second { scratch.write(wal, to: "Ditto.sqlite-wal") }
+  let path = scratch.writeDatabase(bytes, named: "Ditto.sqlite")
   for target in [path, path + "-wal"] {
     do {
       let result = try Salvager.salvage(path: target, options: SalvageOptions(includeDeleted: true))
