@@ -260,8 +260,11 @@ struct LegacySourceGathering {
         streams.append(MergeSource(kind: .coreData, categories: library.categories))
         reports.append(report(source, path: candidate.path))
       case .defaults:
-        let categories = source.kind == .pending ? content?.pending : content?.version1
-        streams.append(MergeSource(kind: source.kind, categories: categories ?? []))
+        // The survey lists a defaults source only for defaults it read; unreadable defaults are
+        // `result.defaultsError`, never an empty source.
+        guard let content else { continue }
+        let categories = source.kind == .pending ? content.pending : content.version1
+        streams.append(MergeSource(kind: source.kind, categories: categories))
         reports.append(report(source, path: defaultsName))
       }
     }
