@@ -18,7 +18,7 @@ import SafeFiles
 /// lose each other's keys. A file that cannot be parsed is never overwritten.
 public struct AppGroupDefaults: Sendable {
   /// The defaults file name iOS uses for the App Group.
-  public static let fileName = "group.io.kern.ditto.plist"
+  public static let fileName = ContainerLayout.appGroupPreferencesFileName
   /// 3.0.2's completion flag.
   public static let completionKey = MigrationFlagKeys.completion
   /// 3.0.2's count of automatic attempts that ended in `found_unreadable`.

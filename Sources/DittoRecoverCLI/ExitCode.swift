@@ -52,7 +52,7 @@ public enum ExitCode: Int32, Sendable, Equatable {
     case is LibraryFailure, is DestinationError: return .ioError
     case let error as ImportFailure:
       switch error {
-      case .library: return .ioError
+      case .library, .cancelled: return .ioError
       case .source: return .dataError
       }
     case let error as LegacyStoreError:

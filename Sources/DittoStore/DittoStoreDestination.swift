@@ -37,9 +37,11 @@ public final class DittoStoreDestination: MigrationDestination {
   public let author: String
   /// How long to wait for another process's lock before failing with `.writeFailed`.
   public let busyTimeoutMilliseconds: Int32
+  private let now: @Sendable () -> Double
+  private let receipt = LastReceipt()
+
   /// What the last successful ``applyImport(_:)`` inserted; nil before, or when it inserted nothing.
-  public private(set) var lastReceipt: DittoStoreImportReceipt?
-  private let now: () -> Double
+  public var lastReceipt: DittoStoreImportReceipt? { receipt.value }
 
   /// A destination for the store at `path`; nothing is opened until it is used.
   ///
@@ -52,7 +54,7 @@ public final class DittoStoreDestination: MigrationDestination {
   public init(
     path: String, author: String = DittoStoreDestination.defaultAuthor,
     busyTimeoutMilliseconds: Int32 = 5_000,
-    now: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }
+    now: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
   ) {
     self.path = path
     self.author =
@@ -111,7 +113,7 @@ public final class DittoStoreDestination: MigrationDestination {
   public func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
-    lastReceipt = nil
+    self.receipt.value = nil
     let database: Database
     let hadWAL: Bool
     do throws(DestinationError) {
@@ -150,6 +152,8 @@ public final class DittoStoreDestination: MigrationDestination {
         let session = try DittoStoreSession(
           database: database, layout: layout, writes: true, now: time, file: path)
         outcome = try body(session)
+        // The last moment a cancelled task can stop the import: nothing is committed yet.
+        if Task.isCancelled { throw ImportFailure.cancelled }
         receipt = try session.finish(author: author, now: time)
         guard receipt != nil else { return .rollback }
         try LibraryChecks.afterInserts(database, file: path)
@@ -167,7 +171,7 @@ public final class DittoStoreDestination: MigrationDestination {
     }
     if receipt != nil {
       committed = true
-      lastReceipt = receipt
+      self.receipt.value = receipt
       Self.enableCheckpointsOnClose(database)
     }
     guard let outcome else {
@@ -225,6 +229,25 @@ public final class DittoStoreDestination: MigrationDestination {
       try database.close()
     } catch {
       // Statements are gone by now; a failed close is finished by the connection's deinit.
+    }
+  }
+}
+
+/// The receipt of the last import, shared by the tasks that use one destination.
+private final class LastReceipt: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: DittoStoreImportReceipt?
+
+  var value: DittoStoreImportReceipt? {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return stored
+    }
+    set {
+      lock.lock()
+      defer { lock.unlock() }
+      stored = newValue
     }
   }
 }

@@ -27,6 +27,12 @@ public struct AttemptResult: Sendable {
   /// path with a store's name not opened, the defaults not readable now; see `TransientReason`).
   /// While there is one, the automatic path writes neither the counter nor the flag.
   public var transientReason: TransientReason?
+  /// Other stores that read and hold dittos besides the one imported (imported too on the manual
+  /// path), with how many of their dittos the imported store lacks.
+  public var otherStores: [OtherLegacyStore] = []
+  /// Why the attempt stopped before it could settle anything, whatever the data: protected data
+  /// was not available (`locked`) or the task was cancelled (`cancelled`). Nothing was written.
+  public var interruption: TransientReason?
 
   /// An attempt that has found and read nothing yet.
   public init() {}
@@ -34,8 +40,38 @@ public struct AttemptResult: Sendable {
   /// True when what was found could be read: a store (or salvage), or, without any store, the
   /// defaults.
   public var readSucceeded: Bool {
+    if interruption != nil { return false }
     if salvaged != nil { return true }
     if store != nil { return readError == nil }
     return defaultsError == nil && readError == nil
+  }
+}
+
+/// A store that reads and holds dittos besides the one an attempt imported: the automatic path
+/// leaves it for "Recover Old Dittos" (which imports it after the chosen store, duplicates skipped);
+/// reports name it with a next step.
+public struct OtherLegacyStore: Sendable, Equatable {
+  /// The file.
+  public var candidate: LegacyCandidate
+  /// Categories it holds.
+  public var categories: Int
+  /// Dittos it holds.
+  public var dittos: Int
+  /// How many of its dittos the imported store lacks (by category title and text); nil when they
+  /// could not be compared.
+  public var missing: Int?
+  /// True when this attempt imported it too (the manual path).
+  public var imported: Bool
+
+  /// A store at `candidate` holding `categories` and `dittos`, `missing` of them not in the
+  /// imported store, imported by this attempt or not.
+  public init(
+    candidate: LegacyCandidate, categories: Int, dittos: Int, missing: Int?, imported: Bool
+  ) {
+    self.candidate = candidate
+    self.categories = categories
+    self.dittos = dittos
+    self.missing = missing
+    self.imported = imported
   }
 }

@@ -11,6 +11,17 @@ public struct ContainerLayout: Sendable, Equatable {
     self.home = home.map(Self.trimmed)
   }
 
+  /// The App Group's preferences file, as iOS keeps it in the container
+  /// (`Library/Preferences/group.io.kern.ditto.plist`). The engine only ever reads it, and only to
+  /// tell "the defaults hold no legacy keys" from "the defaults cannot be read yet" (before the first
+  /// unlock `UserDefaults` answers nothing at all).
+  public var appGroupPreferencesPath: String {
+    container + "/Library/Preferences/" + Self.appGroupPreferencesFileName
+  }
+
+  /// The App Group's preferences file name.
+  public static let appGroupPreferencesFileName = "group.io.kern.ditto.plist"
+
   private static func trimmed(_ path: String) -> String {
     var path = path
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }

@@ -5,6 +5,10 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file could not be opened or read right now (permissions, a locked device, I/O): what it
   /// holds is unknown. Transient.
   case inaccessible(file: String, reason: String)
+  /// The defaults domain answered none of the legacy keys while the preferences file on disk cannot
+  /// be read or holds some: before the first unlock `UserDefaults` answers defaults instead of what
+  /// is stored. What it holds is unknown until the device is unlocked. Transient (`locked`).
+  case notAvailableYet(file: String, reason: String)
   /// The file exists but is not a readable property list (it is left untouched).
   case unreadable(file: String, reason: String)
   /// Writing failed; the file holds what it held before.
@@ -14,6 +18,7 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   public var kind: FailureKind {
     switch self {
     case .inaccessible: .transient(.defaults)
+    case .notAvailableYet: .transient(.locked)
     case .unreadable, .writeFailed: .permanent
     }
   }
@@ -21,7 +26,9 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file the error is about.
   public var file: String {
     switch self {
-    case .inaccessible(let file, _), .unreadable(let file, _), .writeFailed(let file, _): file
+    case .inaccessible(let file, _), .notAvailableYet(let file, _), .unreadable(let file, _),
+      .writeFailed(let file, _):
+      file
     }
   }
 
@@ -29,6 +36,7 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   public var reason: String {
     switch self {
     case .inaccessible(_, let reason): "cannot read the defaults now: \(reason)"
+    case .notAvailableYet(_, let reason): "the defaults are not available yet: \(reason)"
     case .unreadable(_, let reason): "cannot read the defaults: \(reason)"
     case .writeFailed(_, let reason): "cannot write the defaults: \(reason)"
     }
@@ -37,6 +45,8 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .inaccessible(let file, let reason): "\(file): cannot read the defaults now: \(reason)"
+    case .notAvailableYet(let file, let reason):
+      "\(file): the defaults are not available yet: \(reason)"
     case .unreadable(let file, let reason): "\(file): cannot read the defaults: \(reason)"
     case .writeFailed(let file, let reason): "\(file): cannot write the defaults: \(reason)"
     }

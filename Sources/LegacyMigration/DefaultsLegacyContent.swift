@@ -32,6 +32,9 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
   /// Keys present with an unexpected type (key names only, never values).
   public var problems: [String] = []
 
+  /// The App Group defaults keys that may hold legacy dittos.
+  public static let keys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
+
   /// The title 2.x gave the category holding the 1.x flat list.
   public static let generalTitle = "General"
 

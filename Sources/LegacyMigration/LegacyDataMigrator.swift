@@ -8,18 +8,23 @@ import Telemetry
 /// into the app's library through a `MigrationDestination`.
 ///
 /// Legacy files are never deleted, truncated, renamed or written, on any path. Every attempt logs
-/// exactly one `migration_outcome` line, from one place (`run(_:)`), and returns a
-/// ``MigrationReport``. The migrator knows where legacy data may be (``ContainerLayout``), never where
-/// the library or the flags live: the destination and the flag store are the caller's.
+/// exactly one `migration_outcome` line, from one place, and returns a ``MigrationReport``. The
+/// migrator knows where legacy data may be (``ContainerLayout``), never where the library or the
+/// flags live: the destination and the flag store are the caller's.
+///
+/// It is `Sendable`, and its entry points are `async`: they run off the main actor (on the task
+/// that awaits them), check for cancellation between sources and before the destination writes, and
+/// a cancelled attempt writes nothing and counts for nothing.
 ///
 /// ```swift
-/// let defaults = UserDefaultsStore(suiteName: "group.io.kern.ditto")!
 /// let migrator = LegacyDataMigrator(
 ///   layout: ContainerLayout(container: groupURL.path, home: NSHomeDirectory()),
-///   destination: SwiftDataDestination(context: context), defaults: defaults, logger: logger)
-/// if case .attempted(let report) = migrator.migrateIfNeeded() { … }
+///   destination: SwiftDataDestination(container: container), defaults: defaults, logger: logger)
+/// let launch = await migrator.migrateIfNeeded(
+///   protectedDataAvailable: UIApplication.shared.isProtectedDataAvailable)
+/// if launch.isSettled { createPresetsIfThereIsNoProfile() }
 /// ```
-public final class LegacyDataMigrator {
+public final class LegacyDataMigrator: Sendable {
   /// Where to look.
   public let layout: ContainerLayout
   /// The library to import into.
@@ -31,7 +36,7 @@ public final class LegacyDataMigrator {
   /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
   public let logger: EngineLogger
 
-  /// Automatic attempts ending in `found_unreadable` after which the flag is set anyway.
+  /// Automatic attempts ending in a permanent `found_unreadable` after which the flag is set anyway.
   public static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
 
   /// A migrator for the places of `layout`, importing into `destination`, keeping its flags in
@@ -58,53 +63,85 @@ public final class LegacyDataMigrator {
       logger: logger)
   }
 
-  /// The result of ``migrateIfNeeded()``.
+  /// The result of ``migrateIfNeeded(protectedDataAvailable:)``.
   public enum AutomaticMigration: Sendable {
     /// The completion flag was set: nothing was probed, read or logged as an outcome.
     case alreadyComplete
     /// An attempt ran.
     case attempted(MigrationReport)
+
+    /// True when the completion flag is set after this launch: nothing more will arrive
+    /// automatically, so the app may create its presets (``MigrationReport/settled``).
+    public var isSettled: Bool {
+      switch self {
+      case .alreadyComplete: true
+      case .attempted(let report): report.settled
+      }
+    }
+
+    /// The attempt's report; nil when the flag short-circuited it.
+    public var report: MigrationReport? {
+      if case .attempted(let report) = self { return report }
+      return nil
+    }
   }
 
-  // MARK: - The seed's entry points
+  // MARK: - The app's entry points (async, off the main actor)
 
-  /// Probes every place, logs the inventory and the match, and returns the chosen store (largest wins).
-  public func legacyStoreURL() -> LegacyCandidate? {
-    gathering.probeAndLog(layout).chosen
+  /// The automatic path, at launch: skipped when `legacyCoreDataMigrationComplete_v302` is set.
+  ///
+  /// Pass `UIApplication.shared.isProtectedDataAvailable`. When it is false (a launch before the
+  /// first unlock after a reboot) nothing is read and nothing is written, not even the flag store
+  /// is asked (`UserDefaults` answers defaults then): the attempt ends `found_unreadable` with
+  /// `reason=locked` and counts for nothing. The flags of 3.0.0 and 3.0.1 are ignored, so devices
+  /// that ran them retry here.
+  public func migrateIfNeeded(protectedDataAvailable: Bool) async -> AutomaticMigration {
+    automaticAttempt(protectedDataAvailable: protectedDataAvailable)
   }
 
-  /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
-  /// store is gone still holds valid frames, or the App Group defaults hold 1.x dittos or keyboard
-  /// additions (or cannot be read at all). Reads no store.
-  public func hasRecoverableLegacyData() -> Bool {
-    survey(.presence).hasRecoverableLegacyData
+  /// The manual path ("Recover Old Dittos"): ignores the flag and never writes it; imports the
+  /// chosen store and every other store that reads (duplicates skipped), salvage when nothing
+  /// reads, and the defaults' legacy keys. With `dryRun`, writes nothing and logs no outcome line.
+  public func recoverNow(dryRun: Bool = false) async -> MigrationReport {
+    run(AttemptRequest(source: .manual, isDryRun: dryRun))
+  }
+
+  /// The manual path applied to a file the user opened (from Files or AirDrop): a `.dittorecovery`
+  /// file or a 2.x store, read on a private snapshot; same merge rules, result and messages as
+  /// ``recoverNow(dryRun:)``, and one telemetry line with `source=manual` and `from=file`.
+  public func recoverNow(from url: URL, dryRun: Bool = false) async -> MigrationReport {
+    run(AttemptRequest(source: .manual, isDryRun: dryRun, file: url.path))
   }
 
   /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
   /// flag, no counter, no library, no line at notice level, no telemetry tag). See ``LegacySurvey``.
-  public func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) -> LegacySurvey {
-    gathering.survey(layout, defaults: legacyDefaults, depth: depth, keepsStoreOpen: false).survey
+  public func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) async -> LegacySurvey {
+    gathering.survey(layout, defaults: legacyDefaults, depth: depth, keeping: .none).survey
   }
 
-  /// The legacy side of an attempt on `path`: the survey, and the sources it would import, open
-  /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
-  public func legacySources(for path: MigrationSource) -> LegacySources {
-    LegacySources.gather(layout, defaults: legacyDefaults, for: path, logger: logger)
+  /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
+  /// store is gone still holds valid frames, or the App Group defaults hold 1.x dittos or keyboard
+  /// additions (or cannot be read at all). Reads no store: cheap enough to call whenever the menu
+  /// is built. Logs the inventory at most once per process (migrations log it every time).
+  public func hasRecoverableLegacyData() -> Bool {
+    let gathered = gathering.survey(
+      layout, defaults: legacyDefaults, depth: .presence, keeping: .none,
+      logsInventory: InventoryLog.claimFirst())
+    return gathered.survey.hasRecoverableLegacyData
   }
 
-  /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
-  ///
-  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when they cannot be read, and when their
-  ///   legacy keys are present but none holds a value of a usable type: that is data we could not
-  ///   read, never "no data".
-  public func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
-    try LegacySourceReader(logger: logger).readDefaults(legacyDefaults)
+  // MARK: - The same, synchronous (the package's tools and tests)
+
+  /// ``migrateIfNeeded(protectedDataAvailable:)`` on the caller's thread.
+  package func migrateIfNeeded(protectedDataAvailable: Bool = true) -> AutomaticMigration {
+    automaticAttempt(protectedDataAvailable: protectedDataAvailable)
   }
 
-  /// The automatic path: skipped when `legacyCoreDataMigrationComplete_v302` is set.
-  ///
-  /// The flags of 3.0.0 and 3.0.1 are ignored, so devices that ran them retry here.
-  public func migrateIfNeeded() -> AutomaticMigration {
+  private func automaticAttempt(protectedDataAvailable: Bool) -> AutomaticMigration {
+    guard protectedDataAvailable else {
+      // The flag store is not asked: before the first unlock it answers defaults.
+      return .attempted(run(AttemptRequest(source: .auto, interruption: .locked)))
+    }
     do {
       if try flags.readFlags().isComplete {
         logger.info(
@@ -118,22 +155,40 @@ public final class LegacyDataMigrator {
     return .attempted(run(AttemptRequest(source: .auto)))
   }
 
-  /// The manual path ("Recover Old Dittos"): ignores the flag; with `dryRun`, writes nothing.
-  public func recoverNow(dryRun: Bool = false) -> MigrationReport {
+  /// ``recoverNow(dryRun:)`` on the caller's thread.
+  package func recoverNow(dryRun: Bool = false) -> MigrationReport {
     run(AttemptRequest(source: .manual, isDryRun: dryRun))
   }
 
-  /// The manual path applied to a file the user picked (a `.dittorecovery` file or a 2.x store),
-  /// read on a private snapshot; its telemetry line carries `from=file`.
-  public func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
+  /// ``recoverNow(from:dryRun:)`` on the caller's thread, for a file at `path`.
+  package func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
     run(AttemptRequest(source: .manual, isDryRun: dryRun, file: path))
   }
 
-  /// The manual path applied to a file the user opened (from Files or AirDrop): a `.dittorecovery`
-  /// file or a 2.x store, read on a private snapshot; same merge rules, result and messages as
-  /// ``recoverNow(dryRun:)``, and one telemetry line with `source=manual` and `from=file`.
-  public func recoverNow(from url: URL, dryRun: Bool = false) -> MigrationReport {
-    recoverNow(fromFile: url.path, dryRun: dryRun)
+  /// ``survey(_:)`` on the caller's thread.
+  package func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) -> LegacySurvey {
+    gathering.survey(layout, defaults: legacyDefaults, depth: depth, keeping: .none).survey
+  }
+
+  /// The seed's `legacyStoreURL`: probes every place, reads every candidate, logs the inventory and
+  /// the match, and returns the store a migration is about (the one holding the most dittos).
+  package func legacyStoreURL() -> LegacyCandidate? {
+    survey(.contents).chosen
+  }
+
+  /// The legacy side of an attempt on `path`: the survey, and the sources it would import, open
+  /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
+  package func legacySources(for path: MigrationSource) -> LegacySources {
+    LegacySources.gather(layout, defaults: legacyDefaults, for: path, logger: logger)
+  }
+
+  /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
+  ///
+  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when they cannot be read, and when their
+  ///   legacy keys are present but none holds a value of a usable type: that is data we could not
+  ///   read, never "no data".
+  package func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
+    try LegacySourceReader(logger: logger).readDefaults(legacyDefaults)
   }
 
   // MARK: - One attempt
@@ -144,6 +199,8 @@ public final class LegacyDataMigrator {
     var isDryRun = false
     /// A file the user picked instead of the probed places.
     var file: String?
+    /// Set when the attempt must not read anything (protected data not available).
+    var interruption: TransientReason?
   }
 
   private var gathering: LegacySourceGathering { LegacySourceGathering(logger: logger) }
@@ -157,19 +214,19 @@ public final class LegacyDataMigrator {
     report.isFromFile = request.file != nil
     report.libraryFacts = facts
     report.libraryWarning = warning
-    if !request.isDryRun, request.source == .auto {
-      updateFlags(&report)
+    if request.source == .auto, !request.isDryRun {
+      updateFlags(&report, readsFlags: request.interruption == nil)
     } else {
-      report.flagSet = currentFlag(&report)
+      report.settled = currentFlag(&report)
     }
     if request.isDryRun {
       logger.info(
         "recoverNow(dry-run): would insert \(report.counts.insertedCategories) categories, \(report.counts.inserted) dittos (skipping \(report.counts.skipped) duplicates)"
       )
     } else {
-      if let error = report.errorDescription {
+      if let error = report.technicalDetail {
         logger.info(
-          "runMigration(\(request.source.rawValue, privacy: .public)): \(error, privacy: .public)")
+          "runMigration(\(request.source.rawValue, privacy: .public)): \(error, privacy: .private)")
       }
       logger.notice("\(report.telemetryLine, privacy: .public)")
     }
@@ -181,11 +238,19 @@ public final class LegacyDataMigrator {
   private func attempt(_ request: AttemptRequest) -> (
     AttemptResult, LibraryFacts?, DestinationError?
   ) {
+    if let reason = request.interruption ?? (Task.isCancelled ? .cancelled : nil) {
+      var result = AttemptResult()
+      result.interruption = reason
+      logger.info(
+        "runMigration(\(request.source.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
+      )
+      return (result, nil, nil)
+    }
     let sources: LegacySources
     if let file = request.file {
       let gathered = gathering.survey(file: file, keepsStoreOpen: true)
       sources = gathering.sources(
-        gathered, path: request.source, defaultsName: "", isPickedFile: true)
+        gathered, selection: SourceSelection(.manual), defaultsName: "", isPickedFile: true)
       if let error = sources.readResult.readError {
         logger.info("recoverNow(file): cannot read \(error.description, privacy: .public)")
       }
@@ -194,11 +259,20 @@ public final class LegacyDataMigrator {
     }
     defer { sources.close() }
     var result = sources.readResult
-    guard sources.hasCategories else { return (result, nil, nil) }
-    let categories = sources.reports.reduce(0) { $0 + $1.categories }
-    let dittos = sources.reports.reduce(0) { $0 + $1.dittos }
+    let offered = sources.offered
+    result.counts.categoriesRead = offered.categories
+    result.counts.dittosRead = offered.dittos
+    // Between the sources and the merge: a cancelled task stops here, before the library is touched.
+    if Task.isCancelled {
+      result.interruption = .cancelled
+      return (result, nil, nil)
+    }
+    guard sources.hasCategories else {
+      result.counts = ImportCounts()
+      return (result, nil, nil)
+    }
     logger.info(
-      "runMigration(\(request.source.rawValue, privacy: .public)): importing \(categories) categories / \(dittos) dittos"
+      "runMigration(\(request.source.rawValue, privacy: .public)): importing \(offered.categories) categories / \(offered.dittos) dittos"
     )
     do throws(ImportFailure) {
       let merged = try merge(sources.streams, dryRun: request.isDryRun)
@@ -219,6 +293,9 @@ public final class LegacyDataMigrator {
         logger.info(
           "runMigration: the store stopped reading during the import: \(problem.description, privacy: .public); nothing was changed"
         )
+      case .cancelled:
+        result.interruption = .cancelled
+        logger.info("runMigration: cancelled before anything was written; nothing was changed")
       }
     }
     return (result, nil, nil)
@@ -262,22 +339,24 @@ public final class LegacyDataMigrator {
 
   // MARK: - Flag
 
-  private func updateFlags(_ report: inout MigrationReport) {
+  /// Writes the flags the outcome calls for (``FlagPolicy``) and records what they are after the
+  /// attempt; with `readsFlags` false (protected data not available) the store is not asked at all.
+  private func updateFlags(_ report: inout MigrationReport, readsFlags: Bool) {
+    guard readsFlags else { return }
     do {
       let current = try flags.readFlags()
+      report.attempts = current.attempts
+      report.settled = current.isComplete
       guard
         let next = FlagPolicy.flags(
           after: report.outcome, transientReason: report.transientReason, current: current)
-      else {
-        report.flagSet = current.isComplete
-        return
-      }
-      if report.outcome == .foundUnreadable { report.attempts = next.attempts }
+      else { return }
       try flags.writeFlags(next)
-      report.flagSet = next.isComplete
+      report.attempts = next.attempts
+      report.settled = next.isComplete
+      report.flagSet = next.isComplete && !current.isComplete
     } catch {
       report.flagError = error
-      report.flagSet = currentFlag(&report)
       logger.info("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .public)")
     }
   }
@@ -292,5 +371,18 @@ public final class LegacyDataMigrator {
   }
 }
 
-@available(*, unavailable)
-extension LegacyDataMigrator: Sendable {}
+/// The inventory `hasRecoverableLegacyData()` logs, at most once per process (it runs whenever the
+/// menu is built; migrations log theirs every time).
+enum InventoryLog {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var logged = false
+
+  /// True the first time in this process, false ever after.
+  static func claimFirst() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if logged { return false }
+    logged = true
+    return true
+  }
+}

@@ -5,18 +5,41 @@ import LibraryMerge
 ///
 /// Only ever read. The app reads them through `UserDefaults(suiteName:)` (``UserDefaultsStore``);
 /// `ditto-recover` from the plist of a container copy (`AppGroupDefaults`, module ContainerFiles).
-public protocol LegacyDefaultsSource {
+///
+/// A custom source answers the keys of ``DefaultsLegacyContent/keys``, each in the shape 1.x, early
+/// 2.x builds or the keyboard wrote it:
+///
+/// | key | shape |
+/// |---|---|
+/// | `dittos` | array of strings (the 1.x list), or dictionary title → array of strings (with `categories`) |
+/// | `categories` | array of strings: ordered titles (unreleased 2.x builds) |
+/// | `pendingCategories` | array of strings: titles of existing categories with queued dittos |
+/// | `pendingDittos` | dictionary title → array of strings: the keyboard's queued dittos |
+///
+/// It may return more keys (they are ignored). A value of another shape is skipped and noted, never a
+/// crash; when every legacy key has an unusable shape, the defaults are reported unreadable.
+public protocol LegacyDefaultsSource: Sendable {
   /// Where the values live, for reports (a path, or `UserDefaults(<suite>)`).
   var legacySourceName: String { get }
 
-  /// Every value of the defaults domain; nil when there is none at all.
+  /// The values of the defaults domain, at least those of the legacy keys
+  /// (``DefaultsLegacyContent/keys``) that are set; nil when none of them is.
   ///
-  /// - Throws: ``DefaultsError`` when it exists but cannot be read.
+  /// - Throws: ``DefaultsError`` when the domain exists but cannot be read.
   func legacyValues() throws(DefaultsError) -> [String: Any]?
 }
 
 /// The App Group defaults through `UserDefaults(suiteName:)`: what the app itself uses, on device the
 /// preferences daemon's (never a file the engine writes).
+///
+/// As a flag store it reads and writes `legacyCoreDataMigrationComplete_v302` (`bool(forKey:)`) and
+/// `legacyCoreDataMigrationAttempts_v302` (`integer(forKey:)`), and writes a key only when its value
+/// changes. As a legacy source it returns exactly the four legacy keys of
+/// ``DefaultsLegacyContent/keys`` that are set (`object(forKey:)`), or nil when none is.
+///
+/// Before the first unlock `UserDefaults` answers defaults (nil, false, 0) and cannot say so; the
+/// migrator then also reads the App Group's preferences file (never writing it) and treats "the file
+/// holds legacy keys the domain did not answer" as "not now".
 ///
 /// ```swift
 /// let store = try #require(UserDefaultsStore(suiteName: "group.io.kern.ditto"))
@@ -24,8 +47,8 @@ public protocol LegacyDefaultsSource {
 /// ```
 public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, @unchecked Sendable
 {
-  /// The keys that may hold legacy content.
-  public static let legacyKeys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
+  /// The keys that may hold legacy content (``DefaultsLegacyContent/keys``).
+  public static let legacyKeys = DefaultsLegacyContent.keys
 
   /// The suite (App Group identifier).
   public let suiteName: String

@@ -28,13 +28,35 @@ import Telemetry
 // The App Group defaults' keys and rows rebuilt by salvage are held in memory: they are small, or
 // (salvage of a damaged store) rebuilt from bytes that cannot be streamed twice.
 
+/// Which legacy sources an import takes (the automatic path, "Recover Old Dittos", a recovery
+/// file).
+public struct SourceSelection: Sendable, Equatable {
+  /// Take what salvage rebuilds when no store reads (the manual path's rule).
+  public var salvaging: Bool
+  /// Take every store that reads and holds dittos, after the chosen one (the manual path's rule);
+  /// otherwise only the chosen store.
+  public var everyStore: Bool
+
+  /// A selection that salvages or not, and takes every readable store or only the chosen one.
+  public init(salvaging: Bool, everyStore: Bool) {
+    self.salvaging = salvaging
+    self.everyStore = everyStore
+  }
+
+  /// What an attempt on `path` takes: the automatic path only the chosen store; the manual path
+  /// every readable store, and salvage when nothing reads.
+  public init(_ path: MigrationSource) {
+    self.init(salvaging: path == .manual, everyStore: path == .manual)
+  }
+}
+
 /// The legacy side of one attempt: the survey, and the sources it imports, open on their private
 /// snapshots and ready to stream into a merge (the snapshots are removed with this value).
 public final class LegacySources {
   /// What was found and read.
   public let survey: LegacySurvey
-  /// The sources to import, in order (the store, or what salvage rebuilt; the keyboard's queue;
-  /// the 1.x list).
+  /// The sources to import, in order (the chosen store, or what salvage rebuilt; on the manual path
+  /// the other readable stores; the keyboard's queue; the 1.x list).
   public let streams: [any MergeSourceStream]
   /// One report per legacy source (those imported, and an unreadable defaults file), counts read.
   public let reports: [LegacySourceReport]
@@ -52,28 +74,42 @@ public final class LegacySources {
     self.readResult = readResult
   }
 
-  /// Surveys `layout` and opens the sources an attempt on `path` imports (the store that reads, or
-  /// on the manual path what salvage rebuilds when none does; the defaults' keys). Writes nothing.
+  /// Surveys `layout` and opens the sources an attempt on `path` imports. Writes nothing.
   ///
   /// - Parameters:
   ///   - layout: the places to look.
   ///   - defaults: the App Group defaults' legacy keys; nil to ignore them.
-  ///   - path: the path the attempt is on (only the manual one salvages).
+  ///   - path: the path the attempt is on (only the manual one salvages and takes every store).
   ///   - logger: info-level lines only (the inventory, the match, what could not be read).
   public static func gather(
     _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for path: MigrationSource,
     logger: EngineLogger
   ) -> LegacySources {
+    gather(layout, defaults: defaults, selecting: SourceSelection(path), logger: logger)
+  }
+
+  /// Surveys `layout` and opens the sources `selection` takes. Writes nothing.
+  public static func gather(
+    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?,
+    selecting selection: SourceSelection, logger: EngineLogger
+  ) -> LegacySources {
     let gathering = LegacySourceGathering(logger: logger)
-    let depth: LegacySurvey.Depth = path == .manual ? .contentsAndSalvage : .contents
+    let depth: LegacySurvey.Depth = selection.salvaging ? .contentsAndSalvage : .contents
     let gathered = gathering.survey(
-      layout, defaults: defaults, depth: depth, keepsStoreOpen: true)
+      layout, defaults: defaults, depth: depth, keeping: selection.everyStore ? .every : .chosen)
     return gathering.sources(
-      gathered, path: path, defaultsName: defaults?.legacySourceName ?? "", isPickedFile: false)
+      gathered, selection: selection, defaultsName: defaults?.legacySourceName ?? "",
+      isPickedFile: false)
   }
 
   /// True when a source offers at least one category (an attempt then merges).
   public var hasCategories: Bool { streams.contains { !$0.categoryTitles.isEmpty } }
+
+  /// Categories and dittos the sources offer, as read (what the outcome line carries when no merge
+  /// ran to its end).
+  public var offered: (categories: Int, dittos: Int) {
+    (reports.reduce(0) { $0 + $1.categories }, reports.reduce(0) { $0 + $1.dittos })
+  }
 
   /// Removes the private snapshots now.
   public func close() {
@@ -85,40 +121,78 @@ public final class LegacySources {
 struct LegacySourceGathering {
   let logger: EngineLogger
 
-  /// What was read, with the store to import kept open.
+  /// Which stores stay open on their snapshots once the survey is done.
+  enum Keeping {
+    /// None (a survey that only counts).
+    case none
+    /// The chosen store (the automatic path).
+    case chosen
+    /// Every store that reads and holds dittos (the manual path).
+    case every
+  }
+
+  /// A store open on its snapshot.
+  struct OpenStore {
+    var store: CoreDataStore
+    var reader: LegacyStoreReader
+  }
+
+  /// What was read, with the stores to import kept open.
   struct Gathered {
     var survey: LegacySurvey
-    /// The store that read, open on its snapshot.
-    var openStore: (candidate: LegacyCandidate, store: CoreDataStore, reader: LegacyStoreReader)?
+    /// The stores kept open, by path.
+    var openStores: [String: OpenStore] = [:]
     /// Rows salvage rebuilt, by the path they came from.
     var salvaged: [String: LegacyLibrary] = [:]
   }
 
   // MARK: - Pass 1: the survey
 
-  /// Surveys `layout` (see ``LegacySurvey``), keeping the store a migration imports open when
-  /// `keepsStoreOpen`.
+  /// Surveys `layout` (see ``LegacySurvey``), keeping the stores `keeping` names open.
   func survey(
     _ layout: ContainerLayout, defaults source: (any LegacyDefaultsSource)?,
-    depth: LegacySurvey.Depth, keepsStoreOpen: Bool
+    depth: LegacySurvey.Depth, keeping: Keeping, logsInventory: Bool = true
   ) -> Gathered {
     var gathered = Gathered(survey: LegacySurvey(layout: layout, depth: depth))
-    let findings = probeAndLog(layout)
+    if logsInventory {
+      Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
+    }
+    let findings = LegacyStoreProbe.probe(layout)
+    logProbe(findings)
     gathered.survey.skipped = findings.skipped
-    // Read in the order a migration tries them (the first that reads stays open), listed in probe
-    // order.
-    var read: [String: LegacySurvey.Store] = [:]
-    for candidate in findings.preferenceOrder {
+    // Every candidate is read to its end and counted, in probe order; the ones that read stay open
+    // until the best is known (the dittos decide, not a file's size).
+    var opened: [String: OpenStore] = [:]
+    for candidate in findings.candidates {
       var store = LegacySurvey.Store(candidate: candidate)
       if depth != .presence {
-        store.content = self.read(candidate, into: &gathered, keepsOpen: keepsStoreOpen)
-        if case .failed = store.content, depth == .contentsAndSalvage {
+        let (content, open) = read(candidate)
+        store.content = content
+        if let open { opened[candidate.path] = open }
+        if case .failed = content, depth == .contentsAndSalvage {
           store.salvage = salvage(candidate, into: &gathered)
         }
       }
-      read[candidate.path] = store
+      gathered.survey.stores.append(store)
     }
-    gathered.survey.stores = findings.candidates.compactMap { read[$0.path] }
+    compareWithChosen(&gathered.survey, opened: opened)
+    let kept: Set<String>
+    switch keeping {
+    case .none: kept = []
+    case .chosen: kept = Set(gathered.survey.storeToImport.map { [$0.candidate.path] } ?? [])
+    case .every:
+      let stores =
+        (gathered.survey.storeToImport.map { [$0] } ?? []) + gathered.survey.otherReadableStores
+      kept = Set(stores.map(\.candidate.path))
+    }
+    for (path, open) in opened {
+      if kept.contains(path) {
+        gathered.openStores[path] = open
+      } else {
+        open.store.snapshot.remove()
+      }
+    }
+    if depth != .presence { logMatch(gathered.survey, keeping: keeping) }
     for wal in findings.orphanWALs {
       var lone = LegacySurvey.LoneWAL(
         candidate: wal, hasValidFrames: Salvager.hasValidFrames(walPath: wal.path))
@@ -127,14 +201,7 @@ struct LegacySourceGathering {
       }
       gathered.survey.loneWALs.append(lone)
     }
-    do {
-      if let content = try LegacySourceReader(logger: logger).readDefaults(source) {
-        gathered.survey.defaults = .read(content)
-      }
-    } catch {
-      gathered.survey.defaults = .failed(error)
-      logger.info("defaults: \(error.description, privacy: .public)")
-    }
+    gathered.survey.defaults = readDefaults(source, layout: layout)
     return gathered
   }
 
@@ -143,29 +210,92 @@ struct LegacySourceGathering {
     var gathered = Gathered(survey: LegacySurvey(layout: nil, depth: .contents))
     let candidate = LegacyCandidate(pickedFile: path)
     var store = LegacySurvey.Store(candidate: candidate)
-    store.content = read(candidate, into: &gathered, keepsOpen: keepsStoreOpen)
+    let (content, open) = read(candidate)
+    store.content = content
+    if let open {
+      if keepsStoreOpen {
+        gathered.openStores[candidate.path] = open
+      } else {
+        open.store.snapshot.remove()
+      }
+    }
     gathered.survey.stores = [store]
     return gathered
   }
 
-  /// Reads `candidate` to its end and counts it; the first that reads stays open when asked.
-  private func read(
-    _ candidate: LegacyCandidate, into gathered: inout Gathered, keepsOpen: Bool
-  ) -> LegacySurvey.Content {
-    do {
+  /// Reads `candidate` to its end and counts it; returns it open when it read.
+  private func read(_ candidate: LegacyCandidate) -> (LegacySurvey.Content, OpenStore?) {
+    do throws(LegacyStoreError) {
       let store = try CoreDataStore(path: candidate.path)
-      let reader = try LegacyStoreReader(store: store)
-      let summary = try reader.count()
-      if keepsOpen, gathered.openStore == nil {
-        gathered.openStore = (candidate, store, reader)
-      } else {
+      do throws(LegacyStoreError) {
+        let reader = try LegacyStoreReader(store: store)
+        let summary = try reader.count()
+        return (
+          .read(categories: summary.categories, dittos: summary.dittos),
+          OpenStore(store: store, reader: reader)
+        )
+      } catch {
         store.snapshot.remove()
+        throw error
       }
-      return .read(categories: summary.categories, dittos: summary.dittos)
     } catch {
       logger.info("legacyStoreURL: cannot read \(error.description, privacy: .public)")
-      return .failed(error)
+      return (.failed(error), nil)
     }
+  }
+
+  /// Sets ``LegacySurvey/Store/missingFromChosen`` of every other store that reads and holds
+  /// dittos: how many of its dittos (by category title and text) the chosen store lacks. Both are
+  /// read once more on their snapshots; only digests of the chosen store's pairs are held.
+  private func compareWithChosen(_ survey: inout LegacySurvey, opened: [String: OpenStore]) {
+    let others = survey.otherReadableStores
+    guard let chosen = survey.storeToImport, let reference = opened[chosen.candidate.path],
+      !others.isEmpty
+    else { return }
+    var digests = Set<Int>()
+    do {
+      var title = ""
+      _ = try reference.reader.walk { item in
+        switch item {
+        case .category(let name, _): title = name
+        case .ditto(let ditto): digests.insert(Self.digest(title, ditto.text))
+        }
+      }
+    } catch {
+      logger.info(
+        "legacyStoreURL: cannot compare the stores: \(String(describing: error), privacy: .public)")
+      return
+    }
+    for other in others {
+      guard let open = opened[other.candidate.path] else { continue }
+      var missing = 0
+      do {
+        var title = ""
+        _ = try open.reader.walk { item in
+          switch item {
+          case .category(let name, _): title = name
+          case .ditto(let ditto):
+            if !digests.contains(Self.digest(title, ditto.text)) { missing += 1 }
+          }
+        }
+      } catch {
+        logger.info(
+          "legacyStoreURL: cannot compare the stores: \(String(describing: error), privacy: .public)"
+        )
+        continue
+      }
+      if let index = survey.stores.firstIndex(where: { $0.candidate == other.candidate }) {
+        survey.stores[index].missingFromChosen = missing
+      }
+    }
+  }
+
+  /// A category title and a text, hashed as `String`s compare (canonical equivalence).
+  private static func digest(_ title: String, _ text: String) -> Int {
+    var hasher = Hasher()
+    hasher.combine(title)
+    hasher.combine(text)
+    return hasher.finalize()
   }
 
   /// What salvage rebuilds from the bytes of `candidate` (a store SQLite cannot read, a lone `-wal`).
@@ -186,11 +316,28 @@ struct LegacySourceGathering {
     }
   }
 
-  /// Probes every place and logs the inventory and the match (info level: the survey writes no
-  /// line that the unified log keeps).
-  func probeAndLog(_ layout: ContainerLayout) -> LegacyStoreProbe.Findings {
-    Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
-    let findings = LegacyStoreProbe.probe(layout)
+  /// The App Group defaults' legacy keys; when the domain answers none, the preferences file on
+  /// disk is asked whether that can be true (before the first unlock it is not).
+  private func readDefaults(_ source: (any LegacyDefaultsSource)?, layout: ContainerLayout)
+    -> LegacySurvey.Defaults
+  {
+    do {
+      if let content = try LegacySourceReader(logger: logger).readDefaults(source) {
+        return .read(content)
+      }
+    } catch {
+      logger.info("defaults: \(error.description, privacy: .public)")
+      return .failed(error)
+    }
+    guard source != nil,
+      let contradiction = PreferencesFileEvidence.contradiction(at: layout.appGroupPreferencesPath)
+    else { return .none }
+    logger.info("defaults: \(contradiction.description, privacy: .public)")
+    return .failed(contradiction)
+  }
+
+  /// Logs what the probe found and did not open.
+  private func logProbe(_ findings: LegacyStoreProbe.Findings) {
     for skipped in findings.skipped {
       logger.info(
         "legacyStoreURL: not opened: \(skipped.error.description, privacy: .public)"
@@ -201,45 +348,92 @@ struct LegacySourceGathering {
         "legacyStoreURL: found a -wal without its store: \(wal.path, privacy: .public) (\(wal.bytes) bytes)"
       )
     }
-    if let chosen = findings.chosen {
-      logger.info(
-        "legacyStoreURL: matched \(chosen.path, privacy: .public) (\(chosen.bytes) bytes)")
-    } else {
+    if findings.candidates.isEmpty {
       logger.info("legacyStoreURL: no legacy store in any probed place")
     }
-    return findings
+  }
+
+  /// The seed's match line, naming the store that is imported (`legacyStoreURL: matched <path>
+  /// (<bytes> bytes) wal=<bytes> dittos=<N>`), and one line for every other candidate.
+  private func logMatch(_ survey: LegacySurvey, keeping: Keeping) {
+    let order = survey.preferenceOrder
+    guard let chosen = order.first else { return }
+    let file = chosen.candidate
+    let head =
+      "legacyStoreURL: matched \(file.path) (\(file.bytes) bytes) wal=\(file.walBytes)"
+    switch chosen.content {
+    case .read(_, let dittos):
+      logger.info("\(head, privacy: .public) dittos=\(dittos)")
+    case .failed(let error):
+      logger.info(
+        "\(head, privacy: .public) dittos=unknown (cannot read: \(error.code, privacy: .public))")
+    case nil:
+      logger.info("\(head, privacy: .public)")
+    }
+    for other in order.dropFirst() {
+      let file = other.candidate
+      let head =
+        "legacyStoreURL: also found \(file.path) (\(file.bytes) bytes) wal=\(file.walBytes)"
+      switch other.content {
+      case .read(_, let dittos) where dittos > 0:
+        let missing = other.missingFromChosen.map { "\($0)" } ?? "unknown"
+        let fate =
+          keeping == .every
+          ? "imported after the matched store"
+          : "not imported (Recover Old Dittos imports it)"
+        logger.info(
+          "\(head, privacy: .public) dittos=\(dittos), \(missing, privacy: .public) of them not in the matched store; \(fate, privacy: .public)"
+        )
+      case .read:
+        logger.info("\(head, privacy: .public) dittos=0; not imported: it holds no ditto")
+      case .failed(let error):
+        logger.info(
+          "\(head, privacy: .public); not imported: cannot read: \(error.description, privacy: .public)"
+        )
+      case nil:
+        break
+      }
+    }
   }
 
   // MARK: - The sources an attempt imports
 
-  /// The sources `path` imports from what was gathered, and the read side of the attempt.
+  /// The sources `selection` takes from what was gathered, and the read side of the attempt.
   func sources(
-    _ gathered: Gathered, path: MigrationSource, defaultsName: String, isPickedFile: Bool
+    _ gathered: Gathered, selection: SourceSelection, defaultsName: String, isPickedFile: Bool
   ) -> LegacySources {
     let survey = gathered.survey
     var result = AttemptResult()
     result.orphanWALs = survey.loneWALs.filter(\.hasValidFrames).map(\.candidate)
     result.skipped = survey.skipped
     if case .failed(let error) = survey.defaults { result.defaultsError = error }
-    let salvageable = path == .manual && !result.orphanWALs.isEmpty
+    let salvageable = selection.salvaging && !result.orphanWALs.isEmpty
+    let selected = survey.sources(
+      salvaging: selection.salvaging, everyStore: selection.everyStore)
     result.foundLegacyData =
       isPickedFile || survey.chosen != nil || !survey.skipped.isEmpty
       || result.defaultsError != nil || salvageable
-      || !survey.sources(for: path).filter { $0.origin == .defaults }.isEmpty
+      || !selected.filter { $0.origin == .defaults }.isEmpty
     guard result.foundLegacyData else {
       return LegacySources(survey: survey, streams: [], reports: [], readResult: result)
     }
     result.store = survey.storeToImport?.candidate ?? survey.chosen
     result.readError = survey.decidingReadError
     result.transientReason = survey.transientReason
+    result.otherStores = survey.otherReadableStores.map { store in
+      let imported = selected.contains { $0.origin == .store(store.candidate) }
+      return OtherLegacyStore(
+        candidate: store.candidate, categories: store.categories ?? 0, dittos: store.dittos ?? 0,
+        missing: store.missingFromChosen, imported: imported)
+    }
     var streams: [any MergeSourceStream] = []
     var reports: [LegacySourceReport] = []
     let content: DefaultsLegacyContent?
     if case .read(let read) = survey.defaults { content = read } else { content = nil }
-    for source in survey.sources(for: path) {
+    for source in selected {
       switch source.origin {
       case .store(let candidate):
-        guard let open = gathered.openStore, open.candidate == candidate else { continue }
+        guard let open = gathered.openStores[candidate.path] else { continue }
         do {
           streams.append(
             try StoreSourceStream(
@@ -268,7 +462,18 @@ struct LegacySourceGathering {
         reports.append(report(source, path: defaultsName))
       }
     }
-    if path == .auto, case .read(_, 0) = survey.storeToImport?.content, !result.orphanWALs.isEmpty {
+    // Snapshots opened for stores this selection does not stream are removed now.
+    let streamed = Set(
+      selected.compactMap { source -> String? in
+        if case .store(let candidate) = source.origin { return candidate.path }
+        return nil
+      })
+    for (path, open) in gathered.openStores where !streamed.contains(path) {
+      open.store.snapshot.remove()
+    }
+    if !selection.salvaging, case .read(_, 0) = survey.storeToImport?.content,
+      !result.orphanWALs.isEmpty
+    {
       logger.info(
         "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.path).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
       )

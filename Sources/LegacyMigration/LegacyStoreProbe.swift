@@ -9,16 +9,26 @@ public struct LegacyCandidate: Sendable, Equatable {
   public var relativePath: String
   /// The full path.
   public var path: String
-  /// Size in bytes.
+  /// Size of the main file in bytes.
   public var bytes: Int64
+  /// Size of its `-wal` in bytes (0 when there is none): a store's data is its main file and its
+  /// `-wal`; a 2.x store that was never checkpointed has a 4 KB main file and everything in the WAL.
+  public var walBytes: Int64
 
-  /// A candidate found under `root` at `relativePath` (full path `path`), `bytes` long.
-  public init(root: ProbeRoot, relativePath: String, path: String, bytes: Int64) {
+  /// A candidate found under `root` at `relativePath` (full path `path`), `bytes` long, with a
+  /// `-wal` of `walBytes`.
+  public init(
+    root: ProbeRoot, relativePath: String, path: String, bytes: Int64, walBytes: Int64 = 0
+  ) {
     self.root = root
     self.relativePath = relativePath
     self.path = path
     self.bytes = bytes
+    self.walBytes = walBytes
   }
+
+  /// The main file and its `-wal` together.
+  public var totalBytes: Int64 { bytes + walBytes }
 }
 
 extension LegacyCandidate {
@@ -26,11 +36,25 @@ extension LegacyCandidate {
   public init(pickedFile path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     self.init(root: .picked, relativePath: name, path: path, bytes: 0)
-    // The size is only shown; the read that follows reports any error opening the file.
+    // The sizes are only shown; the read that follows reports any error opening the file.
     do {
       bytes = try FileStatus.of(path: path)?.size ?? 0
     } catch {
       bytes = 0
+    }
+    walBytes = Self.walSize(of: path)
+  }
+
+  /// The size of the regular file `<path>-wal` (a link is never followed), 0 when there is none or it
+  /// cannot be examined (the read reports any error).
+  static func walSize(of path: String) -> Int64 {
+    do {
+      guard let status = try FileStatus.of(path: path + "-wal"), status.kind == .regular else {
+        return 0
+      }
+      return status.size
+    } catch {
+      return 0
     }
   }
 }
@@ -89,25 +113,6 @@ public enum LegacyStoreProbe {
     /// Lone `-wal` files: a store name's `-wal` exists but the store itself does not.
     public var orphanWALs: [LegacyCandidate] = []
 
-    /// The largest candidate; on a tie, the first in probe order. Nil when there is none.
-    public var chosen: LegacyCandidate? {
-      var best: LegacyCandidate?
-      for candidate in candidates where candidate.bytes > (best?.bytes ?? -1) {
-        best = candidate
-      }
-      return best
-    }
-
-    /// Candidates in the order they should be tried: the chosen one, then the rest by size
-    /// (largest first), ties in probe order.
-    public var preferenceOrder: [LegacyCandidate] {
-      candidates.enumerated()
-        .sorted {
-          $0.element.bytes != $1.element.bytes
-            ? $0.element.bytes > $1.element.bytes : $0.offset < $1.offset
-        }
-        .map(\.element)
-    }
   }
 
   /// Examines every probe location with `lstat` (links are never followed, nothing is opened).
@@ -172,7 +177,9 @@ public enum LegacyStoreProbe {
         }
         guard seen.appendIfNew(status.identity) else { continue }
         findings.candidates.append(
-          LegacyCandidate(root: root, relativePath: relative, path: path, bytes: status.size))
+          LegacyCandidate(
+            root: root, relativePath: relative, path: path, bytes: status.size,
+            walBytes: LegacyCandidate.walSize(of: path)))
       }
     }
     return findings

@@ -28,6 +28,22 @@ public struct LegacySurvey: Sendable {
     public var content: Content?
     /// What salvage rebuilds from it when SQLite could not read it (``Depth/contentsAndSalvage``).
     public var salvage: SalvageCount?
+    /// For a store that holds dittos and is not the chosen one: how many of its dittos the chosen
+    /// store lacks (by category title and text, as the merge compares them); nil for the chosen
+    /// store, a store without dittos, or when they could not be compared.
+    public var missingFromChosen: Int?
+
+    /// Categories read from it; nil when it was not read or could not be.
+    public var categories: Int? {
+      if case .read(let categories, _) = content { return categories }
+      return nil
+    }
+
+    /// Dittos read from it; nil when it was not read or could not be.
+    public var dittos: Int? {
+      if case .read(_, let dittos) = content { return dittos }
+      return nil
+    }
   }
 
   /// What reading a store gave.
@@ -92,26 +108,59 @@ public struct LegacySurvey: Sendable {
     self.depth = depth
   }
 
-  /// The store files in the order a migration tries them: the largest first, ties in probe order.
+  /// The store files, best first: what decides is **the dittos a store holds** (its `-wal`
+  /// applied), not a file's size (the seed prefers "the largest file" to find the copy that holds
+  /// the data after 3.0.0 zero-truncated another; a store that was never checkpointed is a 4 KB main
+  /// file and a large `-wal`, and a stale copy can be bloated by free pages).
+  ///
+  /// 1. Stores that read and hold dittos: more dittos first.
+  /// 2. Stores that could not be read and are not empty files (main file and `-wal` together): they
+  ///    may hold data, where a store that reads empty holds none.
+  /// 3. Stores that read and hold no ditto.
+  /// 4. Zero-length files that could not be read.
+  ///
+  /// Ties go to more bytes (main file + `-wal`), then to the seed's probe order. At
+  /// ``Depth/presence`` nothing is read: by bytes, then probe order.
   public var preferenceOrder: [Store] {
-    stores.enumerated()
-      .sorted {
-        $0.element.candidate.bytes != $1.element.candidate.bytes
-          ? $0.element.candidate.bytes > $1.element.candidate.bytes : $0.offset < $1.offset
+    func rank(_ store: Store) -> Int {
+      switch store.content {
+      case .read(_, let dittos): dittos > 0 ? 0 : 2
+      case .failed: store.candidate.totalBytes > 0 ? 1 : 3
+      case nil: 1
+      }
+    }
+    return stores.enumerated()
+      .sorted { lhs, rhs in
+        let (left, right) = (lhs.element, rhs.element)
+        if rank(left) != rank(right) { return rank(left) < rank(right) }
+        if (left.dittos ?? 0) != (right.dittos ?? 0) {
+          return (left.dittos ?? 0) > (right.dittos ?? 0)
+        }
+        if left.candidate.totalBytes != right.candidate.totalBytes {
+          return left.candidate.totalBytes > right.candidate.totalBytes
+        }
+        return lhs.offset < rhs.offset
       }
       .map(\.element)
   }
 
-  /// The seed's `legacyStoreURL`: the largest store file, nil when there is none.
+  /// The seed's `legacyStoreURL`: the store a migration is about (the best of
+  /// ``preferenceOrder``), nil when there is none.
   public var chosen: LegacyCandidate? { preferenceOrder.first?.candidate }
 
-  /// The store a migration imports: the first that reads, in preference order (nil when none does,
-  /// or at presence depth).
+  /// The chosen store, when it was read (nil when there is none, when it could not be read, or at
+  /// presence depth): what a migration imports.
   public var storeToImport: Store? {
-    preferenceOrder.first {
-      if case .read = $0.content { return true }
-      return false
-    }
+    guard let first = preferenceOrder.first, case .read = first.content else { return nil }
+    return first
+  }
+
+  /// The other stores that were read and hold dittos, best first (the automatic path imports only
+  /// the chosen store; "Recover Old Dittos" imports these after it). Each carries
+  /// ``Store/missingFromChosen``.
+  public var otherReadableStores: [Store] {
+    guard let chosen = storeToImport else { return [] }
+    return preferenceOrder.filter { $0.candidate != chosen.candidate && ($0.dittos ?? 0) > 0 }
   }
 
   /// The error an attempt reports when no store reads (nil when one does): the first transient
@@ -163,7 +212,7 @@ public struct LegacySurvey: Sendable {
   /// Dittos that read as they are (the store a migration imports, and the defaults' keys).
   public var readableDittos: Int {
     var total = 0
-    if case .read(_, let dittos) = storeToImport?.content { total += dittos }
+    if let dittos = storeToImport?.dittos { total += dittos }
     if case .read(let content) = defaults {
       total += (content.pending + content.version1).reduce(0) { $0 + $1.dittos.count }
     }
@@ -192,11 +241,19 @@ public struct LegacySurvey: Sendable {
     public var dittos: Int
   }
 
-  /// What an attempt on `path` imports, in order: the first store that reads; on the manual path,
-  /// when no store reads (or the one that reads holds no ditto), the first store or lone `-wal`
-  /// salvage rebuilds dittos from; then the keyboard's queue and the 1.x list. (Salvage needs
-  /// ``Depth/contentsAndSalvage``; a survey that did not run it offers none.)
+  /// What an attempt on `path` imports, in order: the chosen store when it reads; on the manual
+  /// path, then every other store that reads and holds dittos (duplicates are skipped by the merge),
+  /// or, when no store reads (or the chosen one holds no ditto), the first store or lone `-wal`
+  /// salvage rebuilds dittos from; then the keyboard's queue and the 1.x list.
+  /// (Salvage needs ``Depth/contentsAndSalvage``; a survey that did not run it offers none.)
   public func sources(for path: MigrationSource) -> [Source] {
+    sources(salvaging: path == .manual, everyStore: path == .manual)
+  }
+
+  /// The sources an import takes: the chosen store when it reads; with `everyStore`, every other
+  /// store that reads and holds dittos after it; with `salvaging`, what salvage rebuilds when no
+  /// store reads (or the chosen one holds no ditto); then the keyboard's queue and the 1.x list.
+  public func sources(salvaging: Bool, everyStore: Bool) -> [Source] {
     var sources: [Source] = []
     let read = storeToImport
     var storeSource: Source?
@@ -204,7 +261,7 @@ public struct LegacySurvey: Sendable {
       storeSource = Source(
         kind: .coreData, origin: .store(read.candidate), categories: categories, dittos: dittos)
     }
-    if path == .manual, (storeSource?.dittos ?? 0) == 0 {
+    if salvaging, (storeSource?.dittos ?? 0) == 0 {
       let tried =
         (read == nil ? preferenceOrder.map { ($0.candidate, $0.salvage) } : [])
         + loneWALs.map { ($0.candidate, $0.salvage) }
@@ -217,6 +274,15 @@ public struct LegacySurvey: Sendable {
       }
     }
     if let storeSource { sources.append(storeSource) }
+    if everyStore, case .store = storeSource?.origin {
+      for other in otherReadableStores {
+        guard case .read(let categories, let dittos) = other.content else { continue }
+        sources.append(
+          Source(
+            kind: .coreData, origin: .store(other.candidate), categories: categories,
+            dittos: dittos))
+      }
+    }
     if case .read(let content) = defaults {
       if !content.pending.isEmpty {
         sources.append(

@@ -1,4 +1,4 @@
-/// Which path started a migration attempt.
+/// Which path started a migration attempt (the `source=` field of the telemetry line).
 public enum MigrationSource: String, Sendable, Equatable {
   /// `migrateIfNeeded` at launch: honours the completion flag.
   case auto
@@ -24,6 +24,7 @@ public enum MigrationOutcome: String, Sendable, Equatable, CaseIterable {
 
   /// The only place an outcome is derived from what happened.
   public static func derive(from result: AttemptResult) -> MigrationOutcome {
+    if result.interruption != nil { return .foundUnreadable }
     if result.destinationError != nil { return .libraryError }
     guard result.foundLegacyData else { return .nothingOnDisk }
     guard result.readSucceeded else { return .foundUnreadable }

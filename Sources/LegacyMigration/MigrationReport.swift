@@ -1,58 +1,70 @@
 import LegacyStore
 import LibraryMerge
 
-/// Everything one migration attempt did, returned on every path, errors included.
+/// Everything one migration attempt did, returned on every path, errors included. Made by the
+/// engine; read-only to everyone else.
 public struct MigrationReport: Sendable {
   /// Which path ran.
-  public var source: MigrationSource
+  public internal(set) var source: MigrationSource
   /// How it ended.
-  public var outcome: MigrationOutcome
-  /// The store that was read (or, when none could be read, the one that was chosen).
-  public var store: LegacyCandidate?
-  /// Counts of the import (or of its preview).
-  public var counts = ImportCounts()
+  public internal(set) var outcome: MigrationOutcome
+  /// The store that was imported (or, when none could be read, the one that was chosen).
+  public internal(set) var store: LegacyCandidate?
+  /// Counts of the import (or of its preview). When the merge did not run to its end (a library
+  /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
+  public internal(set) var counts = ImportCounts()
   /// Why the store could not be read.
-  public var readError: LegacyStoreError?
+  public internal(set) var readError: LegacyStoreError?
   /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
-  public var destinationError: DestinationError?
-  /// The completion flag's state after the attempt.
-  public var flagSet = false
+  public internal(set) var destinationError: DestinationError?
+  /// True when this attempt set the completion flag (only the automatic path ever does).
+  public internal(set) var flagSet = false
+  /// True when the completion flag is set once this attempt is over (set now or before): nothing
+  /// more will arrive automatically. The app creates its presets only then (`docs/EMBEDDING.md`).
+  /// False after a transient failure, a cancellation or a library error (the next launch tries
+  /// again), and after a permanent `found_unreadable` until the third such attempt.
+  public internal(set) var settled = false
   /// Why the flag could not be read or written, if so.
-  public var flagError: FlagStoreError?
-  /// The attempt counter after the attempt (automatic path only).
-  public var attempts: Int?
+  public internal(set) var flagError: FlagStoreError?
+  /// The automatic path's count of attempts that ended in a permanent `found_unreadable`, as it is
+  /// after this attempt. Set on every automatic report, except when the flag store could not be
+  /// read or was deliberately not read (protected data not available); nil on the manual path.
+  public internal(set) var attempts: Int?
   /// True for a preview: nothing was written and the flag was not touched.
-  public var isDryRun = false
+  public internal(set) var isDryRun = false
   /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
-  public var salvaged: Int?
+  public internal(set) var salvaged: Int?
   /// Every legacy source found, with its own counts or error.
-  public var sources: [LegacySourceReport] = []
+  public internal(set) var sources: [LegacySourceReport] = []
   /// Why the App Group defaults' legacy keys could not be read, when so.
-  public var defaultsError: DefaultsError?
+  public internal(set) var defaultsError: DefaultsError?
+  /// Other stores that read and hold dittos besides ``store``: the automatic path leaves them to
+  /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
+  public internal(set) var otherStores: [OtherLegacyStore] = []
 
   /// Lone `-wal` files with valid frames whose store is gone (only the manual path salvages them).
-  public var orphanWALs: [LegacyCandidate] = []
+  public internal(set) var orphanWALs: [LegacyCandidate] = []
   /// Paths with a store's name that are not regular files (never opened).
-  public var skipped: [SkippedCandidate] = []
+  public internal(set) var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data, when there was one: the flag
   /// and the counter were not written, and a `found_unreadable` line carries ` reason=<value>`.
-  public var transientReason: TransientReason?
-  /// True for ``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``: the line carries `from=file`.
-  public var isFromFile = false
+  public internal(set) var transientReason: TransientReason?
+  /// True for ``LegacyDataMigrator/recoverNow(from:dryRun:)``: the line carries `from=file`.
+  public internal(set) var isFromFile = false
   /// What the library is (iCloud tables, history), as the destination said during the import; nil
   /// when no import ran.
-  public var libraryFacts: LibraryFacts?
+  public internal(set) var libraryFacts: LibraryFacts?
   /// A preview ran as against an empty library because the library could not be read: why.
-  public var libraryWarning: DestinationError?
+  public internal(set) var libraryWarning: DestinationError?
 
   /// The report of an attempt on `source` that ended in `outcome`, nothing counted.
-  public init(source: MigrationSource, outcome: MigrationOutcome) {
+  init(source: MigrationSource, outcome: MigrationOutcome) {
     self.source = source
     self.outcome = outcome
   }
 
   /// The report of an attempt that ended in `outcome` with `result`.
-  public init(source: MigrationSource, outcome: MigrationOutcome, result: AttemptResult) {
+  package init(source: MigrationSource, outcome: MigrationOutcome, result: AttemptResult) {
     self.init(source: source, outcome: outcome)
     store = result.store
     counts = result.counts
@@ -63,12 +75,39 @@ public struct MigrationReport: Sendable {
     defaultsError = result.defaultsError
     orphanWALs = result.orphanWALs
     skipped = result.skipped
-    transientReason = result.transientReason
+    otherStores = result.otherStores
+    transientReason = result.interruption ?? result.transientReason
+    interruption = result.interruption
   }
 
-  /// The error that decided a `found_unreadable` outcome, as a usable string (file and cause).
+  /// Why the attempt stopped before reading (`locked`) or writing (`cancelled`), if it did.
+  var interruption: TransientReason?
+
+  /// True when something could not be read for now (a protected or busy file, the defaults before
+  /// the first unlock, a cancellation): it says nothing about the old data, the flag and the counter
+  /// were left alone, and a later attempt may bring more.
+  public var isTransient: Bool { transientReason != nil }
+
+  /// The technical error that decided a `found_unreadable` or `library_error` outcome (file paths,
+  /// causes): for logs and support, never for the alert (that is ``detail``).
+  public var technicalDetail: String? {
+    if let interruption { return Self.interruptionDescription(interruption) }
+    return errorDescription
+  }
+
+  /// The technical error of a store, library or defaults failure (file and cause).
   public var errorDescription: String? {
     destinationError?.description ?? readError?.description ?? defaultsError?.description
+  }
+
+  /// Why nothing (or not everything) could be read or saved, for the person holding the iPhone;
+  /// nil when nothing failed.
+  public var detail: RecoveryDetail? {
+    if let interruption { return RecoveryDetail(interruption: interruption) }
+    if let destinationError { return RecoveryDetail(destinationError) }
+    if let readError { return RecoveryDetail(readError) }
+    if let defaultsError { return RecoveryDetail(defaultsError) }
+    return nil
   }
 
   /// What the "Recover Old Dittos" alert says about this attempt.
@@ -76,10 +115,9 @@ public struct MigrationReport: Sendable {
     switch outcome {
     case .nothingOnDisk: return .nothingOnDisk
     case .foundUnreadable:
-      let detail = errorDescription ?? "unknown error"
-      guard let advice = transientReason?.deviceAdvice else { return .foundButUnreadable(detail) }
-      return .foundButUnreadable(detail + ". " + advice)
-    case .libraryError: return .libraryUnavailable(errorDescription ?? "unknown error")
+      return .foundButUnreadable(detail?.text ?? RecoveryDetail.Problem.unreadable.rawValue)
+    case .libraryError:
+      return .libraryUnavailable(detail?.text ?? RecoveryDetail.Problem.libraryNotSaved.rawValue)
     case .emptyStore: return .emptyStore
     case .success, .noNewData:
       if salvaged != nil, counts.inserted > 0 { return .salvaged(counts.inserted) }
@@ -101,9 +139,9 @@ public struct MigrationReport: Sendable {
   ///
   /// `migration_outcome source=<auto|manual> outcome=<code> categories=N dittos=N inserted=N`,
   /// followed by ` salvaged=N` only when salvage ran, ` from=file` for a file the user picked, and
-  /// ` reason=<permission|busy|locked|no_space|changing|defaults|not_a_file>` when a
+  /// ` reason=<permission|busy|locked|no_space|changing|defaults|not_a_file|cancelled>` when a
   /// `found_unreadable` attempt failed in a way that says nothing about the data (it counted for
-  /// nothing).
+  /// nothing). The counts are always what was read, whatever the outcome.
   public var telemetryLine: String {
     var line =
       "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
@@ -113,5 +151,11 @@ public struct MigrationReport: Sendable {
       line += " reason=\(reason.rawValue)"
     }
     return line
+  }
+
+  static func interruptionDescription(_ reason: TransientReason) -> String {
+    reason == .cancelled
+      ? "the attempt was cancelled before it wrote anything"
+      : "protected data is not available (before the first unlock): nothing was read or written"
   }
 }

@@ -23,6 +23,9 @@ public enum TransientReason: String, Sendable, Equatable, CaseIterable {
   /// Something that is not a regular file (a symbolic link, a folder, a FIFO, a socket) has the
   /// store's name, or a probed folder is a link: it is never followed or opened.
   case notAFile = "not_a_file"
+  /// The attempt was cancelled (the task running it, e.g. the app going to the background) before
+  /// it wrote anything.
+  case cancelled
 }
 
 /// Whether a failure to read legacy data says something about the data.

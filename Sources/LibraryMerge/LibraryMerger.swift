@@ -54,8 +54,10 @@ public enum LibraryMerger {
 
   /// Merges `sources` (in order) into the library `session` holds.
   ///
-  /// - Throws: ``ImportFailure``: a source that could not be read to its end, or the library's
-  ///   error; the destination then undoes what was inserted.
+  /// - Throws: ``ImportFailure``: a source that could not be read to its end, the library's error,
+  ///   or ``ImportFailure/cancelled`` when the task running it is cancelled (checked before each
+  ///   source and once more after the last, before the destination keeps anything); the
+  ///   destination then undoes what was inserted.
   public static func merge(
     _ sources: [any MergeSourceStream], into session: any ImportSession, rules: Rules = Rules()
   ) throws(ImportFailure) -> Result {
@@ -69,6 +71,7 @@ public enum LibraryMerger {
       seen.formUnion(sources[index].categoryTitles)
     }
     for (index, source) in sources.enumerated() {
+      if Task.isCancelled { throw .cancelled }
       var counts = ImportCounts()
       var receivedNow: [CategoryID: Set<String>] = [:]
       var current: Target?
@@ -117,6 +120,7 @@ public enum LibraryMerger {
       result.countsBySource.append(counts)
       result.counts.add(counts)
     }
+    if Task.isCancelled { throw .cancelled }
     result.createsProfile = !state.outline.hasProfile && state.insertedAnything
     return result
   }

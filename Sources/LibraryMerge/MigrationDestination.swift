@@ -2,8 +2,10 @@
 ///
 /// The app plugs in its SwiftData `ModelContext` (an in-memory library: ``PlanApplyingDestination``
 /// adapts it, see `docs/EMBEDDING.md`); `ditto-recover` writes a `Ditto.store` file directly. The
-/// engine never learns a path.
-public protocol MigrationDestination {
+/// engine never learns a path. A destination is `Sendable`: the migrator runs off the main actor and
+/// calls it from its own task (a SwiftData destination holds the `ModelContainer`, which is
+/// `Sendable`, and makes the `ModelContext` of each import on that task).
+public protocol MigrationDestination: Sendable {
   /// The library as the app shows it, in outline (read-only).
   ///
   /// - Throws: ``DestinationError`` when the library cannot be read.
@@ -32,11 +34,14 @@ public enum ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
   case library(DestinationError)
   /// A legacy source could not be read to its end while the import ran; nothing was changed.
   case source(SourceReadFailure)
+  /// The task running the import was cancelled before anything was kept; nothing was changed.
+  case cancelled
 
   public var description: String {
     switch self {
     case .library(let error): error.description
     case .source(let failure): failure.description
+    case .cancelled: "the import was cancelled before anything was written"
     }
   }
 }

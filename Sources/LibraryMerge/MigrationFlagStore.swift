@@ -14,7 +14,18 @@ public struct MigrationFlags: Sendable, Equatable {
 
 /// Where the flags live: `UserDefaults(suiteName: "group.io.kern.ditto")` in the app, the App Group
 /// preferences plist of a container copy in `ditto-recover`.
-public protocol MigrationFlagStore {
+///
+/// A custom store keeps two values under the keys of `MigrationFlagKeys` (module LegacyMigration):
+/// `legacyCoreDataMigrationComplete_v302` (a Boolean, false when absent) and
+/// `legacyCoreDataMigrationAttempts_v302` (an integer, 0 when absent). Requirements:
+/// - ``readFlags()`` answers what is stored, or throws; it never answers "not set" for a value it
+///   could not read.
+/// - ``writeFlags(_:)`` changes only those two keys and is durable once it returns; every other key
+///   of the store keeps its value.
+/// - The migrator calls ``writeFlags(_:)`` only after an attempt that settled something (never
+///   after a transient failure, a cancelled attempt or a library error), and never on the manual
+///   path.
+public protocol MigrationFlagStore: Sendable {
   /// The current flags (defaults when none were ever written).
   ///
   /// - Throws: ``FlagStoreError`` when they cannot be read.

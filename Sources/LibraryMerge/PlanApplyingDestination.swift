@@ -1,43 +1,66 @@
-/// A destination that holds its library in memory, as the app's `ModelContext` does: it hands over
-/// the library with its texts and applies a finished plan in one save. The import streams into a
-/// ``PlanSession`` and the plan is applied once, at the end.
+/// A destination that holds its library in memory, as the app's `ModelContext` does: for each
+/// import it opens one ``LibraryHold`` (one fetch), the engine plans against what the hold read, and
+/// the hold applies the finished plan in one save.
+///
+/// The destination itself is a `Sendable` value (for SwiftData: the `ModelContainer`); the hold is
+/// the one import's state (a `ModelContext` made on the import's task, the objects it fetched) and
+/// never leaves that task.
 ///
 /// ```swift
-/// final class SwiftDataDestination: PlanApplyingDestination {
-///   func currentLibrary() throws(DestinationError) -> CurrentLibrary { … }       // one fetch
-///   func apply(_ plan: ImportPlan, to library: CurrentLibrary) throws(DestinationError) { … }  // one save()
+/// struct SwiftDataDestination: PlanApplyingDestination {
+///   let container: ModelContainer
+///   func holdLibrary() throws(DestinationError) -> SwiftDataImport {      // one fetch
+///     try SwiftDataImport(context: ModelContext(container))
+///   }
+/// }
+/// final class SwiftDataImport: LibraryHold {
+///   let library: CurrentLibrary
+///   func apply(_ plan: ImportPlan) throws(DestinationError) { … }         // one save()
 /// }
 /// ```
 public protocol PlanApplyingDestination: MigrationDestination {
-  /// The library as the app shows it, texts included; its category handles are the ones
-  /// ``apply(_:to:)`` receives back.
+  /// One import's hold on the library.
+  associatedtype Hold: LibraryHold
+
+  /// Reads the library for one import (one fetch) and returns the hold the plan is applied through.
   ///
   /// - Throws: ``DestinationError`` when the library cannot be read.
-  func currentLibrary() throws(DestinationError) -> CurrentLibrary
-
-  /// Inserts everything `plan` holds (made against `library`, just read) in one save: all of it or
-  /// nothing. Never called with an empty plan.
-  ///
-  /// - Throws: ``DestinationError``; the library is then as it was.
-  func apply(_ plan: ImportPlan, to library: CurrentLibrary) throws(DestinationError)
+  func holdLibrary() throws(DestinationError) -> Hold
 
   /// Facts the report carries about this library (none by default).
   var libraryFacts: LibraryFacts { get }
 }
 
+/// One import's hold on an in-memory library: the library as read, and one atomic apply.
+public protocol LibraryHold {
+  /// The library as the app shows it, texts included; its category handles are the ones
+  /// ``apply(_:)`` receives back in the plan.
+  var library: CurrentLibrary { get }
+
+  /// Inserts everything `plan` holds (made against ``library``) in one save: all of it or nothing.
+  /// Never called with an empty plan.
+  ///
+  /// - Throws: ``DestinationError``; the library is then as it was.
+  func apply(_ plan: ImportPlan) throws(DestinationError)
+}
+
 extension PlanApplyingDestination {
   public var libraryFacts: LibraryFacts { LibraryFacts() }
 
-  public func outline() throws(DestinationError) -> LibraryOutline { try currentLibrary().outline }
+  public func outline() throws(DestinationError) -> LibraryOutline {
+    try holdLibrary().library.outline
+  }
 
   public func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
-    let session = try makeSession()
+    let (hold, session) = try makeSession()
     let result = try body(session)
     guard !session.plan.isEmpty else { return result }
+    // The last moment a cancelled task can stop the import: nothing has been written yet.
+    if Task.isCancelled { throw .cancelled }
     do {
-      try apply(session.plan, to: session.library)
+      try hold.apply(session.plan)
     } catch {
       throw .library(error)
     }
@@ -47,12 +70,13 @@ extension PlanApplyingDestination {
   public func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
-    try body(try makeSession())
+    try body(try makeSession().session)
   }
 
-  private func makeSession() throws(ImportFailure) -> PlanSession {
+  private func makeSession() throws(ImportFailure) -> (hold: Hold, session: PlanSession) {
     do {
-      return PlanSession(library: try currentLibrary(), facts: libraryFacts)
+      let hold = try holdLibrary()
+      return (hold, PlanSession(library: hold.library, facts: libraryFacts))
     } catch {
       throw .library(error)
     }

@@ -4,8 +4,9 @@ import LibraryMerge
 import Telemetry
 
 /// Gathers what a recovery file holds from a container, with the engine's reading side (the same
-/// survey and sources an attempt uses): the store a migration imports read on its snapshot, the App
-/// Group defaults' keyboard additions and 1.x list, and, only when asked, rows salvage rebuilds;
+/// survey and sources an attempt uses): the store a migration imports and every other store that
+/// reads and holds dittos, read on their snapshots, the App Group defaults' keyboard additions and
+/// 1.x list, and, only when asked, rows salvage rebuilds;
 /// then streams them into a new file as a recovery into an empty library would merge them.
 ///
 /// No flag is read or written, no library is opened, and no `migration_outcome` line is emitted
@@ -27,8 +28,11 @@ public final class RecoveryExtraction {
   public init(layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger) {
     path = includesSalvage ? .manual : .auto
     self.logger = logger
+    // Every store that reads goes into the file (the chosen one first), as "Recover Old Dittos"
+    // takes them: what holds dittos is never left behind.
     sources = LegacySources.gather(
-      layout, defaults: AppGroupDefaults(path: layout.defaultsPath), for: path, logger: logger)
+      layout, defaults: AppGroupDefaults(path: layout.defaultsPath),
+      selecting: SourceSelection(salvaging: includesSalvage, everyStore: true), logger: logger)
   }
 
   deinit { sources.close() }

@@ -2,6 +2,7 @@ import ContainerFiles
 import Foundation
 import LegacyMigration
 import LegacyStore
+import SQLiteDB
 
 #if canImport(Glibc)
   import Glibc
@@ -36,6 +37,21 @@ public struct ContainerBuilder {
   ) throws {
     try makeParent(of: relative)
     try LegacyStoreWriter.write(spec, to: path(relative), journal: journal, seed: seed)
+  }
+
+  /// Grows the store at `relative` to at least `bytes` with free pages (a table filled, then
+  /// dropped; the store's own rows are untouched), as a long-used copy that was never vacuumed looks.
+  public func bloat(_ relative: String, toAtLeast bytes: Int) throws {
+    let database = try Database(path: path(relative), mode: .readWrite)
+    try database.execute(sql: "PRAGMA journal_mode = DELETE")
+    try database.execute(sql: "CREATE TABLE ZPADDING (Z_PK INTEGER PRIMARY KEY, ZBYTES BLOB)")
+    let rows = bytes / 3_000 + 1
+    try database.execute(
+      sql:
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO ZPADDING (ZBYTES) SELECT zeroblob(3000) FROM n"
+    )
+    try database.execute(sql: "DROP TABLE ZPADDING")
+    try database.close()
   }
 
   /// Writes raw bytes at `relative`.

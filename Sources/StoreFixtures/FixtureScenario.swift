@@ -25,6 +25,13 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   case stale301Flag = "stale-301-flag"
   /// 3.0.2's flag set, then a new store placed (only "Recover Old Dittos" imports it).
   case after302 = "after-302"
+  /// A 2.x store never checkpointed at the root (4 KB main file, everything in its `-wal`) beside a
+  /// smaller, stale checkpointed copy in `Library/Application Support/`: the dittos decide, not the
+  /// main file's size.
+  case walHeavy = "wal-heavy"
+  /// The real store in `Library/Application Support/` beside a stale copy at the root that holds a
+  /// few dittos and much more free space (bloated to 750 KB).
+  case bloatedCopy = "bloated-copy"
 
   /// One line for help and listings.
   public var summary: String {
@@ -39,6 +46,10 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
     case .freshInstall: "no legacy data, only the new library"
     case .stale301Flag: "intact store plus the 3.0.1 flag in the App Group defaults"
     case .after302: "3.0.2 flag set, then a new store placed"
+    case .walHeavy:
+      "store only in its -wal at the root, a smaller stale copy in Library/Application Support"
+    case .bloatedCopy:
+      "real store in Library/Application Support, a bloated stale copy with few dittos at the root"
     }
   }
 
@@ -75,13 +86,15 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   /// presets where 3.0.0 or 3.0.1 ran.
   public var defaultLibrary: Library {
     switch self {
-    case .intact2x, .walOnly, .emptyStore: .empty
+    case .intact2x, .walOnly, .emptyStore, .walHeavy, .bloatedCopy: .empty
     case .user578kb, .zeroByte, .garbage, .freshInstall, .stale301Flag, .after302: .presets
     }
   }
 
   /// Builds the container at `folder` (which must not exist or be empty) and writes `expected.json`
-  /// there: what a recovery should import, in `export --format json`'s shape.
+  /// there: what a recovery ("Recover Old Dittos", every readable store) should import, in
+  /// `export --format json`'s shape. For ``walHeavy`` and ``bloatedCopy`` the automatic path imports
+  /// only the store holding the most dittos (the `parameters` content); `expected.json` is both.
   ///
   /// - Returns: the content written to `expected.json`.
   @discardableResult
@@ -91,6 +104,8 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
       categories: parameters.categories, dittosPerCategory: parameters.dittosPerCategory,
       seed: parameters.seed)
     var expected = spec
+    // A second store a recovery imports after the first (walHeavy, bloatedCopy).
+    var second: LegacyStoreSpec?
     switch self {
     case .intact2x:
       try builder.writeStore(spec, seed: parameters.seed)
@@ -117,15 +132,59 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
     case .after302:
       try builder.writeDefaults([AppGroupDefaults.completionKey: true])
       try builder.writeStore(spec, seed: parameters.seed)
+    case .walHeavy:
+      try builder.writeStore(spec, journal: .walOnly, seed: parameters.seed)
+      // Fewer dittos than the root's (7 per category beside 30: the 28 beside 120).
+      let stale = Self.staleCopy(
+        of: parameters, dittosPerCategory: max(1, parameters.dittosPerCategory / 4))
+      try builder.writeStore(
+        stale, at: "Library/Application Support/Ditto.sqlite", seed: parameters.seed + 1)
+      second = stale
+    case .bloatedCopy:
+      try builder.writeStore(
+        spec, at: "Library/Application Support/Ditto.sqlite", seed: parameters.seed)
+      let stale = FixtureContent.make(
+        categories: 1, dittosPerCategory: 5, seed: parameters.seed + 1000)
+      try builder.writeStore(stale, seed: parameters.seed + 1)
+      try builder.bloat("Ditto.sqlite", toAtLeast: 750 * 1024)
+      second = stale
     }
     switch parameters.library ?? defaultLibrary {
     case .none: break
     case .empty: try SwiftDataStoreWriter.write(.empty, to: builder.path("Ditto.store"))
     case .presets: try SwiftDataStoreWriter.write(.presets, to: builder.path("Ditto.store"))
     }
-    let library = Self.library(from: expected)
+    var library = Self.library(from: expected)
+    if let second { library = Self.merged(library, Self.library(from: second)) }
     try Self.writeExpected(library, to: builder.path("expected.json"))
     return library
+  }
+
+  /// Content for a second, stale store: as many categories, other texts.
+  static func staleCopy(of parameters: Parameters, dittosPerCategory: Int) -> LegacyStoreSpec {
+    FixtureContent.make(
+      categories: parameters.categories, dittosPerCategory: dittosPerCategory,
+      seed: parameters.seed + 1000)
+  }
+
+  /// `first` then `second` as a recovery merges them into an empty library: categories by title
+  /// (into the first of that title), a text its category already received from `first` skipped.
+  static func merged(_ first: LegacyLibrary, _ second: LegacyLibrary) -> LegacyLibrary {
+    var categories = first.categories
+    var firstTexts: [String: Set<String>] = [:]
+    for category in first.categories {
+      firstTexts[category.title, default: []].formUnion(category.dittos.map(\.text))
+    }
+    for category in second.categories {
+      let held = firstTexts[category.title] ?? []
+      let dittos = category.dittos.filter { !held.contains($0.text) }
+      if let index = categories.firstIndex(where: { $0.title == category.title }) {
+        categories[index].dittos += dittos
+      } else {
+        categories.append(LegacyCategory(title: category.title, dittos: dittos))
+      }
+    }
+    return LegacyLibrary(categories: categories)
   }
 
   static func library(from spec: LegacyStoreSpec) -> LegacyLibrary {

@@ -36,6 +36,20 @@ public final class InMemoryDestination: PlanApplyingDestination, @unchecked Send
     self.categories = categories
   }
 
+  /// One import's hold: the library as read, applied back into this destination.
+  public struct Hold: LibraryHold {
+    let destination: InMemoryDestination
+    public let library: CurrentLibrary
+
+    public func apply(_ plan: ImportPlan) throws(DestinationError) {
+      try destination.apply(plan)
+    }
+  }
+
+  public func holdLibrary() throws(DestinationError) -> Hold {
+    Hold(destination: self, library: try currentLibrary())
+  }
+
   public func currentLibrary() throws(DestinationError) -> CurrentLibrary {
     if failsReads, let failure { throw failure }
     let ordered = categories.indices.sorted {
@@ -52,7 +66,7 @@ public final class InMemoryDestination: PlanApplyingDestination, @unchecked Send
       })
   }
 
-  public func apply(_ planned: ImportPlan, to library: CurrentLibrary) throws(DestinationError) {
+  func apply(_ planned: ImportPlan) throws(DestinationError) {
     if let failure { throw failure }
     applied += 1
     if planned.createsProfile { hasProfile = true }

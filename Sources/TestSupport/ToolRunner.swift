@@ -202,6 +202,21 @@ public func shellQuoted(_ word: String) -> String {
 }
 
 extension ToolRun {
+  /// Runs `command` exactly as printed with `/bin/sh -c`, `ditto-recover` (the built one) on the
+  /// `PATH` as an installed tool is, in `folder` (a new temporary folder when nil).
+  public static func pasted(_ command: String, in folder: String? = nil) throws -> ToolRun {
+    guard let executable = ToolRunner.executablePath else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ditto-recover"])
+    }
+    let bin = (executable as NSString).deletingLastPathComponent
+    let scratch = folder == nil ? try TemporaryDirectory("pasted") : nil
+    return try withExtendedLifetime(scratch) {
+      try shell(
+        "PATH=\(shellQuoted(bin)):\"$PATH\"; export PATH\n" + command,
+        in: folder ?? scratch?.path ?? "/")
+    }
+  }
+
   /// Runs `command` with `/bin/sh -c` in `folder`, as a user pasting it would.
   public static func shell(_ command: String, in folder: String) throws -> ToolRun {
     let process = Process()

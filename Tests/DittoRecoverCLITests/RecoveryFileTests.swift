@@ -268,7 +268,7 @@ import Testing
     #expect(try FileHashes(of: container).preserves(before))
   }
 
-  @Test func recoverNowFromAURLLogsOneManualLineFromFile() throws {
+  @Test func recoverNowFromAURLLogsOneManualLineFromFile() async throws {
     let folder = try TemporaryDirectory("extract-url")
     let container = folder.appending("container")
     try FixtureScenario.intact2x.build(at: container, parameters: .init(seed: 6))
@@ -283,14 +283,14 @@ import Testing
       layout: ContainerLayout(container: folder.appending("app"), home: nil),
       destination: DittoStoreDestination(path: library),
       defaults: AppGroupDefaults(path: folder.appending("app/none.plist")), logger: log.logger)
-    let report = migrator.recoverNow(from: URL(fileURLWithPath: file))
+    let report = await migrator.recoverNow(from: URL(fileURLWithPath: file))
     #expect(report.outcome == .success)
     #expect(report.recoveryResult == .inserted(expected))
     #expect(report.isFromFile)
     #expect(log.outcomeLines.count == 1)
     #expect(log.outcomeLines.first?.hasPrefix("migration_outcome source=manual ") == true)
     #expect(log.outcomeLines.first?.hasSuffix(" from=file") == true)
-    let preview = migrator.recoverNow(from: URL(fileURLWithPath: file), dryRun: true)
+    let preview = await migrator.recoverNow(from: URL(fileURLWithPath: file), dryRun: true)
     #expect(preview.counts.inserted == 0)
     #expect(log.outcomeLines.count == 1)
   }

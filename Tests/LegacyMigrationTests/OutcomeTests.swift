@@ -140,7 +140,8 @@ import Testing
     #expect(report.destinationError?.kind == .refused)
     #expect(report.readError == nil)
     #expect(!report.flagSet)
-    #expect(report.attempts == nil)
+    #expect(!report.settled)
+    #expect(report.attempts == 0)
     #expect(harness.log.outcomeLines.count == 1)
     try harness.assertPreserved()
   }

@@ -87,8 +87,12 @@ import Testing
       Issue.record("expected foundButUnreadable, got \(report.recoveryResult)")
       return
     }
-    #expect(detail.contains(harness.builder.path("Ditto.sqlite")))
-    #expect(detail.contains("not an SQLite database"))
+    // For a person: the file's name, never its path; the technical error is kept apart.
+    #expect(detail.contains("“Ditto.sqlite”"))
+    #expect(!detail.contains(harness.folder.path))
+    #expect(report.detail?.key == "recovery.detail.notADatabase")
+    #expect(report.technicalDetail?.contains(harness.builder.path("Ditto.sqlite")) == true)
+    #expect(report.technicalDetail?.contains("not an SQLite database") == true)
     #expect(
       harness.log.outcomeLines == [
         "migration_outcome source=manual outcome=found_unreadable categories=0 dittos=0 inserted=0"

@@ -107,8 +107,10 @@ import Testing
       Issue.record("\(report.recoveryResult)")
       return
     }
-    #expect(detail.contains("UserDefaults(group.io.kern.ditto)"))
+    #expect(!detail.contains("UserDefaults(group.io.kern.ditto)"))
+    #expect(report.technicalDetail?.contains("UserDefaults(group.io.kern.ditto)") == true)
     #expect(detail.contains("unlock it and try again"))
+    #expect(report.isTransient)
   }
 
   @Test func aReadableStoreBesideOneNotOpenedImportsButLeavesTheFlagAlone() throws {

@@ -63,6 +63,9 @@ struct ImportCommand: Command {
       switch error {
       case .library(let problem): throw LibraryFailure(problem)
       case .source(let failure): throw DataError(failure.description)
+      case .cancelled:
+        throw LibraryFailure(
+          DestinationError(.writeFailed, file: library, reason: "cancelled; nothing was written"))
       }
     }
     let counts = merged.counts

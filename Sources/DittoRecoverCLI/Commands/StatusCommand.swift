@@ -59,7 +59,18 @@ struct StatusCommand: Command {
       var object: [String: JSONValue] = [
         "hasRecoverableLegacyData": .bool(survey.hasRecoverableLegacyData),
         "flagSet": .bool(flagSet),
-        "candidates": .array(survey.stores.map(StatusRendering.storeJSON)),
+        "candidates": .array(
+          survey.stores.map { StatusRendering.storeJSON($0, chosen: survey.chosen) }),
+        "otherStores": .array(
+          survey.otherReadableStores.map { store in
+            [
+              "path": .string(store.candidate.relativePath),
+              "root": .string(store.candidate.root.rawValue),
+              "file": .string(store.candidate.path),
+              "categories": .number(store.categories ?? 0), "dittos": .number(store.dittos ?? 0),
+              "missing": store.missingFromChosen.map { .number($0) } ?? .null,
+            ]
+          }),
         "chosen": .optional(survey.chosen?.relativePath),
         "skipped": .array(survey.skipped.map(ReportRendering.skippedJSON)),
         "notOpened": .array(survey.skipped.map(ReportRendering.skippedJSON)),
@@ -71,6 +82,8 @@ struct StatusCommand: Command {
         "recoverable": StatusRendering.recoverableJSON(survey),
       ]
       if let flagError { object["flagError"] = .string(flagError) }
+      let next = StatusRendering.otherStoreCommands(survey, libraryPath: target.libraryPath)
+      if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
       if case .failed(let error) = survey.defaults {
         object["defaultsError"] = .string(error.description)
       }
@@ -90,7 +103,16 @@ struct StatusCommand: Command {
       for store in survey.stores {
         lines.append(StatusRendering.storeLine(store, chosen: survey.chosen))
       }
-      lines.append("  (* = chosen: the largest)")
+      lines.append(
+        "  (* = chosen: the store holding the most dittos, its -wal included; a migration imports it)"
+      )
+      let others = survey.otherReadableStores.filter { ($0.missingFromChosen ?? 1) > 0 }
+      if !others.isEmpty {
+        let count = others.reduce(0) { $0 + ($1.missingFromChosen ?? $1.dittos ?? 0) }
+        lines.append(
+          "other stores hold \(plural(count, "ditto")) the chosen store lacks: the app's automatic migration does not import them; Recover Old Dittos does (and so does the command below)"
+        )
+      }
     }
     for skipped in survey.skipped {
       lines.append(
@@ -129,6 +151,9 @@ struct StatusCommand: Command {
       lines.append("App Group defaults unreadable: \(error.description)")
     }
     lines.append(library.line)
+    lines += StatusRendering.otherStoreCommands(survey, libraryPath: target.libraryPath).map {
+      "next: " + $0
+    }
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
   }

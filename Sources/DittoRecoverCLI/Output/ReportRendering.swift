@@ -18,12 +18,16 @@ enum ReportRendering {
       "legacyStore": .optional(report.store?.relativePath),
       "legacyRoot": .optional(report.store?.root.rawValue),
       "legacyBytes": .number(report.store?.bytes ?? 0),
+      "legacyWALBytes": .number(report.store?.walBytes ?? 0),
       "categories": .number(report.counts.categoriesRead),
       "dittos": .number(report.counts.dittosRead),
       "insertedCategories": .number(report.counts.insertedCategories),
       "inserted": .number(report.counts.inserted),
       "skipped": .number(report.counts.skipped),
-      "flagSet": .bool(report.flagSet),
+      // The completion flag as it stands after the attempt (set now or before).
+      "flagSet": .bool(report.settled),
+      "settled": .bool(report.settled),
+      "otherStores": .array(report.otherStores.map(otherStoreJSON)),
       "error": .optional(report.errorDescription),
       "library": .string(libraryPath),
       "libraryCloudKit": .bool(report.libraryFacts?.hasCloudKitTables ?? false),
@@ -45,6 +49,8 @@ enum ReportRendering {
     if let reason = report.transientReason { object["reason"] = .string(reason.rawValue) }
     let advice = advice(report, invocation: invocation)
     if !advice.isEmpty { object["advice"] = .array(advice.map(JSONValue.string)) }
+    let next = otherStoreCommands(report, libraryPath: libraryPath)
+    if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
     }
@@ -62,6 +68,42 @@ enum ReportRendering {
       object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
     }
     return .object(object)
+  }
+
+  /// `{"path", "root", "bytes", "walBytes", "categories", "dittos", "missing", "imported"}` of a
+  /// store that reads besides the one imported (`missing`: its dittos the imported store lacks).
+  static func otherStoreJSON(_ other: OtherLegacyStore) -> JSONValue {
+    [
+      "path": .string(other.candidate.relativePath), "root": .string(other.candidate.root.rawValue),
+      "file": .string(other.candidate.path),
+      "bytes": .number(other.candidate.bytes), "walBytes": .number(other.candidate.walBytes),
+      "categories": .number(other.categories), "dittos": .number(other.dittos),
+      "missing": other.missing.map { .number($0) } ?? .null, "imported": .bool(other.imported),
+    ]
+  }
+
+  /// For each store the attempt did not import that holds dittos the imported store lacks: the
+  /// command that imports it (the same merge; duplicates skipped), runnable as printed.
+  static func otherStoreCommands(_ report: MigrationReport, libraryPath: String) -> [String] {
+    report.otherStores.filter { !$0.imported && ($0.missing ?? 1) > 0 }.map {
+      ShellWord.line([
+        "ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath,
+      ])
+    }
+  }
+
+  /// `Ditto.sqlite in the container (4096 bytes, -wal 41232 bytes)`.
+  static func describe(_ candidate: LegacyCandidate) -> String {
+    let root =
+      switch candidate.root {
+      case .appGroup: "in the container"
+      case .app: "in the home"
+      case .picked: "(the file given)"
+      }
+    let sizes =
+      candidate.walBytes > 0
+      ? "\(candidate.bytes) bytes, -wal \(candidate.walBytes) bytes" : "\(candidate.bytes) bytes"
+    return "\(candidate.relativePath) \(root) (\(sizes))"
   }
 
   /// `{"path", "bytes", "root"}` of a probed file.
@@ -171,15 +213,22 @@ enum ReportRendering {
     lines.append(
       "outcome: \(report.outcome.rawValue)\(report.isDryRun ? " (dry run: nothing written)" : "")")
     if let store = report.store {
-      let root =
-        switch store.root {
-        case .appGroup: "in the container"
-        case .app: "in the home"
-        case .picked: "(the file given)"
-        }
-      lines.append("legacy store: \(store.relativePath) \(root) (\(store.bytes) bytes)")
+      lines.append("legacy store: \(describe(store))")
     } else {
       lines.append("legacy store: none found")
+    }
+    for other in report.otherStores {
+      let missing =
+        other.missing.map {
+          "\($0) of them not in \(report.store?.relativePath ?? "the imported store")"
+        } ?? "not compared"
+      let fate =
+        other.imported
+        ? "imported after it"
+        : report.isDryRun ? "would not be imported" : "not imported (Recover Old Dittos imports it)"
+      lines.append(
+        "also holds dittos: \(describe(other.candidate)): \(plural(other.dittos, "ditto")) in \(plural(other.categories, "category", "categories")), \(missing); \(fate)"
+      )
     }
     if let error = report.errorDescription {
       lines.append("error: \(error)")
@@ -209,7 +258,7 @@ enum ReportRendering {
         "-wal without its store: \(wal.relativePath) (\(wal.bytes) bytes): its dittos can be rebuilt with 'ditto-recover recover' (Recover Old Dittos)"
       )
     }
-    lines.append("completion flag: \(report.flagSet ? "set" : "not set")")
+    lines.append("completion flag: \(report.settled ? "set" : "not set")")
     // The defaults file holds the flags too: its error is said once.
     if let flagError = report.flagError, flagError.store != report.defaultsError?.file {
       lines.append("flag error: \(flagError.description)")
@@ -223,6 +272,12 @@ enum ReportRendering {
       )
     }
     lines += advice(report, invocation: invocation).map { "next: " + $0 }
+    lines += otherStoreCommands(report, libraryPath: libraryPath).map { "next: " + $0 }
     return lines.joined(separator: "\n") + "\n"
   }
+}
+
+/// `1 ditto`, `2 dittos`: a count with its noun, singular or plural.
+func plural(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+  "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }

@@ -31,6 +31,16 @@ enum StatusRendering {
     }
   }
 
+  /// For each store that reads besides the chosen one and holds dittos the chosen store lacks: the
+  /// command that imports it into `libraryPath` (runnable as printed).
+  static func otherStoreCommands(_ survey: LegacySurvey, libraryPath: String) -> [String] {
+    survey.otherReadableStores.filter { ($0.missingFromChosen ?? 1) > 0 }.map {
+      ShellWord.line([
+        "ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath,
+      ])
+    }
+  }
+
   /// The first line: `recoverable: 24 dittos in 4 categories (Ditto.sqlite-wal)`, or why not.
   static func headline(_ survey: LegacySurvey) -> String {
     let recoverable = Recoverable(survey)
@@ -52,10 +62,12 @@ enum StatusRendering {
     return "recoverable: nothing (no legacy file in any probed place)"
   }
 
-  static func storeJSON(_ store: LegacySurvey.Store) -> JSONValue {
+  static func storeJSON(_ store: LegacySurvey.Store, chosen: LegacyCandidate?) -> JSONValue {
     var object: [String: JSONValue] = [
       "path": .string(store.candidate.relativePath), "bytes": .number(store.candidate.bytes),
-      "root": .string(store.candidate.root.rawValue),
+      "walBytes": .number(store.candidate.walBytes), "root": .string(store.candidate.root.rawValue),
+      "chosen": .bool(store.candidate == chosen),
+      "missing": store.missingFromChosen.map { .number($0) } ?? .null,
     ]
     object.merge(contentJSON(store.content)) { _, new in new }
     object["salvageable"] = salvageJSON(store.salvage)
@@ -142,11 +154,15 @@ enum StatusRendering {
   /// One text line per store: what it holds, or why it could not be read and what salvage finds.
   static func storeLine(_ store: LegacySurvey.Store, chosen: LegacyCandidate?) -> String {
     let mark = store.candidate == chosen ? "*" : " "
+    let wal = store.candidate.walBytes > 0 ? " + -wal \(store.candidate.walBytes) bytes" : ""
     var line =
-      "  \(mark) [\(store.candidate.root.rawValue)] \(store.candidate.relativePath) (\(store.candidate.bytes) bytes)"
+      "  \(mark) [\(store.candidate.root.rawValue)] \(store.candidate.relativePath) (\(store.candidate.bytes) bytes\(wal))"
     switch store.content {
     case .read(let categories, let dittos):
-      line += ": \(dittos) dittos in \(categories) categories"
+      line += ": \(plural(dittos, "ditto")) in \(plural(categories, "category", "categories"))"
+      if let missing = store.missingFromChosen {
+        line += ", \(missing) not in the chosen store"
+      }
     case .failed(let error):
       line += ": cannot be read (\(error.code)\(error.isTransient ? ", may pass: try again" : ""))"
       if case .rebuilt(_, let dittos) = store.salvage, dittos > 0 {
