@@ -126,6 +126,13 @@ let package = Package(
       path: "Benchmarks/SalvageBench"),
     // Reads `log show` captures and reports the distribution of migration_outcome tags.
     .target(name: "OutcomeReport"),
+    // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
+    // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
+    // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's
+    // rules. Never a product.
+    .target(
+      name: "ExampleApp", dependencies: ["LegacyMigration", "LibraryMerge", "Telemetry"],
+      path: "Examples/ExampleApp"),
     .target(
       name: "TestSupport",
       dependencies: [
@@ -200,7 +207,16 @@ let package = Package(
     // Empty on Linux.
     .testTarget(
       name: "SwiftDataTests",
-      dependencies: ["DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "TestSupport"]),
+      dependencies: [
+        "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "TestSupport", "ExampleApp",
+      ]),
+    // The example app driven through the seed's test plan and the locked cases.
+    .testTarget(
+      name: "ExampleAppTests",
+      dependencies: [
+        "ExampleApp", "LegacyMigration", "LibraryMerge", "StoreFixtures", "TestSupport",
+        "ContainerFiles",
+      ]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport"],

@@ -35,6 +35,6 @@ public enum ProbeRoot: String, Sendable, Equatable {
   case appGroup = "appgroup"
   /// The app's own home.
   case app
-  /// A file the user picked (``LegacyDataMigrator/recoverNow(fromFile:dryRun:)``).
+  /// A file the user picked (``LegacyDataMigrator/recoverNow(from:dryRun:)``).
   case picked = "file"
 }

@@ -5,6 +5,12 @@
 //   stage: in-transaction (inside the write transaction, before the first row is written)
 //          committed      (the import committed; the flag is not written yet)
 //          flag-written   (the flag was written)
+//
+//   crash-harness-tool <container> defaults-before-first-unlock
+//     no kill: the App Group defaults answer as UserDefaults does before the first unlock (no
+//     legacy key, flags at their defaults) while the preferences file on disk is whatever the test
+//     left there; prints the telemetry line and `flag-writes=N` (the permission tests run it as a
+//     user who may not read that file).
 import ContainerFiles
 import DittoStore
 import Foundation
@@ -65,7 +71,37 @@ final class KillingFlags: MigrationFlagStore {
   }
 }
 
+/// The App Group defaults as `UserDefaults` answers them before the first unlock: defaults.
+final class DefaultsBeforeFirstUnlock: MigrationFlagStore, LegacyDefaultsSource, @unchecked Sendable
+{
+  private let lock = NSLock()
+  private var written = 0
+  var writes: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return written
+  }
+  func readFlags() throws(FlagStoreError) -> MigrationFlags { MigrationFlags() }
+  func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+    lock.lock()
+    written += 1
+    lock.unlock()
+  }
+  var legacySourceName: String { "UserDefaults(group.io.kern.ditto)" }
+  func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+}
+
 let layout = ContainerLayout(container: arguments[1])
+if stage == "defaults-before-first-unlock" {
+  let defaults = DefaultsBeforeFirstUnlock()
+  let migrator = LegacyDataMigrator(
+    layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
+    defaults: defaults, logger: .disabled)
+  let report = migrator.migrateIfNeeded().report
+  print(report?.telemetryLine ?? "already_complete")
+  print("flag-writes=\(defaults.writes)")
+  exit(0)
+}
 let migrator = LegacyDataMigrator(
   layout: layout, destination: KillingDestination(path: layout.defaultLibraryPath),
   flags: KillingFlags(path: layout.defaultsPath),

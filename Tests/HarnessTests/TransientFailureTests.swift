@@ -314,8 +314,13 @@ struct ConcurrentWriterTests {
 
     /// A copy of ditto-recover that `nobody` may run wherever the clone is (a clone under
     /// `/root` is not searchable by other users).
-    static let executable: String? = {
-      guard let built = ToolRunner.executablePath else { return nil }
+    static let executable: String? = copyForNobody(ToolRunner.executablePath)
+
+    /// The test-only crash-harness-tool, copied the same way.
+    static let crashTool: String? = copyForNobody(ToolRunner.crashToolPath)
+
+    static func copyForNobody(_ built: String?) -> String? {
+      guard let built else { return nil }
       var template = Array("/tmp/ditto-unprivileged-XXXXXX".utf8CString)
       guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
         return nil
@@ -323,7 +328,7 @@ struct ConcurrentWriterTests {
       let folder = String(
         decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       chmod(folder, 0o755)
-      let copy = folder + "/ditto-recover"
+      let copy = folder + "/" + (built as NSString).lastPathComponent
       do {
         try FileManager.default.copyItem(atPath: built, toPath: copy)
       } catch {
@@ -331,7 +336,7 @@ struct ConcurrentWriterTests {
       }
       chmod(copy, 0o755)
       return copy
-    }()
+    }
 
     func requireDroppablePrivileges() throws -> String {
       try #require(getuid() == 0, "run as root (as CI does): these tests drop to nobody")
@@ -407,6 +412,33 @@ struct ConcurrentWriterTests {
       ) {
         lchown(locked, Self.nobody, Self.nobody)
       }
+    }
+
+    /// The app's case, as a device before its first unlock shows it: `UserDefaults` answers no
+    /// legacy key while the preferences file (holding the 1.x list) cannot be opened. Nothing is
+    /// written to the flag store; the line says `reason=locked`.
+    @Test func defaultsAnsweringNothingWhileTheirFileIsProtectedAreNotNow() throws {
+      _ = try requireDroppablePrivileges()
+      let tool = try #require(Self.crashTool, "cannot copy crash-harness-tool for nobody")
+      let device = try TransientDevice(
+        "perm-unlock", spec: LegacyStoreSpec(categories: []), store: nil)
+      try FileManager.default.removeItem(atPath: device.defaultsPath)
+      try device.builder.writeDefaults(["dittos": ["On my way", "Thanks!"]])
+      try Self.giveToNobody(device.folder.path)
+      lchown(device.defaultsPath, 0, 0)
+      chmod(device.defaultsPath, 0o600)
+      defer { Self.restore(device.defaultsPath) }
+      let launcher = try ProcessLauncher(
+        [device.container, "defaults-before-first-unlock"], wrapper: Self.wrapper,
+        executable: tool)
+      let run = launcher.finish()
+      #expect(run.exitCode == 0, "\(run.standardError)")
+      let lines = run.standardOutput.split(separator: "\n").map(String.init)
+      #expect(
+        lines == [
+          "migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0 reason=locked",
+          "flag-writes=0",
+        ])
     }
 
     /// Gives a locked file back to root with its usual mode, so the folder can be removed.

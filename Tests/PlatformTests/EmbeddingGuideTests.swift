@@ -1,40 +1,85 @@
 import Foundation
 import Testing
 
-/// docs/EMBEDDING.md shows the app's SwiftData destination; the code it shows is the file the
-/// SwiftData tests compile and run on a Mac, so the guide never drifts from code that works.
+/// docs/EMBEDDING.md is compiled code: every ```swift block in it is, verbatim, part of a Swift file
+/// of the package (the example app in Examples/ExampleApp, whose platform-neutral code the
+/// ExampleAppTests run and whose SwiftData, UIKit and SwiftUI code the Apple workflow builds). A
+/// block may sit indented inside an `#if canImport(…)` in its file; nothing else may differ.
+/// (`scripts/embedding-guide` writes the guide's blocks from the files.)
 @Suite struct EmbeddingGuideTests {
   static let root = AvailabilityTests.root
 
-  /// The lines between `// BEGIN EMBEDDING.md` and `// END EMBEDDING.md`, without the indentation
-  /// of the `#if canImport(SwiftData)` block around them.
-  static func quotedSource() throws -> String {
-    let path = root.appendingPathComponent("Tests/SwiftDataTests/SwiftDataDestination.swift").path
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let begin = try #require(lines.firstIndex { $0.hasSuffix("// BEGIN EMBEDDING.md") })
-    let end = try #require(lines.firstIndex { $0.hasSuffix("// END EMBEDDING.md") })
-    var quoted = lines[(begin + 1)..<end].map { $0.hasPrefix("  ") ? $0.dropFirst(2) : $0 }
-    while quoted.last?.allSatisfy(\.isWhitespace) == true { quoted.removeLast() }
-    return quoted.joined(separator: "\n")
-  }
-
-  /// The guide's ```swift block that starts with the same first line.
-  static func guideBlock(startingWith first: String) throws -> String {
+  /// The guide's ```swift blocks, in order.
+  static func guideBlocks() throws -> [String] {
     let path = root.appendingPathComponent("docs/EMBEDDING.md").path
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    for block in text.components(separatedBy: "```swift\n").dropFirst() {
-      let code = try #require(block.components(separatedBy: "\n```").first)
-      if code.hasPrefix(first) { return code }
+    return try text.components(separatedBy: "```swift\n").dropFirst().map { block in
+      try #require(block.components(separatedBy: "\n```").first)
     }
-    Issue.record("docs/EMBEDDING.md has no swift block starting with \(first)")
-    return ""
   }
 
-  @Test func theGuideQuotesTheDestinationTheTestsRun() throws {
-    let source = try Self.quotedSource()
-    #expect(source.contains("final class SwiftDataDestination: PlanApplyingDestination"))
-    let first = try #require(source.split(separator: "\n").first.map(String.init))
-    #expect(try Self.guideBlock(startingWith: first) == source)
+  /// Every Swift file of the package (sources, examples, tests), by path.
+  static func swiftFiles() throws -> [String: [Substring]] {
+    var files: [String: [Substring]] = [:]
+    for folder in ["Sources", "Examples", "Tests"] {
+      let base = root.appendingPathComponent(folder)
+      guard let walker = FileManager.default.enumerator(atPath: base.path) else { continue }
+      for case let relative as String in walker where relative.hasSuffix(".swift") {
+        let text = try String(
+          contentsOfFile: base.appendingPathComponent(relative).path, encoding: .utf8)
+        files[folder + "/" + relative] = text.split(
+          separator: "\n", omittingEmptySubsequences: false)
+      }
+    }
+    return files
+  }
+
+  /// True when `block`'s lines appear consecutively in `lines`, each behind the same indentation
+  /// (empty lines empty).
+  static func contains(_ lines: [Substring], _ block: [Substring]) -> Bool {
+    guard let first = block.first, !block.isEmpty, lines.count >= block.count else { return false }
+    for start in 0...(lines.count - block.count) {
+      let line = lines[start]
+      guard line.hasSuffix(first), line.dropLast(first.count).allSatisfy({ $0 == " " }) else {
+        continue
+      }
+      let indent = String(repeating: " ", count: line.count - first.count)
+      let matches = zip(lines[start..<(start + block.count)], block).allSatisfy { file, quoted in
+        quoted.isEmpty ? file.allSatisfy(\.isWhitespace) : file == indent + quoted
+      }
+      if matches { return true }
+    }
+    return false
+  }
+
+  @Test func everySwiftBlockOfTheGuideIsCodeOfThePackage() throws {
+    let blocks = try Self.guideBlocks()
+    #expect(blocks.count >= 6, "the guide lost its code")
+    let files = try Self.swiftFiles()
+    for block in blocks {
+      let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
+      let home = files.filter { Self.contains($0.value, lines) }.map(\.key)
+      #expect(!home.isEmpty, "this block of docs/EMBEDDING.md is in no Swift file:\n\(block)")
+    }
+  }
+
+  @Test func theGuideQuotesTheExampleAppsDestinationLaunchAndAlert() throws {
+    let blocks = try Self.guideBlocks().joined(separator: "\n")
+    for needle in [
+      "public struct SwiftDataDestination: PlanApplyingDestination",
+      "await migrator.migrateIfNeeded(",
+      "if launch.isSettled {",
+      "public struct RecoveryAlert",
+      "struct RecoveryFileSupport: ViewModifier",
+    ] {
+      #expect(blocks.contains(needle), "\(needle)")
+    }
+  }
+
+  @Test func theCheckFindsADifferenceOfOneCharacter() throws {
+    let file: [Substring] = ["#if x", "  func a() {", "    b()", "  }", "#endif"]
+    #expect(Self.contains(file, ["func a() {", "  b()", "}"]))
+    #expect(!Self.contains(file, ["func a() {", "  c()", "}"]))
+    #expect(!Self.contains(file, ["func a() {", "   b()", "}"]))
   }
 }

@@ -1,5 +1,6 @@
 #if canImport(SwiftData)
   import DittoStore
+  import ExampleApp
   import Foundation
   import LegacyMigration
   import LibraryMerge
@@ -11,15 +12,16 @@
   /// What only a machine with SwiftData can show: a store SwiftData made and reopens accepts what
   /// `DittoStoreDestination` inserts into it, and the app's own destination migrates a 2.x store.
   /// (Compiled only where SwiftData exists; on Linux this target is empty.)
-  @Suite struct SwiftDataStoreTests {
+  @MainActor @Suite struct SwiftDataStoreTests {
     static func configuration(_ url: URL) -> ModelConfiguration {
-      ModelConfiguration("Ditto", schema: appSchema, url: url, cloudKitDatabase: .none)
+      ModelConfiguration("Ditto", schema: AppSchema.current, url: url, cloudKitDatabase: .none)
     }
 
     /// Creates `Ditto.store` as the app does at first launch (nothing in it) and lets go of it.
     static func makeEmptyStore(at url: URL) throws {
       try autoreleasepool {
-        let container = try ModelContainer(for: appSchema, configurations: [configuration(url)])
+        let container = try ModelContainer(
+          for: AppSchema.current, configurations: [configuration(url)])
         try ModelContext(container).save()
       }
     }
@@ -72,7 +74,7 @@
 
       try autoreleasepool {
         let container = try ModelContainer(
-          for: appSchema, configurations: [Self.configuration(url)])
+          for: AppSchema.current, configurations: [Self.configuration(url)])
         let context = ModelContext(container)
         let library = try Self.read(context)
         #expect(library.map(\.0) == ["Work", "Family ❤️", "Empty"])
@@ -93,7 +95,7 @@
       }
       try autoreleasepool {
         let container = try ModelContainer(
-          for: appSchema, configurations: [Self.configuration(url)])
+          for: AppSchema.current, configurations: [Self.configuration(url)])
         let library = try Self.read(ModelContext(container))
         #expect(library[0].1.map(\.0) == ["Running late", "Thanks,\nSam", "Added in the app"])
       }
@@ -104,7 +106,7 @@
       #expect(again.counts.inserted == 0)
     }
 
-    @Test func aTwoXStoreMigratesThroughTheAppsOwnDestination() throws {
+    @Test func aTwoXStoreMigratesThroughTheAppsOwnDestination() async throws {
       let folder = try TemporaryDirectory("swiftdata-migrate")
       let group = folder.appending("group.io.kern.ditto")
       try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: true)
@@ -114,32 +116,32 @@
       let before = try Data(contentsOf: URL(fileURLWithPath: legacy))
       let expected = try TestFixtures.expected("intact")
 
-      try autoreleasepool {
-        let url = URL(fileURLWithPath: group + "/Ditto.store")
-        let container = try ModelContainer(
-          for: appSchema, configurations: [Self.configuration(url)])
-        let context = ModelContext(container)
-        let flags = InMemoryFlagStore()
-        let migrator = LegacyDataMigrator(
-          layout: ContainerLayout(container: group),
-          destination: SwiftDataDestination(context: context),
-          flags: flags, legacyDefaults: nil, logger: .disabled)
-        guard case .attempted(let report) = migrator.migrateIfNeeded() else {
-          Issue.record("the first launch must attempt the migration")
-          return
-        }
-        #expect(report.outcome == .success)
-        #expect(report.counts.inserted == expected.reduce(0) { $0 + $1.dittos.count })
-        #expect(flags.flags.isComplete)
-        let library = try Self.read(context)
-        #expect(library.map(\.0) == expected.map(\.title))
-        for (read, wanted) in zip(library, expected) {
-          #expect(read.1.map(\.0) == wanted.dittos.map(\.text))
-          #expect(read.1.map { Int64($0.1) } == wanted.dittos.map(\.useCount))
-        }
-        // "Recover Old Dittos" afterwards: everything is already there.
-        #expect(migrator.recoverNow().outcome == .noNewData)
+      let url = URL(fileURLWithPath: group + "/Ditto.store")
+      let container = try ModelContainer(
+        for: AppSchema.current, configurations: [Self.configuration(url)])
+      let flags = InMemoryFlagStore()
+      let migrator = LegacyDataMigrator(
+        layout: ContainerLayout(container: group),
+        destination: SwiftDataDestination(container: container),
+        flags: flags, legacyDefaults: nil, logger: .disabled)
+      let launch = await migrator.migrateIfNeeded(protectedDataAvailable: true)
+      let report = try #require(launch.report, "the first launch must attempt the migration")
+      #expect(report.outcome == .success)
+      #expect(launch.isSettled)
+      #expect(report.counts.inserted == expected.reduce(0) { $0 + $1.dittos.count })
+      #expect(flags.flags.isComplete)
+      // The main context sees what the migration's own context saved.
+      let library = try Self.read(container.mainContext)
+      #expect(library.map(\.0) == expected.map(\.title))
+      for (read, wanted) in zip(library, expected) {
+        #expect(read.1.map(\.0) == wanted.dittos.map(\.text))
+        #expect(read.1.map { Int64($0.1) } == wanted.dittos.map(\.useCount))
       }
+      // The presets wait for a settled launch, and a migrated library has its Profile already.
+      createPresetsIfThereIsNoProfile(in: container.mainContext)
+      #expect(try Self.read(container.mainContext).map(\.0) == expected.map(\.title))
+      // "Recover Old Dittos" afterwards: everything is already there.
+      #expect(await migrator.recoverNow().outcome == .noNewData)
       #expect(try Data(contentsOf: URL(fileURLWithPath: legacy)) == before)
     }
   }

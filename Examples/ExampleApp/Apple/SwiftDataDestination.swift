@@ -1,34 +1,46 @@
 #if canImport(SwiftData)
-  // docs/EMBEDDING.md §1 quotes this file from the line after BEGIN to the line before END
-  // (PlatformTests checks that the two stay the same), so the guide shows code that compiles and
-  // that the SwiftData tests run.
-  // BEGIN EMBEDDING.md
+  // BEGIN EMBEDDING.md destination
   import Foundation
   import LibraryMerge
   import SwiftData
 
-  /// The app's library as the engine's destination: one fetch, inserts, one save(). The engine
-  /// merges into the library it reads here and hands back the finished plan.
-  final class SwiftDataDestination: PlanApplyingDestination {
+  /// The app's library as the engine's destination. The engine calls it on its own task, off the
+  /// main actor: each import makes its own `ModelContext` there (a `ModelContainer` is `Sendable`;
+  /// a `ModelContext` stays on the task that made it), fetches the first Profile once, and saves
+  /// once.
+  public struct SwiftDataDestination: PlanApplyingDestination {
+    public let container: ModelContainer
+
+    public init(container: ModelContainer) { self.container = container }
+
+    public func holdLibrary() throws(DestinationError) -> SwiftDataImport {
+      try SwiftDataImport(context: ModelContext(container))
+    }
+  }
+
+  /// One import: the library as fetched, and the engine's plan applied in one `save()`.
+  public final class SwiftDataImport: LibraryHold {
     let context: ModelContext
-    /// The first Profile and its categories in display order, as last read: a plan's category
-    /// handles are positions in `categories`.
-    private var profile: Profile?
-    private var categories: [DittoCategory] = []
+    public let library: CurrentLibrary
+    /// The first Profile and its categories in display order: a plan's category handles are
+    /// positions in `categories`.
+    private let profile: Profile?
+    private let categories: [DittoCategory]
 
-    init(context: ModelContext) { self.context = context }
-
-    func currentLibrary() throws(DestinationError) -> CurrentLibrary {
+    init(context: ModelContext) throws(DestinationError) {
+      self.context = context
+      var descriptor = FetchDescriptor<Profile>()
+      descriptor.fetchLimit = 1
+      let first: Profile?
       do {
-        var descriptor = FetchDescriptor<Profile>()
-        descriptor.fetchLimit = 1
-        profile = try context.fetch(descriptor).first
+        first = try context.fetch(descriptor).first
       } catch {
         throw DestinationError(.readFailed, file: "ModelContext", reason: "\(error)")
       }
-      categories = (profile?.categories ?? []).sorted { $0.sortOrder < $1.sortOrder }
-      return CurrentLibrary(
-        hasProfile: profile != nil,
+      profile = first
+      categories = (first?.categories ?? []).sorted { $0.sortOrder < $1.sortOrder }
+      library = CurrentLibrary(
+        hasProfile: first != nil,
         categories: categories.enumerated().map { index, category in
           let dittos = category.dittos ?? []
           return CurrentCategory(
@@ -38,7 +50,7 @@
         })
     }
 
-    func apply(_ plan: ImportPlan, to library: CurrentLibrary) throws(DestinationError) {
+    public func apply(_ plan: ImportPlan) throws(DestinationError) {
       // 2.0.1 → 3.0.2: the store is new and empty; the import makes the one Profile.
       let owner: Profile
       if let profile {
@@ -76,5 +88,5 @@
       }
     }
   }
-// END EMBEDDING.md
+// END EMBEDDING.md destination
 #endif

@@ -1,0 +1,95 @@
+import Foundation
+import LegacyMigration
+import LibraryMerge
+import Telemetry
+
+/// What the Ditto app does with the engine, written as `docs/EMBEDDING.md` tells an app developer
+/// (its platform-neutral blocks are quoted from this file): the launch, the "Recover Old Dittos"
+/// menu item and its alert, a recovery file opened from Files or AirDrop. The library is
+/// ``ExampleLibrary`` here and SwiftData's `ModelContainer` in the app; nothing else differs.
+public final class DittoAppModel: Sendable {
+  /// The engine.
+  public let migrator: LegacyDataMigrator
+  /// The app's library.
+  public let library: ExampleLibrary
+
+  /// The app with its App Group container at `container`, its own home at `home`, its library, its
+  /// App Group defaults (flags and legacy keys) and its logger.
+  public init(
+    container: String, home: String?, library: ExampleLibrary,
+    defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
+  ) {
+    self.library = library
+    migrator = LegacyDataMigrator(
+      layout: ContainerLayout(container: container, home: home),
+      destination: ExampleDestination(library: library), defaults: defaults, logger: logger)
+  }
+
+  // BEGIN EMBEDDING.md launch
+  /// At launch, once the library exists: the migration, then the presets, and the presets only
+  /// once the migration settled (created while old categories may still arrive, they would come
+  /// first).
+  public func launch(protectedDataAvailable: Bool) async -> LegacyDataMigrator.AutomaticMigration {
+    let launch = await migrator.migrateIfNeeded(protectedDataAvailable: protectedDataAvailable)
+    if launch.isSettled {
+      library.createPresetsIfThereIsNoProfile()  // a migrated 2.x library already has a Profile
+    }
+    return launch
+  }
+  // END EMBEDDING.md launch
+
+  // BEGIN EMBEDDING.md menu
+  /// Whether the menu shows "Recover Old Dittos": any legacy file, even one that cannot be read.
+  /// Cheap: it reads no store.
+  public var showsRecoverOldDittos: Bool { migrator.hasRecoverableLegacyData() }
+
+  /// "Recover Old Dittos": every old store that reads, duplicates skipped; the alert to show.
+  public func recoverOldDittos() async -> RecoveryAlert {
+    RecoveryAlert(await migrator.recoverNow())
+  }
+
+  /// A recovery file the user opened: first the count to confirm (nothing written), then the import.
+  public func previewRecoveryFile(_ url: URL) async -> String {
+    let preview = await migrator.recoverNow(from: url, dryRun: true)
+    return preview.outcome == .foundUnreadable
+      ? RecoveryAlert(preview).text : preview.previewMessage
+  }
+
+  /// Imports the recovery file the user confirmed.
+  public func importRecoveryFile(_ url: URL) async -> RecoveryAlert {
+    RecoveryAlert(await migrator.recoverNow(from: url))
+  }
+  // END EMBEDDING.md menu
+}
+
+// BEGIN EMBEDDING.md alert
+/// The alert after "Recover Old Dittos", in the user's language: the seed's sentence, and for what
+/// could not be read or saved, a second one in words (the file's name, what to do when it is "not
+/// now"). Each comes with a stable key; English is the default value.
+public struct RecoveryAlert: Sendable, Equatable {
+  /// The seed's sentence (`RecoveryResult.message`, localized).
+  public let message: String
+  /// Why nothing (or not everything) was read or saved, when so (`RecoveryDetail`, localized).
+  public let detail: String?
+  /// True when trying again later may bring more (unlock the iPhone, free space, wait).
+  public let isTransient: Bool
+
+  public init(_ report: MigrationReport, bundle: Bundle = .main) {
+    let result = report.recoveryResult
+    let format = bundle.localizedString(
+      forKey: result.messageKey, value: result.englishFormat, table: "Recovery")
+    message = format.replacingOccurrences(of: "%ld", with: String(result.count ?? 0))
+    if let detail = report.detail, result.detail != nil {
+      let format = bundle.localizedString(
+        forKey: detail.key, value: detail.englishFormat, table: "Recovery")
+      self.detail = format.replacingOccurrences(of: "%@", with: detail.fileName ?? "")
+    } else {
+      self.detail = nil
+    }
+    isTransient = report.isTransient
+  }
+
+  /// The alert's text: the sentence, a blank line, the detail.
+  public var text: String { detail.map { message + "\n\n" + $0 } ?? message }
+}
+// END EMBEDDING.md alert
