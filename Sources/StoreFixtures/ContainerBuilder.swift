@@ -3,6 +3,7 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import SQLiteDB
+import SafeFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -42,7 +43,9 @@ public struct ContainerBuilder {
   /// Grows the store at `relative` to at least `bytes` with free pages (a table filled, then
   /// dropped; the store's own rows are untouched), as a long-used copy that was never vacuumed looks.
   public func bloat(_ relative: String, toAtLeast bytes: Int) throws {
-    let database = try Database(path: path(relative), mode: .readWrite)
+    // SQLite refuses a link anywhere in the path (a Mac's /var → /private/var): open it resolved.
+    let database = try Database(
+      path: UserPath.resolvingFolder(of: path(relative)), mode: .readWrite)
     try database.execute(sql: "PRAGMA journal_mode = DELETE")
     try database.execute(sql: "CREATE TABLE ZPADDING (Z_PK INTEGER PRIMARY KEY, ZBYTES BLOB)")
     let rows = bytes / 3_000 + 1
