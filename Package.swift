@@ -37,6 +37,7 @@ let package = Package(
     .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
     .library(name: "Salvage", targets: ["Salvage"]),
     .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
+    .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
   dependencies: [],
   targets: [
@@ -58,6 +59,9 @@ let package = Package(
       ]
     ),
     .target(name: "Telemetry"),
+    // Property lists read and written by the package's own code (binary and XML, keyed archives):
+    // every plist from outside goes through it, on every platform alike.
+    .target(name: "PropertyLists"),
     // The engine's own protocols (destination, flag store) and the merge rules: no store, no reader.
     .target(name: "LibraryMerge"),
     // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
@@ -66,7 +70,9 @@ let package = Package(
     // The private copy every store is read on (a legacy store, a library, a backup manifest) and
     // the one way to open it.
     .target(name: "SQLiteSnapshot", dependencies: ["SQLiteDB", "SafeFiles"]),
-    .target(name: "LegacyStore", dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles"]),
+    .target(
+      name: "LegacyStore",
+      dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "PropertyLists"]),
     // The Ditto 3.x library (SwiftData's Ditto.store): read on a snapshot, validated, insert-only writes.
     .target(
       name: "DittoStore", dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "LibraryMerge"]),
@@ -75,20 +81,24 @@ let package = Package(
       name: "Salvage", dependencies: ["LegacyStore", "SQLiteSnapshot", "SafeFiles", "SQLiteDB"]),
     .target(
       name: "LegacyMigration",
-      dependencies: ["LegacyStore", "LibraryMerge", "Telemetry", "SafeFiles", "Salvage"]
+      dependencies: [
+        "LegacyStore", "LibraryMerge", "Telemetry", "SafeFiles", "Salvage", "PropertyLists",
+      ]
     ),
     // The files of a container copy the engine never names: the App Group defaults plist as a flag
     // store and legacy source, and where the library lies.
     .target(
       name: "ContainerFiles",
-      dependencies: ["LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles"]),
+      dependencies: [
+        "LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles", "PropertyLists",
+      ]),
     .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
     // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
     .target(
       name: "RecoveryFile",
       dependencies: [
         "SQLiteDB", "SafeFiles", "LegacyStore", "LibraryMerge", "LegacyMigration", "Telemetry",
-        "ContainerFiles",
+        "ContainerFiles", "PropertyLists",
       ]),
     // On Linux the crypto comes from OpenSSL's libcrypto, loaded on first use (headers: libssl-dev);
     // on Apple platforms from CommonCrypto.
@@ -99,11 +109,12 @@ let package = Package(
     ),
     .target(
       name: "BackupReader",
-      dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "LegacyStore", "BackupCrypto"]),
+      dependencies: ["SQLiteDB", "SQLiteSnapshot", "SafeFiles", "PropertyLists", "BackupCrypto"]),
     .target(
       name: "StoreFixtures",
       dependencies: [
         "SQLiteDB", "LegacyStore", "LegacyMigration", "Exchange", "SafeFiles", "ContainerFiles",
+        "PropertyLists",
       ]),
     .target(
       name: "DittoRecoverCLI",
@@ -133,13 +144,20 @@ let package = Package(
     .target(
       name: "ExampleApp", dependencies: ["LegacyMigration", "LibraryMerge", "Telemetry"],
       path: "Examples/ExampleApp"),
+    // What engine tests share: temporary folders, file hashes, fixtures, in-memory destination,
+    // flag store, defaults and log handler, backup builders. No CLI, no child process: it builds
+    // for iOS, where the Apple workflow runs the engine's tests.
+    .target(
+      name: "EngineTestSupport",
+      dependencies: [
+        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "SafeFiles", "BackupCrypto",
+        "LibraryMerge", "DittoStore", "LegacyMigration", "ContainerFiles", "PropertyLists",
+      ]
+    ),
+    // What CLI tests add: running ditto-recover in-process or as a child, and shell commands.
     .target(
       name: "TestSupport",
-      dependencies: [
-        "SQLiteDB", "LegacyStore", "Telemetry", "StoreFixtures", "DittoRecoverCLI", "FixtureTool",
-        "SafeFiles",
-        "BackupCrypto", "LibraryMerge", "DittoStore", "LegacyMigration", "ContainerFiles",
-      ]
+      dependencies: ["EngineTestSupport", "DittoRecoverCLI", "FixtureTool", "SafeFiles"]
     ),
 
     .testTarget(
@@ -171,7 +189,7 @@ let package = Package(
     .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
     .testTarget(
       name: "BackupReaderTests",
-      dependencies: ["BackupReader", "TestSupport", "StoreFixtures"],
+      dependencies: ["BackupReader", "TestSupport", "StoreFixtures", "PropertyLists"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
@@ -208,15 +226,17 @@ let package = Package(
     .testTarget(
       name: "SwiftDataTests",
       dependencies: [
-        "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "TestSupport", "ExampleApp",
+        "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "EngineTestSupport",
+        "ExampleApp",
       ]),
     // The example app driven through the seed's test plan and the locked cases.
     .testTarget(
       name: "ExampleAppTests",
       dependencies: [
-        "ExampleApp", "LegacyMigration", "LibraryMerge", "StoreFixtures", "TestSupport",
+        "ExampleApp", "LegacyMigration", "LibraryMerge", "StoreFixtures", "EngineTestSupport",
         "ContainerFiles",
       ]),
+    .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport"],

@@ -9,7 +9,8 @@ import PackageDescription
 // is `corpus/<name>/`. To add one: write the main.swift and add a line to this table.
 let fuzzers: [(name: String, modules: [String])] = [
   ("legacy-store", ["LegacyStore"]),
-  ("defaults-plist", ["LegacyMigration", "ContainerFiles"]),
+  ("defaults-plist", ["LegacyMigration", "ContainerFiles", "PropertyLists"]),
+  ("property-list", ["PropertyLists"]),
   ("backup-plist", ["BackupReader"]),
   ("mbfile", ["BackupReader"]),
   ("keybag", ["BackupReader"]),
@@ -18,7 +19,9 @@ let fuzzers: [(name: String, modules: [String])] = [
   ("csv", ["Exchange", "LegacyStore"]),
   ("outcome-log", ["OutcomeReport"]),
   ("salvage", ["Salvage", "LegacyStore"]),
-  ("recovery-file", ["RecoveryFile", "LegacyMigration", "DittoStore", "LibraryMerge", "Telemetry"]),
+  (
+    "recovery-file", ["RecoveryFile", "LegacyMigration", "DittoStore", "LibraryMerge", "Telemetry"]
+  ),
   ("ditto-store", ["DittoStore", "LibraryMerge"]),
 ]
 

@@ -1,5 +1,5 @@
 import Foundation
-import LegacyStore
+import PropertyLists
 
 // MBFILE: THE `file` COLUMN OF Manifest.db (facts: shared/reference/ios-backup-format.md §3.1)
 //
@@ -24,11 +24,9 @@ import LegacyStore
 // (3) a `$top` dictionary whose `root` is a UID (4) indexing a dictionary in `$objects`. Otherwise
 // decoding throws ``MBFileError``, and the row is reported with that reason, never guessed at.
 //
-// How UIDs reach Swift: PropertyListSerialization in swift-corelibs-foundation (Linux) returns an
-// opaque `_NSKeyedArchiverUID` object whose stored property `value` holds the index; Apple's Foundation
-// returns a `CFKeyedArchiverUID` whose description ends in `{value = n}`. A dictionary `{CF$UID: n}`
-// (how XML spells a UID) is accepted too. ``KeyedArchiveUID`` handles all three; a test pins the Linux
-// shape, so a Foundation change fails CI instead of silently losing rows.
+// The blob is decoded by the package's own property-list reader, where a UID is a case of its own
+// (binary) or the dictionary {CF$UID: n} (XML), and read through `KeyedArchive`: the same code on
+// every platform, no Foundation object in the way.
 
 /// Why an MBFile blob could not be decoded.
 public struct MBFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -71,30 +69,18 @@ public struct MBFileRecord: Sendable, Equatable {
       throw MBFileError("\(bytes.count) bytes is too large for an MBFile record")
     }
     guard !bytes.isEmpty else { throw MBFileError("the record is empty") }
-    let object: Any
+    let archive: KeyedArchive
     do {
-      object = try UntrustedPropertyList.decode(bytes).value
-    } catch {
+      archive = try KeyedArchive(try PropertyListReader.decode(bytes).value)
+    } catch let error as PropertyListError {
       throw MBFileError(error.reason)
-    }
-    guard let archive = object as? [String: Any] else {
-      throw MBFileError("not a keyed archive (the top level is not a dictionary)")
-    }
-    guard let objects = archive["$objects"] as? [Any] else {
-      throw MBFileError("not a keyed archive (no $objects array)")
-    }
-    guard let top = archive["$top"] as? [String: Any], let rootValue = top["root"] else {
-      throw MBFileError("not a keyed archive (no $top.root)")
-    }
-    guard let rootIndex = KeyedArchiveUID.index(of: rootValue) else {
-      throw MBFileError("$top.root is not a UID")
-    }
-    guard objects.indices.contains(rootIndex), let root = objects[rootIndex] as? [String: Any]
-    else {
-      throw MBFileError("$top.root (\(rootIndex)) is not a dictionary in $objects")
+    } catch let error as KeyedArchiveError {
+      throw MBFileError(error.reason)
+    } catch {
+      throw MBFileError("\(error)")
     }
     var record = MBFileRecord()
-    var reader = ObjectReader(objects: objects, dictionary: root)
+    var reader = ObjectReader(archive: archive)
     record.size = reader.integer("Size").flatMap { $0 >= 0 ? $0 : reader.note("Size") }
     record.mode = reader.integer("Mode").flatMap {
       $0 >= 0 && $0 <= Int64(UInt32.max) ? UInt32($0) : reader.note("Mode")
@@ -132,19 +118,10 @@ public enum EntryKind: String, Sendable, Equatable {
   }
 }
 
-/// Reads values out of one archived dictionary, following UIDs into `$objects`.
+/// Reads values out of the archived root object, following UIDs into `$objects`.
 private struct ObjectReader {
-  let objects: [Any]
-  let dictionary: [String: Any]
+  let archive: KeyedArchive
   var problems: [String] = []
-
-  /// The value at `key`, with a UID replaced by the object it points at; nil for absent or `$null`.
-  func resolved(_ key: String) -> Any? {
-    guard let value = dictionary[key] else { return nil }
-    guard let index = KeyedArchiveUID.index(of: value) else { return value }
-    guard index != 0, objects.indices.contains(index) else { return nil }
-    return objects[index]
-  }
 
   mutating func note<T>(_ key: String) -> T? {
     problems.append(key)
@@ -152,63 +129,22 @@ private struct ObjectReader {
   }
 
   mutating func integer(_ key: String) -> Int64? {
-    guard let value = resolved(key) else { return nil }
-    if PropertyListNumber.isBoolean(value) { return note(key) }
-    if let number = value as? Int64 { return number }
+    guard let value = archive[key] else { return nil }
+    if let number = value.integer { return number }
     return note(key)
   }
 
   mutating func string(_ key: String) -> String? {
-    guard let value = resolved(key) else { return nil }
-    if let text = value as? String { return text }
+    guard let value = archive[key] else { return nil }
+    if let text = value.string { return text }
     return note(key)
   }
 
   mutating func data(_ key: String) -> [UInt8]? {
-    guard let value = resolved(key) else { return nil }
-    if let data = value as? Data { return Array(data) }
+    guard let value = archive[key] else { return nil }
+    if let data = value.data { return data }
     // NSMutableData archives as { NS.data: <data>, $class: UID }.
-    if let wrapper = value as? [String: Any], let data = wrapper["NS.data"] as? Data {
-      return Array(data)
-    }
+    if let data = value["NS.data"]?.data { return data }
     return note(key)
-  }
-}
-
-/// The index a keyed-archive UID holds, whichever way Foundation surfaces it.
-public enum KeyedArchiveUID {
-  /// The UID's index, or nil when `value` is not a UID.
-  public static func index(of value: Any) -> Int? {
-    if let dictionary = value as? [String: Any] {
-      guard dictionary.count == 1, let number = dictionary["CF$UID"] else { return nil }
-      guard !PropertyListNumber.isBoolean(number), let index = number as? Int, index >= 0 else {
-        return nil
-      }
-      return index
-    }
-    let typeName = String(describing: type(of: value))
-    guard typeName.contains("KeyedArchiverUID") else { return nil }
-    // swift-corelibs-foundation: a Swift class with a stored `value: UInt32`.
-    for child in Mirror(reflecting: value).children where child.label == "value" {
-      if let number = child.value as? UInt32 { return Int(number) }
-      if let number = child.value as? Int { return number >= 0 ? number : nil }
-    }
-    // Apple's CFKeyedArchiverUID: "<CFKeyedArchiverUID 0x…>{value = 1}".
-    let text = String(describing: value)
-    guard let start = text.range(of: "{value = ", options: .backwards),
-      let end = text[start.upperBound...].firstIndex(of: "}")
-    else { return nil }
-    return Int(text[start.upperBound..<end]).flatMap { $0 >= 0 ? $0 : nil }
-  }
-}
-
-/// Telling plist booleans from integers: Swift casts an `NSNumber` holding 0 or 1 to `Bool`, so `is Bool`
-/// cannot. On Linux a plist boolean arrives as a Swift `Bool`; on Apple platforms as an `NSNumber` whose
-/// `objCType` is `c` (integers from a plist are `i`, `q` or `Q`).
-enum PropertyListNumber {
-  static func isBoolean(_ value: Any) -> Bool {
-    if type(of: value) == Bool.self { return true }
-    guard let number = value as? NSNumber else { return false }
-    return String(cString: number.objCType) == "c"
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import LegacyMigration
-import LegacyStore
 import LibraryMerge
+import PropertyLists
 import SafeFiles
 
 #if canImport(Glibc)
@@ -12,8 +12,9 @@ import SafeFiles
 
 /// The App Group's `NSUserDefaults` file, `<container>/Library/Preferences/group.io.kern.ditto.plist`.
 ///
-/// Reads any property-list format. Writes only the keys it is given, keeps every other key with its
-/// value, keeps the file's format, and replaces the file atomically (temporary file in the same folder,
+/// Reads binary and XML property lists with the package's own reader (the same code on every
+/// platform). Writes only the keys it is given, keeps every other key with its value, keeps the
+/// file's format, and replaces the file atomically (temporary file in the same folder,
 /// a full flush to the drive, `rename`) under an advisory lock on the folder, so the app and its keyboard extension never
 /// lose each other's keys. A file that cannot be parsed is never overwritten.
 public struct AppGroupDefaults: Sendable {
@@ -45,7 +46,7 @@ public struct AppGroupDefaults: Sendable {
   ///
   /// - Throws: `DefaultsError.inaccessible(file:reason:)` when it cannot be opened or read now,
   ///   `DefaultsError.unreadable(file:reason:)` when it is not a property list we can use.
-  public func load() throws(DefaultsError) -> [String: Any]? {
+  public func load() throws(DefaultsError) -> [String: PropertyListValue]? {
     try loadWithFormat()?.values
   }
 
@@ -63,7 +64,9 @@ public struct AppGroupDefaults: Sendable {
   ///
   /// - Throws: `DefaultsError`; on error the file is unchanged.
   @discardableResult
-  public func update(_ changes: [String: Any]) throws(DefaultsError) -> [String: Any] {
+  public func update(_ changes: [String: PropertyListValue]) throws(DefaultsError)
+    -> [String: PropertyListValue]
+  {
     let folder = (path as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -88,22 +91,16 @@ public struct AppGroupDefaults: Sendable {
     let current = try loadWithFormat()
     var values = current?.values ?? [:]
     for (key, value) in changes { values[key] = value }
-    let format: PropertyListSerialization.PropertyListFormat =
-      current?.format == .xml ? .xml : .binary
-    let data: Data
-    do {
-      data = try PropertyListValue.encode(values, format: format)
-    } catch {
-      throw .writeFailed(file: path, reason: "cannot encode: \(error.localizedDescription)")
-    }
-    try replaceAtomically(with: data, in: folder)
+    let data = PropertyListWriter.encode(
+      .dictionary(values), format: current?.format == .xml ? .xml : .binary)
+    try replaceAtomically(with: Data(data), in: folder)
     return values
   }
 
   // MARK: - Reading
 
   private func loadWithFormat() throws(DefaultsError) -> (
-    values: [String: Any], format: PropertyListSerialization.PropertyListFormat
+    values: [String: PropertyListValue], format: PropertyListFormat
   )? {
     let file: ReadOnlyFile
     do {
@@ -127,17 +124,16 @@ public struct AppGroupDefaults: Sendable {
     if bytes.isEmpty {
       throw .unreadable(file: path, reason: "the file is empty (0 bytes)")
     }
-    let object: Any
-    let format: PropertyListSerialization.PropertyListFormat
+    let decoded: (value: PropertyListValue, format: PropertyListFormat)
     do {
-      (object, format) = try UntrustedPropertyList.decode(bytes)
+      decoded = try PropertyListReader.decode(bytes)
     } catch {
       throw .unreadable(file: path, reason: error.reason)
     }
-    guard let values = object as? [String: Any] else {
+    guard case .dictionary(let values) = decoded.value else {
       throw .unreadable(file: path, reason: "the property list is not a dictionary")
     }
-    return (values, format)
+    return (values, decoded.format)
   }
 
   // MARK: - Writing
@@ -186,18 +182,29 @@ public struct AppGroupDefaults: Sendable {
 
   // MARK: - Values
 
-  static func bool(_ value: Any?) -> Bool {
-    if let flag = value as? Bool { return flag }
-    if let number = value as? NSNumber { return number.boolValue }
-    if let text = value as? String { return ["1", "true", "yes"].contains(text.lowercased()) }
-    return false
+  /// A flag as `UserDefaults.bool(forKey:)` reads one: a boolean, a non-zero number, or the
+  /// strings `1`, `true`, `yes`.
+  static func bool(_ value: PropertyListValue?) -> Bool {
+    switch value {
+    case .bool(let flag): flag
+    case .integer(let number): number != 0
+    case .real(let number): number != 0
+    case .string(let text): ["1", "true", "yes"].contains(text.lowercased())
+    default: false
+    }
   }
 
-  static func integer(_ value: Any?) -> Int {
-    if let number = value as? Int { return number }
-    if let number = value as? NSNumber { return number.intValue }
-    if let text = value as? String, let number = Int(text) { return number }
-    return 0
+  /// A counter as `UserDefaults.integer(forKey:)` reads one: an integer, a real's whole part, a
+  /// boolean as 0 or 1, or a string of digits.
+  static func integer(_ value: PropertyListValue?) -> Int {
+    switch value {
+    case .integer(let number): Int(clamping: number)
+    case .real(let number) where number.isFinite:
+      Int(exactly: number.rounded(.towardZero)) ?? 0
+    case .bool(let flag): flag ? 1 : 0
+    case .string(let text): Int(text) ?? 0
+    default: 0
+    }
   }
 }
 
@@ -219,9 +226,13 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
   public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
     do {
       let current = try readFlags()
-      var changes: [String: Any] = [:]
-      if flags.isComplete != current.isComplete { changes[Self.completionKey] = flags.isComplete }
-      if flags.attempts != current.attempts { changes[Self.attemptsKey] = flags.attempts }
+      var changes: [String: PropertyListValue] = [:]
+      if flags.isComplete != current.isComplete {
+        changes[Self.completionKey] = .bool(flags.isComplete)
+      }
+      if flags.attempts != current.attempts {
+        changes[Self.attemptsKey] = .integer(Int64(flags.attempts))
+      }
       guard !changes.isEmpty else { return }
       try update(changes)
     } catch let error as FlagStoreError {
@@ -235,7 +246,9 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
 
   public var legacySourceName: String { path }
 
-  public func legacyValues() throws(DefaultsError) -> [String: Any]? { try load() }
+  public func legacyValues() throws(DefaultsError) -> [String: Any]? {
+    try load()?.mapValues(\.plainValue)
+  }
 }
 
 /// How a finished temporary file takes the place of the file it replaces, atomically.

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import PropertyLists
 
 // APP GROUP DEFAULTS AS A LEGACY SOURCE (group.io.kern.ditto.plist; facts: coredata-sqlite-format.md §12)
 //
@@ -44,8 +45,10 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
   /// True when neither source holds a category or a ditto.
   public var isEmpty: Bool { pending.isEmpty && version1.isEmpty }
 
-  /// Reads the legacy keys out of the defaults dictionary.
-  public init(values: [String: Any]) {
+  /// Reads the legacy keys out of the defaults dictionary: plain values as `UserDefaults` answers
+  /// them, or ``PropertyListValue``s as the package's reader decodes them.
+  public init(values given: [String: Any]) {
+    let values = given.mapValues { ($0 as? PropertyListValue)?.plainValue ?? $0 }
     if values["pendingCategories"] != nil || values["pendingDittos"] != nil {
       pending = categories(
         titlesKey: "pendingCategories", textsKey: "pendingDittos", values: values,

@@ -91,9 +91,17 @@ public struct SkippedCandidate: Sendable, Equatable {
   }
 }
 
-/// Where the 2.x store may be, in the seed's order, and how the winner is chosen.
+/// Where the 2.x store may be, in the seed's order.
+///
+/// Every entry of a probed folder whose name is `Ditto.sqlite` in any letter case is a candidate (a
+/// copy made on a Mac or by hand may spell it `DITTO.SQLITE`): the directory is listed and names are
+/// compared case-insensitively, rather than three spellings probed. The seed's three spellings come
+/// first in each folder, in its order, then any other spelling. Every entry, of whatever kind, is
+/// known by its identity (device and inode, from `lstat`): one file under several names (hard links,
+/// or a case-insensitive volume answering every spelling) is one candidate, reported with the name
+/// the directory holds.
 public enum LegacyStoreProbe {
-  /// File names 2.x and partial cleanups left behind.
+  /// The seed's spellings of the store's name, in its order (any other letter case is found too).
   public static let fileNames = ["Ditto.sqlite", "ditto.sqlite", "Ditto.SQLite"]
   /// Folders in the App Group container, root first.
   public static let containerFolders = [
@@ -106,13 +114,49 @@ public enum LegacyStoreProbe {
 
   /// Everything the probe found, in probe order.
   public struct Findings: Sendable, Equatable {
-    /// Regular files, in probe order (one entry per file even on a case-insensitive volume).
+    /// Regular files, in probe order (one entry per file, whatever names it has).
     public var candidates: [LegacyCandidate] = []
     /// Paths with a store name that are not regular files, or could not be examined.
     public var skipped: [SkippedCandidate] = []
     /// Lone `-wal` files: a store name's `-wal` exists but the store itself does not.
     public var orphanWALs: [LegacyCandidate] = []
+  }
 
+  /// True when `name` is the store's name in some letter case (ASCII: `ditto.sqlite`).
+  public static func isStoreName(_ name: [UInt8]) -> Bool {
+    equalsIgnoringASCIICase(name, "ditto.sqlite")
+  }
+
+  /// True when `name` is the store's `-wal` in some letter case.
+  static func isWALName(_ name: [UInt8]) -> Bool {
+    equalsIgnoringASCIICase(name, "ditto.sqlite-wal")
+  }
+
+  private static func equalsIgnoringASCIICase(_ name: [UInt8], _ lowercase: String) -> Bool {
+    let target = Array(lowercase.utf8)
+    guard name.count == target.count else { return false }
+    return zip(name, target).allSatisfy { byte, wanted in
+      let lower = (byte >= 0x41 && byte <= 0x5A) ? byte + 0x20 : byte
+      return lower == wanted
+    }
+  }
+
+  /// The names in `folder` to examine, in probe order: the seed's spellings present, in its order,
+  /// then other spellings of the store's name (bytewise order), each with its `-wal` spellings.
+  /// When the folder cannot be listed (searchable but not readable), the seed's spellings, probed
+  /// one by one.
+  static func storeNames(in folder: String) -> (stores: [String], wals: [String]) {
+    let listed: [[UInt8]]
+    do {
+      listed = try DirectoryWalker.names(in: folder)
+    } catch {
+      return (fileNames, fileNames.map { $0 + "-wal" })
+    }
+    // Names that match are ASCII, so they are valid UTF-8.
+    let stores = listed.filter(isStoreName).map { String(decoding: $0, as: UTF8.self) }
+    let wals = listed.filter(isWALName).map { String(decoding: $0, as: UTF8.self) }
+    let seedFirst = fileNames.filter(stores.contains) + stores.filter { !fileNames.contains($0) }
+    return (seedFirst, wals)
   }
 
   /// Examines every probe location with `lstat` (links are never followed, nothing is opened).
@@ -142,7 +186,10 @@ public enum LegacyStoreProbe {
         continue
       case .present: break
       }
-      for name in fileNames {
+      let (stores, wals) = storeNames(in: folder.isEmpty ? base : base + "/" + folder)
+      // The store names that name something (all of them, unless probed blind).
+      var present: [String] = []
+      for name in stores {
         let relative = folder.isEmpty ? name : folder + "/" + name
         let path = base + "/" + relative
         let status: FileStatus?
@@ -155,19 +202,10 @@ public enum LegacyStoreProbe {
               error: .from(error, file: path)))
           continue
         }
-        guard let status else {
-          do {
-            if let wal = try orphanWAL(root: root, relative: relative, path: path, seen: &seen) {
-              findings.orphanWALs.append(wal)
-            }
-          } catch {
-            findings.skipped.append(
-              SkippedCandidate(
-                root: root, relativePath: relative + "-wal", path: path + "-wal",
-                error: .from(error, file: path + "-wal")))
-          }
-          continue
-        }
+        // Absent (only when probing the seed's spellings blind), or already found under another name.
+        guard let status else { continue }
+        present.append(name)
+        guard seen.appendIfNew(status.identity) else { continue }
         guard status.kind == .regular else {
           findings.skipped.append(
             SkippedCandidate(
@@ -175,11 +213,24 @@ public enum LegacyStoreProbe {
               error: .notARegularFile(file: path, kind: status.kind)))
           continue
         }
-        guard seen.appendIfNew(status.identity) else { continue }
         findings.candidates.append(
           LegacyCandidate(
             root: root, relativePath: relative, path: path, bytes: status.size,
             walBytes: LegacyCandidate.walSize(of: path)))
+      }
+      // A -wal whose store (the same spelling without -wal) is not there: 3.0.0 deleted it.
+      for wal in wals where !present.contains(String(wal.dropLast(4))) {
+        let relative = folder.isEmpty ? wal : folder + "/" + wal
+        let path = base + "/" + relative
+        do {
+          if let orphan = try orphanWAL(root: root, relative: relative, path: path, seen: &seen) {
+            findings.orphanWALs.append(orphan)
+          }
+        } catch {
+          findings.skipped.append(
+            SkippedCandidate(
+              root: root, relativePath: relative, path: path, error: .from(error, file: path)))
+        }
       }
     }
     return findings
@@ -218,11 +269,10 @@ public enum LegacyStoreProbe {
   private static func orphanWAL(
     root: ProbeRoot, relative: String, path: String, seen: inout [FileIdentity]
   ) throws(FileAccessError) -> LegacyCandidate? {
-    guard let status = try FileStatus.of(path: path + "-wal"), status.kind == .regular,
+    guard let status = try FileStatus.of(path: path), status.kind == .regular,
       status.size > 0, seen.appendIfNew(status.identity)
     else { return nil }
-    return LegacyCandidate(
-      root: root, relativePath: relative + "-wal", path: path + "-wal", bytes: status.size)
+    return LegacyCandidate(root: root, relativePath: relative, path: path, bytes: status.size)
   }
 }
 

@@ -1,4 +1,4 @@
-import LegacyStore
+import PropertyLists
 import SafeFiles
 
 /// What the App Group's preferences file on disk says when the defaults domain answered none of the
@@ -43,9 +43,9 @@ enum PreferencesFileEvidence {
       )
     }
     guard !bytes.isEmpty else { return nil }
-    let values: [String: Any]
+    let values: [String: PropertyListValue]
     do {
-      guard let dictionary = try UntrustedPropertyList.decode(bytes).value as? [String: Any] else {
+      guard case .dictionary(let dictionary) = try PropertyListReader.decode(bytes).value else {
         return nil
       }
       values = dictionary

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyLists
 import SQLiteDB
 import SQLiteSnapshot
 
@@ -192,7 +193,7 @@ public final class CoreDataStore {
   private static func readMetadataPlist(_ database: Database) -> (
     frameworkVersion: Int?, storeType: String?
   ) {
-    let plist: Any
+    let plist: PropertyListValue
     do {
       let statement = try database.makeStatement(
         sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
@@ -200,14 +201,12 @@ public final class CoreDataStore {
       guard try statement.step(), let bytes = statement.blob(at: 0), !bytes.isEmpty else {
         return (nil, nil)
       }
-      plist = try UntrustedPropertyList.decode(bytes).value
+      plist = try PropertyListReader.decode(bytes).value
     } catch {
       return (nil, nil)
     }
-    let dictionary = plist as? [String: Any]
-    let version = (dictionary?["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
-    let type = dictionary?["NSStoreType"] as? String
-    return (version, type)
+    let version = plist["NSPersistenceFrameworkVersion"]?.integer.map { Int($0) }
+    return (version, plist["NSStoreType"]?.string)
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyStore
 import LibraryMerge
+import PropertyLists
 import SQLiteDB
 import SafeFiles
 
@@ -151,7 +152,7 @@ public enum RecoveryFileWriter {
     }
     let metadata = try database.makeStatement(
       sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-    try metadata.bind(.text(UUID().uuidString.uppercased()), .blob(try metadataPlist()))
+    try metadata.bind(.text(UUID().uuidString.uppercased()), .blob(metadataPlist()))
     try metadata.run()
     let record = try database.makeStatement(
       sql: "INSERT INTO \(RecoveryFileInfo.tableName) (KEY, VALUE) VALUES (?, ?)")
@@ -162,18 +163,17 @@ public enum RecoveryFileWriter {
   }
 
   /// The binary metadata plist (model hashes are placeholders: only this project's reader opens it).
-  static func metadataPlist() throws -> [UInt8] {
-    let hash = Data(repeating: 0, count: 32)
-    let plist: [String: Any] = [
+  static func metadataPlist() -> [UInt8] {
+    let hash: PropertyListValue = .data([UInt8](repeating: 0, count: 32))
+    let plist: PropertyListValue = [
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": 641,
       "NSStoreModelVersionHashes": ["Category": hash, "Ditto": hash, "Profile": hash],
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
-      "DittoRecoveryFormat": RecoveryFileInfo.currentFormat,
+      "DittoRecoveryFormat": .integer(Int64(RecoveryFileInfo.currentFormat)),
     ]
-    return Array(
-      try PropertyListValue.encode(plist, format: .binary))
+    return PropertyListWriter.encode(plist, format: .binary)
   }
 
   /// Reads the new file back through the engine's reader, streamed; anything but exactly what was

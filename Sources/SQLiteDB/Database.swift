@@ -39,6 +39,11 @@ public final class Database {
     /// The largest string or blob the connection will build (`SQLITE_LIMIT_LENGTH`); a ditto is
     /// never near it, and a hostile expression fails instead of allocating gigabytes.
     public var maximumValueBytes: Int32 = 64 << 20
+    /// Lifts `SQLITE_DBCONFIG_DEFENSIVE`, which every connection otherwise runs with, on every
+    /// platform: Apple's SQLite turns it on by default for apps built with the macOS 11 / iOS 14
+    /// SDKs and later, so the same is done here and a schema write (`PRAGMA writable_schema`)
+    /// fails alike everywhere. Only test code that damages a file on purpose lifts it.
+    public var permitsSchemaWrites: Bool = false
     /// Bytes of the file SQLite reads through a memory map instead of one `pread` per page
     /// (`PRAGMA mmap_size`); 0: none. Only for a file nothing else writes or truncates (a private
     /// snapshot): a mapped file that shrinks under the reader faults.
@@ -102,6 +107,9 @@ public final class Database {
     sqlite3_busy_timeout(db, options.busyTimeoutMilliseconds)
     // Bound what one value may cost: a hostile file (or an attached one) can claim anything.
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, options.maximumValueBytes)
+    let defensive = ditto_sqlite3_db_config_flag(
+      db, ditto_sqlite3_dbconfig_defensive(), options.permitsSchemaWrites ? 0 : 1)
+    guard defensive == SQLITE_OK else { throw error(code: defensive) }
     if options.isDefensive {
       try applyDefensiveSettings()
     }

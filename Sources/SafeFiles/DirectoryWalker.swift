@@ -144,6 +144,19 @@ public struct DirectoryWalker: Sendable {
     }
   }
 
+  /// The names in the directory at `path` (a link is never followed), sorted bytewise, without
+  /// `.` and `..`, as raw bytes.
+  ///
+  /// - Throws: ``FileAccessError`` when the directory cannot be opened or read.
+  public static func names(in path: String) throws(FileAccessError) -> [[UInt8]] {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw FileAccessError(path: path, operation: "open", code: errno) }
+    defer { close(fd) }
+    let (names, code) = readNames(fd: fd)
+    guard let names else { throw FileAccessError(path: path, operation: "read", code: code) }
+    return names
+  }
+
   /// Reads the names in the directory open at `fd`, sorted bytewise, without `.` and `..`.
   /// The descriptor stays open.
   private static func readNames(fd: Int32) -> (names: [[UInt8]]?, errorCode: Int32) {

@@ -2,6 +2,7 @@ import ContainerFiles
 import Foundation
 import LegacyMigration
 import LegacyStore
+import PropertyLists
 import SQLiteDB
 import SafeFiles
 
@@ -81,10 +82,10 @@ public struct ContainerBuilder {
 
   /// Writes the App Group defaults (`Library/Preferences/group.io.kern.ditto.plist`).
   public func writeDefaults(
-    _ values: [String: Any], format: PropertyListSerialization.PropertyListFormat = .binary
+    _ values: [String: Any], format: PropertyListFormat = .binary
   ) throws {
     let relative = "Library/Preferences/" + AppGroupDefaults.fileName
-    let data = try PropertyListValue.encode(values, format: format)
+    let data = Data(try PropertyListWriter.encode(plain: values, format: format))
     try writeBytes(Array(data), at: relative)
   }
 }

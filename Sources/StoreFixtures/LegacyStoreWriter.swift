@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import PropertyLists
 import SQLiteDB
 import SafeFiles
 
@@ -171,7 +172,7 @@ public enum LegacyStoreWriter {
       "NSStoreModelVersionIdentifiers": [""],
       "_NSAutoVacuumLevel": "2",
     ]
-    let data = try PropertyListValue.encode(plist, format: .binary)
+    let data = Data(try PropertyListWriter.encode(plain: plist, format: .binary))
     return Array(data)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LegacyStore
+import PropertyLists
 import SQLiteDB
 import SafeFiles
 
@@ -346,7 +347,7 @@ public enum SwiftDataStoreWriter {
     ]
     if cloudKit { plist["NSPersistentHistoryTrackingKey"] = true }
     return Array(
-      try PropertyListValue.encode(plist, format: .binary))
+      Data(try PropertyListWriter.encode(plain: plist, format: .binary)))
   }
 
   /// Raw DEFLATE (one stored block) of a small binary plist standing in for the keyed archive of
@@ -358,7 +359,7 @@ public enum SwiftDataStoreWriter {
       "$top": ["root": 1],
     ]
     let bytes = Array(
-      try PropertyListValue.encode(archive, format: .binary))
+      Data(try PropertyListWriter.encode(plain: archive, format: .binary)))
     let length = UInt16(truncatingIfNeeded: bytes.count)
     return [
       0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),

@@ -217,6 +217,40 @@ extension ToolRun {
     }
   }
 
+  /// Runs `command` with `/bin/sh -c` in `folder`, killed (SIGKILL) once `deadline` seconds have
+  /// passed: a hang is reported, never waited on (no GNU `timeout` needed; a stock Mac has none).
+  ///
+  /// - Returns: what it printed; `timedOut` when the deadline killed it.
+  public static func shell(_ command: String, in folder: String, deadline: Double) throws -> (
+    run: ToolRun, timedOut: Bool
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder, isDirectory: true)
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let killed = KillSwitch()
+    let watchdog = DispatchWorkItem {
+      killed.set()
+      kill(process.processIdentifier, SIGKILL)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: watchdog)
+    let errors = ErrorCollector(handle: error.fileHandleForReading)
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.wait()
+    process.waitUntilExit()
+    watchdog.cancel()
+    let run = ToolRun(
+      exitCode: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+      standardError: String(decoding: err, as: UTF8.self))
+    return (run, killed.isSet)
+  }
+
   /// Runs `command` with `/bin/sh -c` in `folder`, as a user pasting it would.
   public static func shell(_ command: String, in folder: String) throws -> ToolRun {
     let process = Process()
@@ -236,5 +270,21 @@ extension ToolRun {
     return ToolRun(
       exitCode: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
       standardError: String(decoding: err, as: UTF8.self))
+  }
+}
+
+/// A flag set once, from any thread.
+final class KillSwitch: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() {
+    lock.lock()
+    value = true
+    lock.unlock()
+  }
+  var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
   }
 }

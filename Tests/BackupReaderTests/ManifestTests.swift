@@ -56,7 +56,9 @@ import Testing
     #expect(listing.problems.count == 1)
     #expect(listing.problems.first?.contains("relativePath is not text") == true)
     #expect(listing.entries.count == 1)
-    #expect(listing.entries.first?.recordProblem == "not a property list")
+    #expect(
+      listing.entries.first?.recordProblem
+        == "not a property list: text that is neither XML nor binary (OpenStep text is not read)")
     #expect(listing.entries.first?.kind == .file)
     #expect(listing.entries.first?.expectedBytes == nil)
   }

@@ -46,12 +46,18 @@ import Testing
     let folder = try TemporaryDirectory("plists")
     let builder = try BackupBuilder(root: folder.path)
     let date = Date(timeIntervalSince1970: 1_700_000_000)
-    try builder.writeInfo(
-      ["Device Name": "Ada", "Last Backup Date": date, "Product Version": "17.1"], format: format)
-    try builder.writeManifestPlist(
+    // Written by Foundation, as Finder's and iTunes' backups are; read by our own reader.
+    func write(_ values: [String: Any], _ name: String) throws {
+      let data = try PropertyListSerialization.data(
+        fromPropertyList: values, format: format, options: 0)
+      try builder.writeBytes(Array(data), at: name)
+    }
+    try write(
+      ["Device Name": "Ada", "Last Backup Date": date, "Product Version": "17.1"], "Info.plist")
+    try write(
       ["IsEncrypted": true, "BackupKeyBag": Data([1, 2, 3]), "ManifestKey": Data([4])],
-      format: format)
-    try builder.writeStatus(["SnapshotState": "uploading"], format: format)
+      "Manifest.plist")
+    try write(["SnapshotState": "uploading"], "Status.plist")
     let metadata = BackupMetadata(folder: folder.path)
     #expect(metadata.deviceName == "Ada")
     #expect(metadata.iosVersion == "17.1")
@@ -110,9 +116,9 @@ import Testing
     #expect(metadata.isEncrypted == nil)
     #expect(
       metadata.problems == [
-        folder.appending("Info.plist") + ": not a property list",
+        folder.appending("Info.plist") + ": <key> is not closed",
         folder.appending("Manifest.plist") + ": the file is empty (0 bytes)",
-        folder.appending("Status.plist") + ": not a property list",
+        folder.appending("Status.plist") + ": 10 bytes is too short for a binary property list",
       ])
   }
 
@@ -125,7 +131,7 @@ import Testing
     #expect(
       metadata.problems == [
         folder.appending("Info.plist")
-          + ": a binary property list holding a set, which is not supported"
+          + ": object 2 is a set, which no property list this package reads holds"
       ])
   }
 

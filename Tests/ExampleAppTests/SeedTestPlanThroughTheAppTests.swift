@@ -1,10 +1,10 @@
 import ContainerFiles
+import EngineTestSupport
 import ExampleApp
 import Foundation
 import LegacyMigration
 import LibraryMerge
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// A device running the example app: its App Group container, the app's own home, the library, the

@@ -113,7 +113,7 @@ final class TransientDevice {
     #expect(last.json?["reason"] == nil)
     #expect(try DittoStoreFile.content(at: library).dittoCount == spec.readableDittoCount)
     #expect(try AppGroupDefaults(path: defaultsPath).isMigrationComplete())
-    #expect(try AppGroupDefaults(path: defaultsPath).load()?["unrelated"] as? String == "kept")
+    #expect(try AppGroupDefaults(path: defaultsPath).load()?["unrelated"] == "kept")
     #expect(try legacyHashes() == fixedLegacy)
   }
 }

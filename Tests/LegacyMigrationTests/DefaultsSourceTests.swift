@@ -32,10 +32,10 @@ import Testing
     #expect(report.sources.map(\.kind) == [.v1])
     // The flag was added and every other key kept, with its type.
     let values = try #require(try AppGroupDefaults(path: harness.layout.defaultsPath).load())
-    #expect(values["someAppKey"] as? Int == 42)
-    #expect(values["lastOpened"] is Date)
-    #expect((values["dittos"] as? [String])?.count == 4)
-    #expect(values[AppGroupDefaults.completionKey] as? Bool == true)
+    #expect(values["someAppKey"] == 42)
+    #expect(values["lastOpened"]?.date != nil)
+    #expect(values["dittos"]?.array?.count == 4)
+    #expect(values[AppGroupDefaults.completionKey] == true)
   }
 
   @Test func storeThenPendingThenVersion1() throws {
@@ -74,9 +74,14 @@ import Testing
     throws
   {
     let harness = try MigrationHarness()
-    try harness.builder.writeDefaults(
-      ["pendingCategories": ["New"], "pendingDittos": ["New": ["n1", ""]], "dittos": ["old"]],
-      format: format)
+    // Written by Foundation (as a device's preferences daemon would), read by our own reader.
+    let values: [String: Any] = [
+      "pendingCategories": ["New"], "pendingDittos": ["New": ["n1", ""]], "dittos": ["old"],
+    ]
+    let data = try PropertyListSerialization.data(
+      fromPropertyList: values, format: format, options: 0)
+    try harness.builder.writeBytes(
+      Array(data), at: "Library/Preferences/group.io.kern.ditto.plist")
     let report = harness.makeMigrator().recoverNow()
     #expect(same(try harness.libraryContents(), [("New", ["n1"]), ("General", ["old"])]))
     #expect(report.sources.map(\.kind) == [.pending, .v1])

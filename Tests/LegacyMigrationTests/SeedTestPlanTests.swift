@@ -43,9 +43,9 @@ import Testing
     let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
     #expect(report.outcome == .success)
     let defaults = try #require(try AppGroupDefaults(path: harness.layout.defaultsPath).load())
-    #expect(defaults["someOtherKey"] as? String == "kept")
-    #expect(defaults["legacyUserDefaultsMigrationComplete"] as? Bool == true)
-    #expect(defaults[AppGroupDefaults.completionKey] as? Bool == true)
+    #expect(defaults["someOtherKey"] == "kept")
+    #expect(defaults["legacyUserDefaultsMigrationComplete"] == true)
+    #expect(defaults[AppGroupDefaults.completionKey] == true)
     #expect(FileManager.default.fileExists(atPath: harness.builder.path("Ditto.sqlite")))
   }
 

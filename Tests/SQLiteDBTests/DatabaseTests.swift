@@ -115,3 +115,25 @@ import Testing
     }
   }
 }
+
+/// Every connection runs in defensive mode, as Apple's SQLite runs apps' connections: a schema
+/// write fails here as it would on a Mac or an iPhone, unless a test lifts it on purpose.
+@Suite struct DefensiveModeTests {
+  @Test func aSchemaWriteFailsUnlessItIsLiftedOnPurpose() throws {
+    let folder = try TemporaryDirectory("defensive")
+    let path = UserPath.resolvingFolder(of: folder.appending("db.sqlite"))
+    let database = try Database(path: path, mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE T (A); CREATE INDEX TI ON T (A)")
+    try database.execute(sql: "PRAGMA writable_schema = ON")
+    #expect(throws: SQLiteError.self) {
+      try database.execute(sql: "UPDATE sqlite_master SET sql = sql WHERE name = 'TI'")
+    }
+    try database.close()
+    var options = Database.Options()
+    options.permitsSchemaWrites = true
+    let lifted = try Database(path: path, mode: .readWrite, options: options)
+    try lifted.execute(
+      sql: "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = sql WHERE name = 'TI'")
+    try lifted.close()
+  }
+}

@@ -1,4 +1,5 @@
 import CLibFuzzer
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -34,6 +35,20 @@ public enum FuzzDriver {
   }
 
   /// Reports a broken invariant when `condition` is false (see ``fail(_:)``).
+  /// Runs the async `body` (the engine's app-facing entry points are async) to its end on a task
+  /// and returns its value: the fuzz loop itself is synchronous.
+  public static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      box.value = await body()
+      done.signal()
+    }
+    done.wait()
+    guard let value = box.value else { fail("the task ended without a value") }
+    return value
+  }
+
   public static func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fail(message()) }
   }
@@ -61,4 +76,9 @@ func printError(_ message: String) {
     if written <= 0 { return }
     line = line.dropFirst(written)
   }
+}
+
+/// A value handed from a task to the waiting fuzz loop (the semaphore orders the two).
+private final class ResultBox<T>: @unchecked Sendable {
+  var value: T?
 }

@@ -1,6 +1,7 @@
 import ContainerFiles
 import FuzzSupport
 import LegacyMigration
+import PropertyLists
 
 // The App Group defaults over a hostile plist: input = `group.io.kern.ditto.plist` (any format).
 // load() and DefaultsLegacyContent (the 1.x list, the 1.x pair, the keyboard's pending keys), the
@@ -13,7 +14,7 @@ let scratch = Scratch()
 FuzzDriver.run { bytes in
   scratch.clear()
   let defaults = AppGroupDefaults(path: scratch.write(bytes, to: AppGroupDefaults.fileName))
-  let values: [String: Any]
+  let values: [String: PropertyListValue]
   do {
     guard let loaded = try defaults.load() else { FuzzDriver.fail("the file vanished") }
     values = loaded
@@ -22,12 +23,12 @@ FuzzDriver.run { bytes in
   } catch {
     return  // DefaultsError.unreadable: the file is left as it is.
   }
-  let content = DefaultsLegacyContent(values: values)
+  let content = DefaultsLegacyContent(values: values.mapValues(\.plainValue))
   _ = (content.isEmpty, content.problems, content.skippedEmptyTexts)
   do {
     try defaults.update([AppGroupDefaults.completionKey: true])
   } catch {
-    return  // DefaultsError.writeFailed (a value the format cannot encode): the file is unchanged.
+    FuzzDriver.fail("a file that reads could not be updated: \(error)")
   }
   do {
     guard let updated = try defaults.load() else { FuzzDriver.fail("the file vanished") }

@@ -1,4 +1,5 @@
 import DittoStore
+import Foundation
 import FuzzSupport
 import LegacyMigration
 import LibraryMerge
@@ -7,7 +8,7 @@ import Telemetry
 
 // A `.dittorecovery` file from a stranger (AirDropped, opened from Files): input = the file and its
 // `-wal` (SplitInput). Read as the app reads it: its metadata record (RecoveryFileInfo), then
-// `recoverNow(fromFile:)`'s whole manual path, previewed against a library that is not there (as
+// `recoverNow(from:)`'s whole manual path, previewed against a library that is not there (as
 // against an empty one). Invariants: a file the user picked is never "nothing on disk", and every
 // attempt ends in an outcome.
 let scratch = Scratch()
@@ -29,7 +30,8 @@ FuzzDriver.run { bytes in
     layout: ContainerLayout(container: scratch.path + "/no-container"),
     destination: DittoStoreDestination(path: scratch.path + "/no-library/Ditto.store"),
     flags: NoFlags(), legacyDefaults: nil, logger: .disabled)
-  let report = migrator.recoverNow(fromFile: path, dryRun: true)
+  let url = URL(fileURLWithPath: path)
+  let report = FuzzDriver.blocking { await migrator.recoverNow(from: url, dryRun: true) }
   FuzzDriver.expect(report.outcome != .nothingOnDisk, "a picked file was nothing on disk")
   FuzzDriver.expect(report.isFromFile, "the report lost from=file")
   _ = (report.recoveryResult.message, report.previewMessage, report.telemetryLine)

@@ -1,0 +1,44 @@
+/// Why bytes could not be decoded as a property list. Every failure of the reader is one of these:
+/// never a crash, never a hang.
+public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong, as a stable code.
+  public enum Kind: String, Sendable, Equatable, CaseIterable {
+    /// Neither a binary (`bplist00`) nor an XML property list.
+    case notAPropertyList = "not_a_property_list"
+    /// An OpenStep (old ASCII) property list: no source the package reads writes one.
+    case openStep = "openstep"
+    /// A binary property list of another version (`bplist15`, `bplist16`, …).
+    case unsupportedVersion = "unsupported_version"
+    /// The file ends too early, or an offset, a count or a size points outside it.
+    case truncated
+    /// An object, a marker, an element or a value that is not valid where it stands.
+    case malformed
+    /// A kind of object the package does not read (a set, an ordered set, `null`): a documented
+    /// limit of the reader.
+    case unsupportedObject = "unsupported_object"
+    /// An integer that does not fit in 64 signed bits (a documented limit).
+    case integerOutOfRange = "integer_out_of_range"
+    /// Containers nested deeper than ``PropertyListReader/maximumDepth`` (a documented limit).
+    case tooDeep = "too_deep"
+    /// An object that contains itself.
+    case cycle
+    /// More objects, or (shared objects counted each time they are reached) more values than
+    /// ``PropertyListReader/maximumValues``: a documented limit.
+    case tooLarge = "too_large"
+    /// Text that is not valid in its encoding.
+    case invalidText = "invalid_text"
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// Where and why, in words (offsets, element names; never the content).
+  public let reason: String
+
+  /// An error of `kind`, for `reason`.
+  public init(_ kind: Kind, _ reason: String) {
+    self.kind = kind
+    self.reason = reason
+  }
+
+  public var description: String { reason }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A property-list value, as the package's own reader decodes it and its writer encodes it: the
+/// same cases on every platform, whatever Foundation would have bridged a value to.
+///
+/// Booleans, integers and reals are distinct cases (a file's `<true/>` is never the integer 1), and
+/// a keyed-archive UID is a case of its own (binary property lists only).
+public enum PropertyListValue: Sendable, Hashable {
+  case string(String)
+  case integer(Int64)
+  case real(Double)
+  case bool(Bool)
+  /// An absolute time (the file stores seconds since 2001-01-01 00:00 UTC).
+  case date(Date)
+  case data([UInt8])
+  case array([PropertyListValue])
+  case dictionary([String: PropertyListValue])
+  /// A keyed-archive object reference (`NSKeyedArchiver`'s UID; 32 bits, as archives write them).
+  case uid(UInt64)
+
+  /// The string, when this is one.
+  public var string: String? {
+    if case .string(let value) = self { return value }
+    return nil
+  }
+
+  /// The integer, when this is one (never a boolean or a real).
+  public var integer: Int64? {
+    if case .integer(let value) = self { return value }
+    return nil
+  }
+
+  /// The boolean, when this is one (never an integer).
+  public var bool: Bool? {
+    if case .bool(let value) = self { return value }
+    return nil
+  }
+
+  /// The real, when this is one.
+  public var real: Double? {
+    if case .real(let value) = self { return value }
+    return nil
+  }
+
+  /// The date, when this is one.
+  public var date: Date? {
+    if case .date(let value) = self { return value }
+    return nil
+  }
+
+  /// The bytes, when this is data.
+  public var data: [UInt8]? {
+    if case .data(let value) = self { return value }
+    return nil
+  }
+
+  /// The elements, when this is an array.
+  public var array: [PropertyListValue]? {
+    if case .array(let value) = self { return value }
+    return nil
+  }
+
+  /// The entries, when this is a dictionary.
+  public var dictionary: [String: PropertyListValue]? {
+    if case .dictionary(let value) = self { return value }
+    return nil
+  }
+
+  /// The object index, when this is a keyed-archive UID.
+  public var uid: UInt64? {
+    if case .uid(let value) = self { return value }
+    return nil
+  }
+
+  /// The value at `key`, when this is a dictionary holding one.
+  public subscript(key: String) -> PropertyListValue? {
+    dictionary?[key]
+  }
+
+  /// The value as plain Swift values (`String`, `Int64`, `Double`, `Bool`, `Date`, `Data`, `[Any]`,
+  /// `[String: Any]`; a UID as `["CF$UID": Int64]`), for code written against `UserDefaults`'
+  /// answers. No Foundation object is made, so nothing is bridged.
+  public var plainValue: Any {
+    switch self {
+    case .string(let value): value
+    case .integer(let value): value
+    case .real(let value): value
+    case .bool(let value): value
+    case .date(let value): value
+    case .data(let value): Data(value)
+    case .array(let values): values.map(\.plainValue)
+    case .dictionary(let values): values.mapValues(\.plainValue)
+    case .uid(let value): ["CF$UID": Int64(truncatingIfNeeded: value)] as [String: Any]
+    }
+  }
+
+  /// A value made of plain Swift values of those kinds (`Int`, `Int32`, `Int64`, `UInt32`, `Double`,
+  /// `Bool`, `String`, `Date`, `Data`, `[UInt8]`, arrays, dictionaries with `String` keys), told apart
+  /// by their exact types; nil for anything else (an `NSNumber`, whose kind only a guess could tell).
+  public init?(plain value: Any) {
+    switch value {
+    case let value as PropertyListValue: self = value
+    case let value as String: self = .string(value)
+    case let typed as Bool where type(of: value) == Bool.self: self = .bool(typed)
+    case let typed as Int where type(of: value) == Int.self: self = .integer(Int64(typed))
+    case let typed as Int64 where type(of: value) == Int64.self: self = .integer(typed)
+    case let typed as Int32 where type(of: value) == Int32.self: self = .integer(Int64(typed))
+    case let typed as UInt32 where type(of: value) == UInt32.self: self = .integer(Int64(typed))
+    case let typed as Double where type(of: value) == Double.self: self = .real(typed)
+    case let value as Date: self = .date(value)
+    case let value as Data: self = .data(Array(value))
+    case let value as [UInt8]: self = .data(value)
+    case let values as [Any]:
+      var converted: [PropertyListValue] = []
+      for element in values {
+        guard let element = PropertyListValue(plain: element) else { return nil }
+        converted.append(element)
+      }
+      self = .array(converted)
+    case let values as [String: Any]:
+      var converted: [String: PropertyListValue] = [:]
+      for (key, element) in values {
+        guard let element = PropertyListValue(plain: element) else { return nil }
+        converted[key] = element
+      }
+      self = .dictionary(converted)
+    default:
+      return nil
+    }
+  }
+}
+
+extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral, ExpressibleByArrayLiteral,
+  ExpressibleByDictionaryLiteral
+{
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(floatLiteral value: Double) { self = .real(value) }
+  public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+    self = .dictionary(Dictionary(elements) { _, last in last })
+  }
+}
