@@ -198,7 +198,7 @@ let package = Package(
         "DittoRecoverCLI", "TestSupport", "ditto-recover", "ditto-fixture", "DittoStore",
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
-        "ContainerFiles", "StoreFixtures", "SafeFiles",
+        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(

@@ -46,20 +46,28 @@ struct ContextLogHandler: LogHandler, @unchecked Sendable {
   func log(_ record: LogRecord) {
     guard record.level >= minimumLevel else { return }
     let text = record.message.rendered(redactingPrivate: true)
-      .replacingOccurrences(of: "\n", with: "\\n")
+      .replacingScalar("\n", with: "\\n")
     let prefix = record.level >= .error ? "error: " : record.level == .warning ? "warning: " : ""
     output.write(prefix + text + "\n")
   }
 }
 
 extension String {
-  func replacingOccurrences(of target: Character, with replacement: String) -> String {
-    guard contains(target) else { return self }
-    var result = ""
-    for character in self {
-      if character == target { result += replacement } else { result.append(character) }
+  /// This string with every `target` scalar replaced, scalar by scalar: a quote or a line feed
+  /// followed by a combining mark is one `Character`, so `replacingOccurrences(of:with:)`, which
+  /// compares Characters, would leave it in place (a quote that ends a shell word, a line break
+  /// in a one-line log).
+  func replacingScalar(_ target: Unicode.Scalar, with replacement: String) -> String {
+    guard unicodeScalars.contains(target) else { return self }
+    var result = String.UnicodeScalarView()
+    for scalar in unicodeScalars {
+      if scalar == target {
+        result.append(contentsOf: replacement.unicodeScalars)
+      } else {
+        result.append(scalar)
+      }
     }
-    return result
+    return String(result)
   }
 }
 

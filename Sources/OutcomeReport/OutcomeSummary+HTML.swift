@@ -284,25 +284,27 @@ extension OutcomeSummary {
     return "\(rounded)"
   }
 
-  /// Text or an attribute value, with `&`, `<`, `>`, `"` and `'` escaped.
+  /// Text or an attribute value, with `&`, `<`, `>`, `"` and `'` escaped, scalar by scalar (a `<`
+  /// followed by a combining mark is one `Character`, and must still be escaped); control
+  /// characters but tab become U+FFFD.
   static func escape(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+      case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+      case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+      case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+      case "'": out.append(contentsOf: "&#39;".unicodeScalars)
       default:
-        if let ascii = character.asciiValue, ascii < 0x20, ascii != 0x09 {
-          out += "\u{FFFD}"
+        if scalar.value < 0x20, scalar != "\t" {
+          out.append("\u{FFFD}")
         } else {
-          out.append(character)
+          out.append(scalar)
         }
       }
     }
-    return out
+    return String(out)
   }
 
   private static let css = """

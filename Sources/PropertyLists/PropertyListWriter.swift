@@ -195,18 +195,20 @@ private struct XMLEncoder {
     }
   }
 
+  /// `text` with `&`, `<`, `>` and CR escaped, scalar by scalar (a `&` followed by a combining
+  /// mark is one `Character` but still a `&`).
   static func escaped(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\r": escaped += "&#13;"
-      default: escaped.append(character)
+    var escaped = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+      case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+      case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+      case "\r": escaped.append(contentsOf: "&#13;".unicodeScalars)
+      default: escaped.append(scalar)
       }
     }
-    return escaped
+    return String(escaped)
   }
 
   static func real(_ number: Double) -> String {

@@ -33,17 +33,18 @@ public struct StderrLogHandler: LogHandler {
 }
 
 extension String {
+  /// Line feeds and carriage returns escaped, scalar by scalar (a line feed followed by a
+  /// combining mark is one `Character`, and must still never break the line).
   func replacingNewlines() -> String {
-    var result = ""
-    for character in self {
-      switch character {
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\r\n": result += "\\r\\n"
-      default: result.append(character)
+    var result = String.UnicodeScalarView()
+    for scalar in unicodeScalars {
+      switch scalar {
+      case "\n": result.append(contentsOf: "\\n".unicodeScalars)
+      case "\r": result.append(contentsOf: "\\r".unicodeScalars)
+      default: result.append(scalar)
       }
     }
-    return result
+    return String(result)
   }
 }
 

@@ -198,7 +198,15 @@ public func shown(_ path: String) -> String { UserPath.resolved(path) }
 
 /// `word` as a POSIX shell reads it back (single quotes), for commands a test pastes into `sh`.
 public func shellQuoted(_ word: String) -> String {
-  "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  var quoted = String.UnicodeScalarView()
+  for scalar in word.unicodeScalars {
+    if scalar == "'" {
+      quoted.append(contentsOf: "'\\''".unicodeScalars)
+    } else {
+      quoted.append(scalar)
+    }
+  }
+  return "'" + String(quoted) + "'"
 }
 
 extension ToolRun {

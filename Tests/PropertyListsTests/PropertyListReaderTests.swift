@@ -314,3 +314,14 @@ import Testing
     }
   }
 }
+
+/// What fuzzing found in the writer, kept as tests.
+@Suite struct PropertyListWriterFindingTests {
+  /// Finding 1 (fuzz-property-list, 74k runs): a `&` followed by a combining mark is one Swift
+  /// `Character`, and escaping by Character left it raw, so the XML written did not read back.
+  @Test func anAmpersandBeforeACombiningMarkIsEscaped() throws {
+    let value: PropertyListValue = ["k": "a &\u{6E0}c <\u{301}"]
+    let xml = PropertyListWriter.encode(value, format: .xml)
+    #expect(try PropertyListReader.decode(xml).value == value)
+  }
+}

@@ -232,6 +232,6 @@ struct CompletionTree {
 
   /// `text` in single quotes for any POSIX-like shell (and fish).
   static func quoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + text.replacingScalar("'", with: "'\\''") + "'"
   }
 }

@@ -14,7 +14,7 @@ enum ShellWord {
   static func quote(_ word: String) -> String {
     let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,")
     if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + word.replacingScalar("'", with: "'\\''") + "'"
   }
 
   /// `words` as one pasteable command line.
