@@ -1,5 +1,11 @@
 import SQLiteShims
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 #if canImport(SQLite3)
   import SQLite3
 #else
@@ -90,7 +96,7 @@ public final class Database {
     case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     }
     var db: OpaquePointer?
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let rc = sqlite3_open_v2(Self.resolvingFolder(of: path), &db, flags, nil)
     guard rc == SQLITE_OK, let db else {
       // > Whether or not an error occurs when it is opened, resources associated with the
       // > database connection handle should be released by passing it to sqlite3_close()
@@ -124,6 +130,29 @@ public final class Database {
       // Statements may still be alive in a caller's hands; close_v2 defers until they are finalized.
       sqlite3_close_v2(handle)
     }
+  }
+
+  /// `path` with its folder resolved (links followed, as the file system would), as the bytes
+  /// SQLite opens, and its last component kept as given: `SQLITE_OPEN_NOFOLLOW` still refuses a
+  /// file that is a link, while a folder reached through a link opens (a Mac's `/var` → `/private/var`,
+  /// or a folder whose name is not UTF-8, which the tool reaches through a link of its own). A URI
+  /// filename, or a folder that cannot be resolved, is opened as given.
+  static func resolvingFolder(of path: String) -> [CChar] {
+    let given = Array(path.utf8CString)
+    guard !path.hasPrefix("file:"), let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+      return given
+    }
+    let folder = String(path[..<slash])
+    let name = path[path.index(after: slash)...]
+    guard !name.isEmpty, let real = realpath(folder.isEmpty ? "/" : folder, nil) else {
+      return given
+    }
+    defer { free(real) }
+    var resolved = Array(UnsafeBufferPointer(start: real, count: strlen(real)))
+    if resolved.last != CChar(bitPattern: UInt8(ascii: "/")) {
+      resolved.append(CChar(bitPattern: UInt8(ascii: "/")))
+    }
+    return resolved + Array(String(name).utf8CString)
   }
 
   /// Closes the connection. All statements must have been released first.

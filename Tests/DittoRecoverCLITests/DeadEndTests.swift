@@ -223,5 +223,12 @@ import Testing
       "\(exe) extract --container \(odd) --out \(odd)/new.dittorecovery --json", in: folder.path)
     #expect(extract.exitCode == 0, "\(extract.standardError)")
     #expect(extract.json?["dittos"] as? Int == 24)
+    // The library inside that folder is written too (SQLite opens it by its resolved folder).
+    let recover = try ToolRun.shell("\(exe) recover --container \(odd) --json", in: folder.path)
+    #expect(recover.exitCode == 0, "\(recover.standardError)")
+    #expect(recover.json?["inserted"] as? Int == 24)
+    let migrate = try ToolRun.shell("\(exe) migrate --container \(odd) --json", in: folder.path)
+    #expect(migrate.exitCode == 0, "\(migrate.standardError)")
+    #expect(migrate.json?["outcome"] as? String == "no_new_data")
   }
 }
