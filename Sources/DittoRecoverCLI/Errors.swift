@@ -14,19 +14,19 @@ import SafeFiles
 // Commands throw the engine's own errors, or one of the few below; ExitCode.of(_:) (ExitCode.swift)
 // is the one place that turns any of them into an exit code, and Tool prints the description once.
 
-/// An error that knows the one next step: each line a sentence or a command to paste (shell-quoted),
-/// printed as `next: …` after the `Error:` line, and as `"next": […]` under `--json`.
+/// An error that knows the next step (``NextStep``): commands printed as `next: …` and sentences as
+/// `note: …` after the `Error:` line; under `--json`, `"next": […]` and `"notes": […]`.
 protocol GuidedError: Error {
-  var nextSteps: [String] { get }
+  var nextSteps: [NextStep] { get }
 }
 
 /// Something the user named on the command line cannot be used as given (exit 66).
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let description: String
   /// What to do next (``GuidedError``).
-  public let nextSteps: [String]
+  let nextSteps: [NextStep]
 
-  init(_ description: String, next: [String] = []) {
+  init(_ description: String, next: [NextStep] = []) {
     self.description = description
     nextSteps = next
   }
@@ -82,9 +82,9 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct DataError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let description: String
   /// What to do next (``GuidedError``).
-  public let nextSteps: [String]
+  let nextSteps: [NextStep]
 
-  init(_ description: String, next: [String] = []) {
+  init(_ description: String, next: [NextStep] = []) {
     self.description = description
     nextSteps = next
   }
@@ -96,9 +96,9 @@ public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertibl
   /// Said instead of the usual advice (a backup made before 3.0: what its old files hold).
   public let explanation: String?
   /// What to do next (``GuidedError``).
-  public let nextSteps: [String]
+  let nextSteps: [NextStep]
 
-  init(_ error: DestinationError, explanation: String? = nil, next: [String] = []) {
+  init(_ error: DestinationError, explanation: String? = nil, next: [NextStep] = []) {
     self.error = error
     self.explanation = explanation
     nextSteps = next

@@ -183,12 +183,13 @@ public struct CommandLineTool {
     let message = "\(error)"
     context.printError(message)
     let next = (error as? any GuidedError)?.nextSteps ?? []
-    for line in next { context.standardError.write("next: \(line)\n") }
+    for line in next.lines { context.standardError.write(line + "\n") }
     if context.isJSON {
       var object: [String: JSONValue] = [
         "error": .string(message), "exitCode": .number(code.rawValue),
       ]
-      if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
+      if !next.commands.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
+      if !next.notes.isEmpty { object["notes"] = .array(next.notes.map(JSONValue.string)) }
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     }
     return code.rawValue

@@ -160,11 +160,14 @@ import Testing
     let work = folder.appending("work")
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     for line in [extract, csv] {
-      let pasted = String(line[line.range(of: "ditto-recover ")!.upperBound...])
-      let command = shellQuoted(try #require(ToolRunner.executablePath)) + " " + pasted
-      let shell = try ToolRun.shell(command, in: work)
+      // Everything after "next: " is the command, its label a trailing shell comment.
+      let command = String(line.dropFirst("next: ".count))
+      let shell = try ToolRun.pasted(command, in: work)
       #expect(shell.exitCode == 0, "\(command): \(shell.standardError)")
     }
+    // Pasted again, the CSV command refuses to replace the file it made (set -C).
+    let again = try ToolRun.pasted(String(csv.dropFirst("next: ".count)), in: work)
+    #expect(again.exitCode != 0)
     let csvText = try String(contentsOfFile: work + "/dittos.csv", encoding: .utf8)
     #expect(csvText.hasPrefix("Category,Ditto"))
     let files = try FileManager.default.contentsOfDirectory(atPath: work)
@@ -193,7 +196,8 @@ import Testing
     #expect(run.standardOutput.contains("Recovered 9 dittos from your previous version."))
     #expect(
       run.standardOutput.contains(
-        "next: ditto-recover export --library \(shown(library)) --format csv"))
+        "next: (set -C; ditto-recover export --library \(shown(library)) --format csv > dittos.csv)"
+      ))
     try FileManager.default.removeItem(atPath: temporary)
   }
 

@@ -1,3 +1,4 @@
+import DittoStore
 import Foundation
 import StoreFixtures
 import TestSupport
@@ -20,10 +21,10 @@ import Testing
   }
 
   /// Runs a printed `next:` command in a shell, as pasted (`ditto-recover` is the built one).
+  /// Runs a `next:` line as printed (everything after `next: `), ditto-recover on the PATH.
   func paste(_ line: some StringProtocol) throws -> ToolRun {
-    let command = try #require(line.range(of: "ditto-recover ")).upperBound
-    return try ToolRun.shell(
-      shellQuoted(executable) + " " + String(line[command...]), in: folder.path)
+    #expect(line.hasPrefix("next: "), "not a next: line: \(line)")
+    return try ToolRun.pasted(String(line.dropFirst("next: ".count)), in: folder.path)
   }
 
   func nextLines(_ run: ToolRun) -> [Substring] {
@@ -79,10 +80,35 @@ import Testing
     #expect(first.exitCode == 65)
     #expect(first.standardError.contains("salvage rebuilds 24 dittos"), "\(first.standardError)")
     let next = try #require(nextLines(first).first)
-    #expect(next.hasSuffix("--salvage"))
+    #expect(next.hasSuffix("--salvage  # with the dittos salvage rebuilds"))
     let pasted = try paste(next)
     #expect(pasted.exitCode == 0, "\(next): \(pasted.standardError)")
     #expect(FileManager.default.fileExists(atPath: out))
+  }
+
+  /// A store that is a link to a store whose rows are only in its -wal: the printed commands copy
+  /// the store and that -wal as one set, and the next reads every ditto.
+  @Test func aLinkedStoresNextStepsCopyItsWALAndReadEveryDitto() throws {
+    let device = try container("linked", scenario: "intact-2x")
+    let elsewhere = folder.appending("elsewhere")
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+    let spec = FixtureContent.make(categories: 3, dittosPerCategory: 5, seed: 77)
+    try LegacyStoreWriter.write(spec, to: elsewhere + "/real.sqlite", journal: .walOnly)
+    try FileManager.default.removeItem(atPath: device + "/Ditto.sqlite")
+    try FileManager.default.createSymbolicLink(
+      atPath: device + "/Ditto.sqlite", withDestinationPath: elsewhere + "/real.sqlite")
+    let status = try run(["status", "--container", device])
+    #expect(status.exitCode == 0, "\(status.standardError)")
+    let next = nextLines(status)
+    #expect(next.count == 2, "\(status.standardOutput)")
+    #expect(next.first?.contains("real.sqlite-wal") == true)
+    #expect(status.standardOutput.contains("note: "))
+    for line in next {
+      let pasted = try paste(line)
+      #expect(pasted.exitCode == 0, "\(line): \(pasted.standardError)")
+    }
+    let library = try DittoStoreFile.content(at: device + "/Ditto.store")
+    #expect(library.dittoCount == spec.readableDittoCount)
   }
 
   @Test func withSalvageGivenSalvageIsNeverSuggested() throws {

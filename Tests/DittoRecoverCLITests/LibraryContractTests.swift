@@ -39,7 +39,8 @@ import Testing
       // A backup made before 3.0: not the device's advice, but what the backup holds and the
       // commands that fit it.
       #expect(run.standardError.contains("the backup was made before Ditto 3.0"))
-      #expect(run.standardError.contains("next: for the iPhone"))
+      #expect(run.standardError.contains("next: ditto-recover backup extract"))
+      #expect(run.standardError.contains("  # for the iPhone: a recovery file"))
     } else {
       #expect(run.standardError.contains("no Ditto 3.x library (Ditto.store) here"))
       #expect(run.standardError.contains("Run Ditto 3.0.2 on the device"))

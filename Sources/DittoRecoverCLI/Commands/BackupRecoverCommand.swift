@@ -121,9 +121,10 @@ struct BackupRecoverCommand: Command {
         BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
           + ReportRendering.text(
             report, libraryPath: libraryPath)
-          + "next: "
-          + ShellWord.line(["ditto-recover", "export", "--library", libraryPath, "--format", "csv"])
-          + " > dittos.csv\n")
+          + NextStep.export(
+            ["ditto-recover", "export", "--library", libraryPath, "--format", "csv"],
+            into: "dittos.csv", label: "the library as a CSV"
+          ).line + "\n")
     }
     return exitCode
   }
@@ -140,7 +141,7 @@ struct BackupRecoverCommand: Command {
     let recoverable = StatusRendering.Recoverable(survey)
     let explanation =
       "\(chosen.backup.path) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(output); \(StatusRendering.headline(survey))"
-    var next: [String] = []
+    var next: [NextStep] = []
     guard recoverable.dittos > 0 else {
       return LibraryFailure(
         DestinationError(.noLibrary, file: layout.defaultLibraryPath, reason: "none in the backup"),
@@ -150,20 +151,19 @@ struct BackupRecoverCommand: Command {
     if let passwordFile { extract += ["--password-file", passwordFile] }
     if recoverable.isSalvaged { extract.append("--salvage") }
     next.append(
-      "for the iPhone, a recovery file to open with Ditto 3.0.2: \(ShellWord.line(extract))")
+      .command(extract, label: "for the iPhone: a recovery file to open with Ditto 3.0.2"))
     for source in survey.sources(for: .manual) {
       switch source.origin {
       case .store(let candidate):
         next.append(
-          "for a CSV of the old store's dittos that Ditto's Import reads: "
-            + ShellWord.line([
-              "ditto-recover", "export", "--legacy", candidate.path, "--format", "csv",
-            ]) + " > dittos.csv")
+          .export(
+            ["ditto-recover", "export", "--legacy", candidate.path, "--format", "csv"],
+            into: "dittos.csv", label: "a CSV of the old store's dittos that Ditto's Import reads"))
       case .salvage(let candidate):
         next.append(
-          "for a CSV of the dittos salvage rebuilds, that Ditto's Import reads: "
-            + ShellWord.line(["ditto-recover", "salvage", candidate.path, "--format", "csv"])
-            + " > dittos.csv")
+          .export(
+            ["ditto-recover", "salvage", candidate.path, "--format", "csv"], into: "dittos.csv",
+            label: "a CSV of the dittos salvage rebuilds, that Ditto's Import reads"))
       case .defaults:
         continue
       }

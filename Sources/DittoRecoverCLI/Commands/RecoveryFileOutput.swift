@@ -41,7 +41,10 @@ enum RecoveryFileOutput {
       if more > 0 {
         message +=
           "; salvage rebuilds \(more) \(more == 1 ? "ditto" : "dittos") from the bytes SQLite cannot read"
-        next.append(ShellWord.line(context.invocation + [salvage.spec.synopsisName]))
+        next.append(
+          .command(
+            context.invocation + [salvage.spec.synopsisName],
+            label: "with the dittos salvage rebuilds"))
       }
     } else if read.outcome == .foundUnreadable {
       message += "; salvage found nothing it could decode either"
@@ -92,9 +95,10 @@ enum RecoveryFileOutput {
         ["wrote \(out): \(info.dittos) dittos in \(info.categories) categories"]
         + RecoveryRendering.lines(info)
         + [
-          "next: AirDrop the file to the iPhone (or save it to Files) and open it with Ditto,",
-          "  or check it here: ditto-recover status --from \(ShellWord.quote(out))",
-        ]
+          NextStep.note(
+            "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
+          .command(["ditto-recover", "status", "--from", out], label: "or check it here"),
+        ].lines
       context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     }
     return exitCode

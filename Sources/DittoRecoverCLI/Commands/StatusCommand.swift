@@ -82,8 +82,8 @@ struct StatusCommand: Command {
         "recoverable": StatusRendering.recoverableJSON(survey),
       ]
       if let flagError { object["flagError"] = .string(flagError) }
-      let next = StatusRendering.otherStoreCommands(survey, libraryPath: target.libraryPath)
-      if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
+      let next = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
+      if !next.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
       if case .failed(let error) = survey.defaults {
         object["defaultsError"] = .string(error.description)
       }
@@ -124,9 +124,9 @@ struct StatusCommand: Command {
         "not read now (\(reason.rawValue)): says nothing about the dittos; a migration now would count for nothing"
       )
       if let error = survey.transientFailure {
-        lines += NextSteps.transient(error, invocation: context.invocation).map { "next: " + $0 }
+        lines += NextSteps.transient(error, invocation: context.invocation).lines
       } else if case .failed(let error) = survey.defaults {
-        lines += NextSteps.transient(error, invocation: context.invocation).map { "next: " + $0 }
+        lines += NextSteps.transient(error, invocation: context.invocation).lines
       }
     }
     for wal in survey.loneWALs {
@@ -151,9 +151,7 @@ struct StatusCommand: Command {
       lines.append("App Group defaults unreadable: \(error.description)")
     }
     lines.append(library.line)
-    lines += StatusRendering.otherStoreCommands(survey, libraryPath: target.libraryPath).map {
-      "next: " + $0
-    }
+    lines += StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath).lines
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
   }

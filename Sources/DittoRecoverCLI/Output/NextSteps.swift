@@ -1,3 +1,4 @@
+import Foundation
 import LegacyMigration
 import LegacyStore
 import SafeFiles
@@ -23,81 +24,154 @@ enum ShellWord {
   }
 }
 
-/// What to do about a failure that says nothing about the data (``TransientReason``): lines for a
-/// support engineer at a terminal, each a sentence or a command to paste, in the order to try them.
+/// What to do about a failure that says nothing about the data (``TransientReason``): steps for a
+/// support engineer at a terminal, in the order to try them: commands that paste and run as
+/// printed, and a sentence where no command can help (``NextStep``).
 enum NextSteps {
-  /// The advice for `error` met while running `invocation`.
-  static func transient(_ error: LegacyStoreError, invocation: [String]) -> [String] {
-    let again = "then run the same command again: \(ShellWord.line(invocation))"
+  /// The steps for `error` met while running `invocation`.
+  static func transient(_ error: LegacyStoreError, invocation: [String]) -> [NextStep] {
+    let again = NextStep.command(invocation, label: "then the same command again")
     switch error {
     case .permissionDenied(let file, _):
-      var lines = [permissionLine(file)]
+      var steps = [NextStep.note(permissionLine(file))]
       if geteuid() != 0 {
-        lines.append("as an administrator: sudo \(ShellWord.line(invocation))")
+        steps.append(.command(["sudo"] + invocation, label: "as an administrator"))
       }
-      lines.append(
-        "or copy the container again keeping its owners and modes (cp -Rp, as a user who can read it), \(again)"
-      )
-      return lines
+      steps.append(
+        .note(
+          "or copy the container again keeping its owners and modes (cp -Rp, as a user who can read it), then run the same command again"
+        ))
+      return steps
     case .busy, .changing, .notFound:
       return [
-        "another process is writing \(error.file): quit it (or copy the container while nothing writes to it), \(again)"
+        .note(
+          "another process is writing \(error.file): quit it (or copy the container while nothing writes to it)"
+        ),
+        again,
       ]
     case .ioError(let file, _):
       return [
-        "\(file) could not be read (an I/O error): a copy of a locked iPhone's data reads like this; copy it again with the iPhone unlocked, or check the disk it is on, \(again)"
+        .note(
+          "\(file) could not be read (an I/O error): a copy of a locked iPhone's data reads like this; copy it again with the iPhone unlocked, or check the disk it is on"
+        ),
+        again,
       ]
     case .noSpaceForSnapshot:
       return [
-        "free space in \(systemTemporaryDirectory()) (the private copy needs about the store's size), or point TMPDIR at a folder with room: TMPDIR=/path/with/room \(ShellWord.line(invocation))"
+        .note(
+          "free space in \(systemTemporaryDirectory()) (the private copy needs about the store's size), or use a folder with room for it:"
+        ),
+        .command(
+          line: "TMPDIR=\"$HOME\" " + ShellWord.line(invocation),
+          label: "private copies in your home folder"),
       ]
     case .notARegularFile(let file, let kind):
-      if kind == .symbolicLink {
-        return [
-          "\(file) is a link: ditto-recover never follows links. Put the real file in its place:",
-          "cp -L \(ShellWord.quote(file)) \(ShellWord.quote(file + ".real")) && mv \(ShellWord.quote(file + ".real")) \(ShellWord.quote(file))",
-          again,
-        ]
-      }
+      if kind == .symbolicLink { return linkedStore(file, invocation: invocation) }
       return [
-        "\(file) is a \(kind.humanName), not the store: copy the real Ditto.sqlite from the device or backup to that path (cp -L when the source is a link), \(again)"
+        .note(
+          "\(file) is a \(kind.humanName), not the store: copy the real Ditto.sqlite (and its Ditto.sqlite-wal) from the device or backup to that path, then run the same command again"
+        )
       ]
     case .linkedFolder(let file):
-      return [
-        "\(file) is a link to a folder: ditto-recover never follows links. Put a real copy of the folder in its place:",
-        "cp -RL \(ShellWord.quote(file)) \(ShellWord.quote(file + ".real")) && rm \(ShellWord.quote(file)) && mv \(ShellWord.quote(file + ".real")) \(ShellWord.quote(file))",
-        again,
-      ]
+      return linkedFolder(file, invocation: invocation)
     case .notADatabase, .damaged, .notACoreDataStore, .notADittoStore, .ditto3Library,
       .unreadable:
       return []
     }
   }
 
-  /// A library with iCloud sync tables and no Profile yet: let iCloud finish on the device, or take
-  /// the dittos there in a recovery file.
-  static func awaitingICloud(invocation: [String]) -> [String] {
-    var lines = [
-      "open Ditto on the iPhone and let iCloud finish bringing in its library (it can take a few minutes on Wi-Fi), then copy the container again and run this again"
-    ]
-    if invocation.count > 3, invocation[1] == "backup" {
-      lines.append(
-        "or make a recovery file to open in Ditto on the iPhone: "
-          + ShellWord.line(["ditto-recover", "backup", "extract", invocation[3]]))
-    } else if let index = invocation.firstIndex(of: "--container"), index + 1 < invocation.count {
-      lines.append(
-        "or make a recovery file to open in Ditto on the iPhone: "
-          + ShellWord.line(["ditto-recover", "extract", "--container", invocation[index + 1]]))
+  /// A store that is a symbolic link: its target and the target's `-wal` copied, as one set, into a
+  /// new folder beside the container (nothing in the container is touched), then read from there.
+  /// SQLite keeps a linked store's `-wal` beside the file the link points to.
+  static func linkedStore(_ link: String, invocation: [String]) -> [NextStep] {
+    guard let target = resolvedTarget(link) else {
+      return [
+        .note(
+          "\(link) is a link to nothing that exists: copy the real Ditto.sqlite (and its -wal) to that path"
+        )
+      ]
     }
-    return lines
+    let folder = copyFolder(beside: link)
+    let copy = folder + "/Ditto.sqlite"
+    var words = ["mkdir", folder]
+    var line = ShellWord.line(words) + " && " + ShellWord.line(["cp", target, copy])
+    var wal: String?
+    if isRegularFile(target + "-wal") {
+      wal = target + "-wal"
+    } else if isRegularFile(link + "-wal") {
+      wal = link + "-wal"
+    }
+    if let wal { line += " && " + ShellWord.line(["cp", wal, copy + "-wal"]) }
+    words = ["ditto-recover", "recover", "--from", copy]
+    if let library = value(of: "--library", in: invocation) {
+      words += ["--library", library]
+    } else if let container = value(of: "--container", in: invocation) {
+      words += ["--library", container + "/Ditto.store"]
+    }
+    return [
+      .note(
+        "\(link) is a link: ditto-recover never follows links inside a container. Copy what it points to\(wal == nil ? "" : " with its -wal (every row not yet checkpointed is there)"), then read the copy:"
+      ),
+      .command(line: line, label: wal == nil ? "the store" : "the store and its -wal, as one set"),
+      .command(words, label: "reads the copy, merges into the library"),
+    ]
   }
 
-  /// The advice for App Group defaults that could not be read now.
-  static func transient(_ error: DefaultsError, invocation: [String]) -> [String] {
+  /// A probed folder that is a link: the container copied with its links resolved, then the same
+  /// command on the copy.
+  static func linkedFolder(_ file: String, invocation: [String]) -> [NextStep] {
+    guard let container = value(of: "--container", in: invocation) else {
+      return [
+        .note(
+          "\(file) is a link to a folder: ditto-recover never follows links. Put a real copy of the folder in its place"
+        )
+      ]
+    }
+    let copy =
+      container.hasSuffix("/") ? String(container.dropLast()) + ".copy" : container + ".copy"
+    var rerun = invocation
+    if let index = rerun.firstIndex(of: "--container"), index + 1 < rerun.count {
+      rerun[index + 1] = copy
+    }
+    return [
+      .note(
+        "\(file) is a link to a folder: ditto-recover never follows links inside a container. Copy the container with its links resolved, then use the copy:"
+      ),
+      .command(["cp", "-RL", container, copy], label: "a copy with real folders"),
+      .command(rerun, label: "the same command on the copy"),
+    ]
+  }
+
+  /// A library with iCloud sync tables and no Profile yet: let iCloud finish on the device, or take
+  /// the dittos there in a recovery file.
+  static func awaitingICloud(invocation: [String]) -> [NextStep] {
+    var steps = [
+      NextStep.note(
+        "open Ditto on the iPhone and let iCloud finish bringing in its library (it can take a few minutes on Wi-Fi), then copy the container again and run this again"
+      )
+    ]
+    if invocation.count > 3, invocation[1] == "backup" {
+      steps.append(
+        .command(
+          ["ditto-recover", "backup", "extract", invocation[3]],
+          label: "or a recovery file to open in Ditto on the iPhone"))
+    } else if let container = value(of: "--container", in: invocation) {
+      steps.append(
+        .command(
+          ["ditto-recover", "extract", "--container", container],
+          label: "or a recovery file to open in Ditto on the iPhone"))
+    }
+    return steps
+  }
+
+  /// The steps for App Group defaults that could not be read now.
+  static func transient(_ error: DefaultsError, invocation: [String]) -> [NextStep] {
     guard case .inaccessible(let file, _) = error else { return [] }
-    var lines = [permissionLine(file)]
-    if geteuid() != 0 { lines.append("as an administrator: sudo \(ShellWord.line(invocation))") }
-    return lines
+    var steps = [NextStep.note(permissionLine(file))]
+    if geteuid() != 0 {
+      steps.append(.command(["sudo"] + invocation, label: "as an administrator"))
+    }
+    return steps
   }
 
   /// "`file` belongs to root (mode 0600); this runs as nobody (uid 65534)".
@@ -116,5 +190,38 @@ enum NextSteps {
   private static func userName(_ uid: uid_t) -> String {
     guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
     return String(cString: name)
+  }
+
+  /// The value after `option` in `invocation`.
+  static func value(of option: String, in invocation: [String]) -> String? {
+    guard let index = invocation.firstIndex(of: option), index + 1 < invocation.count else {
+      return nil
+    }
+    return invocation[index + 1]
+  }
+
+  /// What `link` finally points to (links followed), when it exists.
+  private static func resolvedTarget(_ link: String) -> String? {
+    guard let real = realpath(link, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  private static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// A folder name beside the container holding `link` that does not exist yet.
+  private static func copyFolder(beside link: String) -> String {
+    let parent = PrivateDirectory.parent(of: PrivateDirectory.parent(of: link))
+    let base = parent + "/Ditto-linked-store"
+    var candidate = base
+    var number = 2
+    while FileManager.default.fileExists(atPath: candidate) {
+      candidate = base + "-\(number)"
+      number += 1
+    }
+    return candidate
   }
 }

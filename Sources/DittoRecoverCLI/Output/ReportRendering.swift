@@ -47,10 +47,15 @@ enum ReportRendering {
     }
     object["transient"] = .bool(report.transientReason != nil)
     if let reason = report.transientReason { object["reason"] = .string(reason.rawValue) }
-    let advice = advice(report, invocation: invocation)
-    if !advice.isEmpty { object["advice"] = .array(advice.map(JSONValue.string)) }
-    let next = otherStoreCommands(report, libraryPath: libraryPath)
-    if !next.isEmpty { object["next"] = .array(next.map(JSONValue.string)) }
+    let steps =
+      advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
+    // "advice": every step as printed after "next: " or "note: " (the key's meaning since 3.0.2's
+    // first tool); "next": the commands alone, each as it pastes; "notes": the sentences.
+    if !steps.isEmpty {
+      object["advice"] = .array(steps.map { .string($0.pasteable) })
+      if !steps.commands.isEmpty { object["next"] = .array(steps.commands.map(JSONValue.string)) }
+      if !steps.notes.isEmpty { object["notes"] = .array(steps.notes.map(JSONValue.string)) }
+    }
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
     }
@@ -84,11 +89,11 @@ enum ReportRendering {
 
   /// For each store the attempt did not import that holds dittos the imported store lacks: the
   /// command that imports it (the same merge; duplicates skipped), runnable as printed.
-  static func otherStoreCommands(_ report: MigrationReport, libraryPath: String) -> [String] {
+  static func otherStoreSteps(_ report: MigrationReport, libraryPath: String) -> [NextStep] {
     report.otherStores.filter { !$0.imported && ($0.missing ?? 1) > 0 }.map {
-      ShellWord.line([
-        "ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath,
-      ])
+      .command(
+        ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
+        label: "imports the dittos of \($0.candidate.relativePath) the library lacks")
     }
   }
 
@@ -125,7 +130,7 @@ enum ReportRendering {
 
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
-  static func advice(_ report: MigrationReport, invocation: [String]) -> [String] {
+  static func advice(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
     if let error = report.destinationError, error.reason == DittoStoreFile.awaitingICloudReason {
       return NextSteps.awaitingICloud(invocation: invocation)
     }
@@ -271,8 +276,8 @@ enum ReportRendering {
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
       )
     }
-    lines += advice(report, invocation: invocation).map { "next: " + $0 }
-    lines += otherStoreCommands(report, libraryPath: libraryPath).map { "next: " + $0 }
+    lines += advice(report, invocation: invocation).lines
+    lines += otherStoreSteps(report, libraryPath: libraryPath).lines
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -33,11 +33,11 @@ enum StatusRendering {
 
   /// For each store that reads besides the chosen one and holds dittos the chosen store lacks: the
   /// command that imports it into `libraryPath` (runnable as printed).
-  static func otherStoreCommands(_ survey: LegacySurvey, libraryPath: String) -> [String] {
+  static func otherStoreSteps(_ survey: LegacySurvey, libraryPath: String) -> [NextStep] {
     survey.otherReadableStores.filter { ($0.missingFromChosen ?? 1) > 0 }.map {
-      ShellWord.line([
-        "ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath,
-      ])
+      .command(
+        ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
+        label: "imports the dittos of \($0.candidate.relativePath) the chosen store lacks")
     }
   }
 

@@ -5,24 +5,29 @@ enum WrongKind {
   /// A path given as a backup that is something else; nil when it is nothing we know.
   static func forBackup(_ path: String) -> InputError? {
     let kind = InputKind.of(path)
-    let quoted = ShellWord.quote(path)
     switch kind {
     case .container, .xcappdata:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: ["ditto-recover status --container \(quoted)"])
+        next: [.command(["ditto-recover", "status", "--container", path])])
     case .ditto2Store:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: ["ditto-recover export --legacy \(quoted) --format csv > dittos.csv"])
+        next: [
+          .export(
+            ["ditto-recover", "export", "--legacy", path, "--format", "csv"], into: "dittos.csv")
+        ])
     case .recoveryFile:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: ["ditto-recover status --from \(quoted)"])
+        next: [.command(["ditto-recover", "status", "--from", path])])
     case .ditto3Library:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: ["ditto-recover export --library \(quoted) --format csv > dittos.csv"])
+        next: [
+          .export(
+            ["ditto-recover", "export", "--library", path, "--format", "csv"], into: "dittos.csv")
+        ])
     case .backup, .unknown:
       return nil
     }
@@ -32,25 +37,29 @@ enum WrongKind {
   /// recognise (it is probed as it is).
   static func forContainer(_ path: String) -> InputError? {
     let kind = InputKind.of(path)
-    let quoted = ShellWord.quote(path)
     let what = "--container \(path) is \(kind.description), not a copied App Group container"
     switch kind {
     case .backup:
-      return InputError(what, next: ["ditto-recover backup recover \(quoted)"])
+      return InputError(what, next: [.command(["ditto-recover", "backup", "recover", path])])
     case .ditto2Store:
       return InputError(
         what,
         next: [
-          "ditto-recover export --legacy \(quoted) --format csv > dittos.csv",
-          "or give the folder holding it: --container \(ShellWord.quote(PrivateDirectory.parent(of: path)))",
+          .export(
+            ["ditto-recover", "export", "--legacy", path, "--format", "csv"], into: "dittos.csv"),
+          .command(
+            ["ditto-recover", "status", "--container", PrivateDirectory.parent(of: path)],
+            label: "or the folder holding it"),
         ])
     case .recoveryFile:
-      return InputError(what, next: ["ditto-recover status --from \(quoted)"])
+      return InputError(what, next: [.command(["ditto-recover", "status", "--from", path])])
     case .ditto3Library:
       return InputError(
         what,
         next: [
-          "give the folder holding it: --container \(ShellWord.quote(PrivateDirectory.parent(of: path)))"
+          .command(
+            ["ditto-recover", "status", "--container", PrivateDirectory.parent(of: path)],
+            label: "the folder holding it")
         ])
     case .container, .xcappdata, .unknown:
       return nil
@@ -62,7 +71,7 @@ enum WrongKind {
     guard InputKind.of(path) == .ditto3Library else { return nil }
     return DataError(
       "--legacy \(path) is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store",
-      next: ["ditto-recover export --library \(ShellWord.quote(path)) --format \(format)"])
+      next: [.command(["ditto-recover", "export", "--library", path, "--format", format])])
   }
 
   /// A file given as the 3.x library (`--library`) that is a 2.x store or a recovery file.
@@ -71,6 +80,6 @@ enum WrongKind {
     guard kind == .ditto2Store || kind == .recoveryFile else { return nil }
     return DataError(
       "--library \(path) is \(kind.description), not the Ditto 3.x library",
-      next: ["ditto-recover export --legacy \(ShellWord.quote(path)) --format \(format)"])
+      next: [.command(["ditto-recover", "export", "--legacy", path, "--format", format])])
   }
 }
