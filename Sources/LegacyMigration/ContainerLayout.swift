@@ -19,6 +19,9 @@ public struct ContainerLayout: Sendable, Equatable {
     container + "/Library/Preferences/" + Self.appGroupPreferencesFileName
   }
 
+  /// The App Group's identifier, the name of its container folder when one is copied whole.
+  public static let appGroupIdentifier = "group.io.kern.ditto"
+
   /// The App Group's preferences file name.
   public static let appGroupPreferencesFileName = "group.io.kern.ditto.plist"
 

@@ -39,7 +39,8 @@ struct MigrateCommand: Command {
       }
       return .success
     case .attempted(let report):
-      ReportRendering.write(report, libraryPath: target.libraryPath, json: json, to: context)
+      ReportRendering.write(
+        report, libraryPath: target.libraryPath, folders: target, json: json, to: context)
       return ExitCode.of(report)
     }
   }

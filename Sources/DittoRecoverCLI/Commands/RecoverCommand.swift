@@ -54,7 +54,8 @@ struct RecoverCommand: Command {
       } else {
         migrator.recoverNow(dryRun: isDryRun)
       }
-    ReportRendering.write(report, libraryPath: target.libraryPath, json: json, to: context)
+    ReportRendering.write(
+      report, libraryPath: target.libraryPath, folders: target, json: json, to: context)
     return ExitCode.of(report)
   }
 }

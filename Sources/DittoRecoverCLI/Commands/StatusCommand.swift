@@ -44,6 +44,22 @@ struct StatusCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     if let file { return try describe(file, context) }
+    if let ambiguity = target.ambiguity {
+      // Nothing is guessed: each folder that could be the container, with the command for it.
+      let headline =
+        "recoverable: unknown: \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.joined(separator: ", ")))"
+      if json {
+        let object: JSONValue = [
+          "recoverable": .null, "ambiguous": .array(ambiguity.choices.map(JSONValue.string)),
+          "next": .array(ambiguity.steps.commands.map(JSONValue.string)),
+        ]
+        context.standardOutput.write(object.rendered() + "\n")
+      } else {
+        context.standardOutput.write(
+          ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n")
+      }
+      return .success
+    }
     try target.validate(context)
     let migrator = target.makeMigrator(context)
     let survey = migrator.survey(.contentsAndSalvage)
@@ -81,6 +97,7 @@ struct StatusCommand: Command {
           StatusRendering.sourcesJSON(survey, defaultsPath: target.layout.defaultsPath)),
         "recoverable": StatusRendering.recoverableJSON(survey),
       ]
+      object.merge(target.resolvedJSON) { _, folder in folder }
       if let flagError { object["flagError"] = .string(flagError) }
       let next = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
       if !next.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
@@ -90,7 +107,7 @@ struct StatusCommand: Command {
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
       return .success
     }
-    var lines = [StatusRendering.headline(survey)]
+    var lines = [StatusRendering.headline(survey), "container: \(target.layout.container)"]
     lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
     lines.append(
       "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")

@@ -149,14 +149,26 @@ enum ReportRendering {
 
   /// Prints `report`: warnings on standard error, then the report (JSON or text) on standard output.
   static func write(
-    _ report: MigrationReport, libraryPath: String, json: Bool, to context: ToolContext
+    _ report: MigrationReport, libraryPath: String, folders: ContainerOptions?, json: Bool,
+    to context: ToolContext
   ) {
     printWarnings(report, to: context)
-    context.standardOutput.write(
-      json
-        ? self.json(report, libraryPath: libraryPath, invocation: context.invocation).rendered()
-          + "\n"
-        : text(report, libraryPath: libraryPath, invocation: context.invocation))
+    guard json else {
+      var text = text(report, libraryPath: libraryPath, invocation: context.invocation)
+      if let folders, folders.hasContainer, let firstLineEnd = text.firstIndex(of: "\n") {
+        // The first line stays the message (or the preview); the folder read comes next.
+        let line = "container: \(folders.layout.container)\n"
+        text.insert(contentsOf: line, at: text.index(after: firstLineEnd))
+      }
+      context.standardOutput.write(text)
+      return
+    }
+    guard
+      case .object(var object) = self.json(
+        report, libraryPath: libraryPath, invocation: context.invocation)
+    else { return }
+    object.merge(folders?.resolvedJSON ?? [:]) { _, folder in folder }
+    context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
   }
 
   /// Writes one warning line on standard error per path the probe found but did not open (a link,

@@ -45,46 +45,76 @@ struct ContainerOptions {
   let hasContainer: Bool
   /// True when `--library` was given.
   let hasLibrary: Bool
-  /// `--container` as given, when it is an Xcode `.xcappdata` bundle (its `AppData` is read).
-  let appDataBundle: String?
+  /// What `--container` turned out to be (the container itself, the folder holding it, an
+  /// `.xcappdata` bundle); nil without `--container`.
+  let containerResolution: FolderResolution?
+  /// What `--home` turned out to be; nil without `--home`.
+  let homeResolution: FolderResolution?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    var container = try arguments.value(of: Self.container)
+    let container = try arguments.value(of: Self.container)
+    let home = try arguments.value(of: Self.home)
     hasContainer = container != nil
-    // An Xcode "Download Container" bundle: the app's own data is in its AppData folder.
-    if let given = container, given.hasSuffix(".xcappdata"), Self.isFolder(given + "/AppData") {
-      appDataBundle = given
-      container = given + "/AppData"
-    } else {
-      appDataBundle = nil
-    }
+    containerResolution = container.map { FolderResolution.resolve($0, as: .appGroupContainer) }
+    homeResolution = home.map { FolderResolution.resolve($0, as: .appHome) }
     layout = ContainerLayout(
-      container: container ?? UserPath.resolved("."), home: try arguments.value(of: Self.home))
+      container: containerResolution?.folder ?? container ?? UserPath.resolved("."),
+      home: homeResolution?.folder ?? home)
     let library = try arguments.value(of: Self.library)
     hasLibrary = library != nil
     libraryPath = library ?? layout.defaultLibraryPath
   }
 
-  /// True when a folder is at `path` (links followed); false when there is none or it cannot be
-  /// examined (the path is then used as given, and its own checks say why).
-  private static func isFolder(_ path: String) -> Bool {
-    do {
-      return try FileStatus.following(path: path)?.kind == .directory
-    } catch {
-      return false
+  /// `"container"` and `"home"`, the folders read, for a command's JSON.
+  var resolvedJSON: [String: JSONValue] {
+    [
+      "container": hasContainer ? .string(layout.container) : .null,
+      "home": layout.home.map(JSONValue.string) ?? .null,
+    ]
+  }
+
+  /// When `--container` or `--home` holds several folders that could be it: each, with the
+  /// command to run on it (nothing is guessed).
+  var ambiguity: (option: OptionSpec, given: String, choices: [String], steps: [NextStep])? {
+    for (option, resolution) in [
+      (Self.container.spec, containerResolution), (Self.home.spec, homeResolution),
+    ] {
+      guard case .ambiguous(let given, let choices) = resolution else { continue }
+      let steps = choices.map { choice in
+        NextStep.command(
+          ["ditto-recover", "status"]
+            + (option.name == "container"
+              ? ["--container", choice]
+              : ["--container", layout.container, "--home", choice]))
+      }
+      return (option, given, choices, steps)
     }
+    return nil
   }
 
   /// Checks that the folders exist, so a typo is an error rather than "nothing on disk", and that
-  /// `--container` is not another kind of input (a backup, a store, a recovery file); says so when
-  /// an `.xcappdata` bundle is read through its `AppData` folder.
+  /// `--container` is not another kind of input (a backup, a store, a recovery file); says which
+  /// folder is read when it is not the one given (a bundle's `AppData`, a folder one level down).
   ///
-  /// - Throws: ``InputError``.
+  /// - Throws: ``InputError``; when a folder given holds several that could be it, each is named.
   func validate(_ context: ToolContext) throws(InputError) {
-    if let bundle = appDataBundle {
-      context.standardError.write(
-        "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)\n"
-      )
+    if let ambiguity {
+      throw InputError(
+        "\(ambiguity.option.synopsisName) \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be it (\(ambiguity.choices.joined(separator: ", "))): give the one to read",
+        next: ambiguity.steps)
+    }
+    for (what, resolution) in [("container", containerResolution), ("home", homeResolution)] {
+      switch resolution {
+      case .appData(let bundle, let appData):
+        context.standardError.write(
+          "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder as the \(what), \(appData)\(what == "container" ? " (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)" : "")\n"
+        )
+      case .oneLevelDown(let given, let folder):
+        context.standardError.write(
+          "note: reading the \(what) \(folder) (the folder \(given) holds it)\n")
+      case .asGiven, .ambiguous, nil:
+        break
+      }
     }
     do {
       try InputError.requireFolder(layout.container, option: Self.container.spec)
