@@ -34,15 +34,21 @@ final class PageSource {
   let encoding: TextEncoding
   /// Remarks on what was assumed (no user data).
   private(set) var notes: [String] = []
+  /// The WAL frame holding each page's content, by page number: the newest committed frames, and
+  /// with `includingNeverCommitted` the frames no commit covers over them.
+  private let frames: [Int: Int64]
   /// Where the main file holds data (start, end), in order: pages wholly inside a hole of a sparse
   /// file are zeros, which decode as nothing, so they are not read (a 2 GiB sparse file is
   /// scanned in milliseconds instead of half a million reads).
   private let mainData: [(start: Int64, end: Int64)]
 
-  /// Combines `main` and `wal`; nil when neither holds a byte to decode.
+  /// Combines `main` and `wal` (with `includingNeverCommitted`, also the WAL's frames no commit
+  /// covers, newest last, over the committed ones); nil when neither holds a byte to decode.
   ///
   /// - Throws: ``FileAccessError`` when reading fails.
-  init?(main: ReadOnlyFile?, wal walFile: WALFile?) throws(FileAccessError) {
+  init?(main: ReadOnlyFile?, wal walFile: WALFile?, includingNeverCommitted: Bool = false)
+    throws(FileAccessError)
+  {
     let mainHeader = try main.flatMap { file throws(FileAccessError) in
       DatabaseHeader(try file.read(count: 100, at: 0))
     }
@@ -54,7 +60,11 @@ final class PageSource {
       )
       wal = nil
     }
-    if wal?.databasePages == 0 { wal = nil }
+    var frames = wal?.newestFrame ?? [:]
+    if includingNeverCommitted, let wal {
+      for frame in wal.neverCommitted { frames[frame.page] = frame.offset }
+    }
+    if frames.isEmpty { wal = nil }
     let mainSize = main?.size ?? 0
     guard mainSize > 0 || wal != nil else { return nil }
     let size: Int
@@ -73,13 +83,19 @@ final class PageSource {
     mainData = try main?.dataRegions().map { ($0.0, $0.0 + $0.1) } ?? []
     self.pageSize = size
     self.mainHeaderIsValid = mainHeader != nil
-    if let wal, wal.databasePages > 0 {
+    let mainPages = Int((mainSize + Int64(size) - 1) / Int64(size))
+    if let wal, wal.databasePages > 0, !includingNeverCommitted {
       pageCount = wal.databasePages
+    } else if let wal {
+      // Frames no commit covers may reach past the last committed size (or there is none).
+      pageCount = max(
+        wal.databasePages, frames.keys.max() ?? 0, wal.databasePages > 0 ? 0 : mainPages)
     } else {
-      pageCount = Int((mainSize + Int64(size) - 1) / Int64(size))
+      pageCount = mainPages
     }
+    self.frames = frames
     var newest = mainHeader
-    if let offset = wal?.newestFrame[1], let page1 = try wal?.frameData(at: offset),
+    if let offset = frames[1], let page1 = try wal?.frameData(at: offset),
       let walHeader = DatabaseHeader(page1), walHeader.pageSize == size
     {
       newest = walHeader
@@ -93,7 +109,7 @@ final class PageSource {
   /// Where page `number` currently comes from, nil when no source holds it.
   func origin(of number: Int) -> Origin? {
     guard number >= 1, number <= pageCount else { return nil }
-    if wal?.newestFrame[number] != nil { return .wal }
+    if frames[number] != nil { return .wal }
     guard let main, Int64(number - 1) * Int64(pageSize) < main.size, holdsData(number) else {
       return nil
     }
@@ -117,7 +133,7 @@ final class PageSource {
   /// The current bytes of page `number` (short for a truncated last page), nil when absent.
   func page(_ number: Int) throws(FileAccessError) -> [UInt8]? {
     guard number >= 1, number <= pageCount else { return nil }
-    if let wal, let offset = wal.newestFrame[number] {
+    if let wal, let offset = frames[number] {
       return try wal.frameData(at: offset)
     }
     guard let main, holdsData(number) else { return nil }

@@ -91,10 +91,25 @@ public enum Salvager {
       wal = try WALFile(file: file)
       if file.size > 0 { notes.append(contentsOf: walNotes(wal, size: file.size)) }
     }
+    let neverCommitted = try NeverCommittedPass(main: main, wal: wal)
+    /// When the committed content holds no Ditto store: what frames never committed hold, if any
+    /// ditto, else `error`.
+    func onlyNeverCommitted(else error: LegacyStoreError) throws -> SalvageResult {
+      guard let neverCommitted, let found = try neverCommitted.read(committed: LegacyLibrary()),
+        found.library.dittoCount > 0
+      else { throw error }
+      notes.append(
+        "\(found.library.dittoCount) dittos rebuilt from -wal frames never committed (the committed content holds none)"
+      )
+      return SalvageResult(
+        library: found.library, sources: [found.source], deleted: [], usedSQLite: false,
+        notes: notes, neverCommitted: found.library.dittoCount)
+    }
     guard let source = try PageSource(main: main, wal: wal) else {
       let what = main == nil ? "no main file" : "an empty main file"
-      throw LegacyStoreError.notADatabase(
-        file: displayPath, reason: "\(what) and no committed frame in the -wal")
+      return try onlyNeverCommitted(
+        else: .notADatabase(file: displayPath, reason: "\(what) and no committed frame in the -wal")
+      )
     }
     notes.append(contentsOf: source.notes)
     let scan = try PageScan(source: source)
@@ -106,18 +121,31 @@ public enum Salvager {
     }
     let usedSQLite = reading.isOpened && !reading.foundTables.isEmpty
     guard scan.btreePages > 0 || reading.isOpened else {
-      throw LegacyStoreError.notADatabase(
-        file: displayPath, reason: "no page decodes as a b-tree page")
+      return try onlyNeverCommitted(
+        else: .notADatabase(file: displayPath, reason: "no page decodes as a b-tree page"))
     }
     let decodedAny =
       !scan.rows.dittos.isEmpty || !scan.rows.categories.isEmpty || !scan.rows.profiles.isEmpty
     guard scan.catalogHasDittoTables || decodedAny || !reading.foundTables.isEmpty else {
-      throw LegacyStoreError.notADittoStore(file: displayPath, missing: ["table ZDITTO"])
+      return try onlyNeverCommitted(
+        else: .notADittoStore(file: displayPath, missing: ["table ZDITTO"]))
     }
 
     let rows = merge(reading: reading, decoded: scan.rows, usedSQLite: usedSQLite, notes: &notes)
-    let library = LibraryAssembler.assemble(rows)
+    var library = LibraryAssembler.assemble(rows)
     notes.append(contentsOf: scanNotes(scan, source: source))
+    var neverCommittedSource: SalvageSource?
+    var neverCommittedDittos = 0
+    if let neverCommitted, let found = try neverCommitted.read(committed: library) {
+      neverCommittedSource = found.source
+      neverCommittedDittos = found.library.dittoCount
+      library = NeverCommittedPass.appending(found.library, to: library)
+      if neverCommittedDittos > 0 {
+        notes.append(
+          "\(neverCommittedDittos) dittos found only in -wal frames never committed (added after the committed ones)"
+        )
+      }
+    }
 
     var sources: [SalvageSource] = []
     if let main, main.size > 0 {
@@ -130,6 +158,7 @@ public enum Salvager {
         SalvageSource(
           kind: .wal, pages: scan.pagesRead[.wal] ?? 0, rows: scan.dittoRowsFound[.wal] ?? 0))
     }
+    if let neverCommittedSource { sources.append(neverCommittedSource) }
     var deleted: [LegacyDitto] = []
     if options.includeDeleted {
       deleted = try deletedDittos(source: source, scan: scan, live: rows)
@@ -137,7 +166,8 @@ public enum Salvager {
         SalvageSource(kind: .freelist, pages: scan.map.freePages.count, rows: deleted.count))
     }
     return SalvageResult(
-      library: library, sources: sources, deleted: deleted, usedSQLite: usedSQLite, notes: notes)
+      library: library, sources: sources, deleted: deleted, usedSQLite: usedSQLite, notes: notes,
+      neverCommitted: neverCommittedDittos)
   }
 
   /// SQLite's rows per table; the decoded rows SQLite did not reach for tables it could not finish.
@@ -235,6 +265,9 @@ public enum SalvageSourceKind: String, Sendable {
   case main
   /// Pages taken from the newest committed frames of the `-wal`.
   case wal
+  /// Pages from `-wal` frames no commit covers (a copy cut short, a broken checksum chain):
+  /// SQLite never reads them; their dittos are reported apart.
+  case walNeverCommitted = "wal-never-committed"
   /// Free space: freelist pages, freeblocks, superseded page images (deleted rows).
   case freelist
 }
@@ -271,15 +304,70 @@ public struct SalvageResult: Sendable {
   public var usedSQLite: Bool
   /// What was assumed or skipped, for logs: counts and codes, never user text.
   public var notes: [String]
+  /// Dittos of ``library`` found only in `-wal` frames never committed (a copy cut short, a
+  /// broken checksum chain): SQLite would never show them. They come after the committed ones.
+  public var neverCommitted: Int
 
   public init(
     library: LegacyLibrary, sources: [SalvageSource], deleted: [LegacyDitto], usedSQLite: Bool,
-    notes: [String]
+    notes: [String], neverCommitted: Int = 0
   ) {
     self.library = library
     self.sources = sources
     self.deleted = deleted
     self.usedSQLite = usedSQLite
     self.notes = notes
+    self.neverCommitted = neverCommitted
+  }
+}
+
+/// The second pass over a `-wal`: its frames no commit covers laid over the committed content,
+/// decoded, and what only they hold kept apart from what a committed reading gives.
+struct NeverCommittedPass {
+  let source: PageSource
+  let frames: Int
+
+  /// Nil when the `-wal` has no frame outside a commit.
+  init?(main: ReadOnlyFile?, wal: WALFile?) throws(FileAccessError) {
+    guard let wal, !wal.neverCommitted.isEmpty,
+      let source = try PageSource(main: main, wal: wal, includingNeverCommitted: true)
+    else { return nil }
+    self.source = source
+    frames = wal.neverCommitted.count
+  }
+
+  /// The dittos the pass finds that `committed` lacks (by category title and text), and its
+  /// source counts; nil when nothing decodes.
+  func read(committed: LegacyLibrary) throws -> (library: LegacyLibrary, source: SalvageSource)? {
+    let scan = try PageScan(source: source)
+    let everything = LibraryAssembler.assemble(scan.rows)
+    var held: [String: Set<String>] = [:]
+    for category in committed.categories {
+      held[category.title, default: []].formUnion(category.dittos.map(\.text))
+    }
+    var found: [LegacyCategory] = []
+    for category in everything.categories {
+      let dittos = category.dittos.filter { held[category.title]?.contains($0.text) != true }
+      guard !dittos.isEmpty else { continue }
+      found.append(LegacyCategory(title: category.title, dittos: dittos, origin: category.origin))
+    }
+    let library = LegacyLibrary(categories: found)
+    return (
+      library, SalvageSource(kind: .walNeverCommitted, pages: frames, rows: library.dittoCount)
+    )
+  }
+
+  /// `extra`'s dittos after `library`'s: into the first category of the same title, else as new
+  /// categories at the end.
+  static func appending(_ extra: LegacyLibrary, to library: LegacyLibrary) -> LegacyLibrary {
+    var merged = library
+    for category in extra.categories {
+      if let index = merged.categories.firstIndex(where: { $0.title == category.title }) {
+        merged.categories[index].dittos += category.dittos
+      } else {
+        merged.categories.append(category)
+      }
+    }
+    return merged
   }
 }

@@ -39,9 +39,15 @@ import SafeFiles
 // 3007000, (3) the page size is a power of two from 512 to 65536 and (4) its checksum matches.
 // A frame is valid if and only if (1) its salts equal the header's, (2) its page number is not
 // zero, (3) its checksum matches the cumulative checksum and (4) every earlier frame is valid.
-// Reading stops at the first invalid or incomplete frame (a torn tail, a frame left from an older
-// WAL generation); valid frames after the last commit frame belong to no committed transaction
-// and are dropped, exactly as SQLite's own recovery does.
+// Committed content stops at the first invalid or incomplete frame (a torn tail, a frame left from
+// an older WAL generation); valid frames after the last commit frame belong to no committed
+// transaction: SQLite's own recovery drops them, and so does the committed reading here.
+//
+// NEVER COMMITTED. A copy cut short (its last commit frame lost) or a broken checksum chain leaves
+// page images SQLite will never use, which may still hold rows. They are kept apart: the frames
+// after the last commit whose chain holds, then every whole frame after a break whose salts are
+// this WAL's (its checksum cannot be checked once the chain is broken). Salvage reads them in a
+// second pass and reports what only they hold as "in frames never committed".
 
 /// A WAL file scanned and validated: where the newest committed image of each page is.
 final class WALFile {
@@ -58,6 +64,10 @@ final class WALFile {
   private(set) var databasePages = 0
   /// Valid frames after the last commit (dropped).
   private(set) var uncommittedFrames = 0
+  /// Frames no commit covers, in log order: valid frames after the last commit, then whole frames
+  /// with this WAL's salts after a break in the checksum chain. Never part of the committed
+  /// content; salvage reads them apart.
+  private(set) var neverCommitted: [(page: Int, offset: Int64)] = []
   /// True when the scan stopped at an invalid frame rather than at the end of the file.
   private(set) var stoppedAtInvalidFrame = false
 
@@ -109,6 +119,8 @@ final class WALFile {
     var sum = headerChecksum
     var pending: [(page: Int, offset: Int64)] = []
     var offset = Int64(Self.headerSize)
+    /// Where the chain broke: the first invalid frame.
+    var breakOffset: Int64?
     scanning: while offset + Int64(frameSize) <= file.size {
       let chunk = try file.read(count: framesPerChunk * frameSize, at: offset)
       var position = 0
@@ -120,6 +132,7 @@ final class WALFile {
           let expected2 = chunk.uint32(at: position + 20)
         else {
           stoppedAtInvalidFrame = true
+          breakOffset = offset + Int64(position)
           break scanning
         }
         var next = sum
@@ -130,6 +143,7 @@ final class WALFile {
           bigEndian: bigEndianChecksums)
         guard next == (expected1, expected2) else {
           stoppedAtInvalidFrame = true
+          breakOffset = offset + Int64(position)
           break scanning
         }
         sum = next
@@ -148,6 +162,29 @@ final class WALFile {
       offset += Int64(position)
     }
     uncommittedFrames = pending.count
+    neverCommitted = pending
+    if let breakOffset { try scanPastTheBreak(from: breakOffset, frameSize: frameSize) }
+  }
+
+  /// After a break in the checksum chain: every whole frame whose salts are this WAL's and whose
+  /// page number is not zero (its checksum cannot be checked any more).
+  private func scanPastTheBreak(from start: Int64, frameSize: Int) throws(FileAccessError) {
+    var offset = start
+    let framesPerChunk = max(1, (1 << 20) / frameSize)
+    while offset + Int64(frameSize) <= file.size {
+      let chunk = try file.read(count: framesPerChunk * frameSize, at: offset)
+      var position = 0
+      while position + frameSize <= chunk.count {
+        if let page = chunk.uint32(at: position), page != 0,
+          chunk.uint32(at: position + 8) == salts.0, chunk.uint32(at: position + 12) == salts.1
+        {
+          neverCommitted.append((Int(page), offset + Int64(position + Self.frameHeaderSize)))
+        }
+        position += frameSize
+      }
+      guard position > 0 else { break }
+      offset += Int64(position)
+    }
   }
 
   /// Adds the 32-bit words of `bytes[from..<to]` to the running checksum (`to - from` is a multiple of 8).

@@ -64,8 +64,10 @@ struct OrphanedWALTests {
     #expect(result.notes.contains { $0.contains("invalid frame") })
   }
 
-  /// Valid frames after the last commit frame (a transaction cut short) are dropped.
-  @Test func framesAfterLastCommitAreDropped() throws {
+  /// Valid frames after the last commit frame (a transaction cut short) are not committed content:
+  /// the committed reading is exactly SQLite's, and what only those frames hold (here every text
+  /// edited by the transaction) is reported apart, after it.
+  @Test func framesAfterLastCommitAreReadApart() throws {
     let scratch = try TestFolder()
     let (expected, full, builder) = try Self.walStore(in: scratch)
     let committedSize = (try scratch.bytes(full + "/Ditto.sqlite-wal")).count
@@ -80,12 +82,45 @@ struct OrphanedWALTests {
     #expect(wal.count - committedSize >= 2 * frame)
     try scratch.write(Array(wal.prefix(wal.count - frame)), to: walPath)
     let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
-    #expect(result.library == expected)
     #expect(result.notes.contains { $0.contains("after the last commit") })
+    // The committed dittos first, as SQLite reads them; then only what the cut frames hold.
+    #expect(result.neverCommitted > 0)
+    #expect(result.library.dittoCount == expected.dittoCount + result.neverCommitted)
+    for (category, committed) in zip(result.library.categories, expected.categories) {
+      #expect(Array(category.dittos.prefix(committed.dittos.count)) == committed.dittos)
+      #expect(
+        category.dittos.dropFirst(committed.dittos.count).allSatisfy {
+          $0.text.hasSuffix(" edited")
+        })
+    }
+    #expect(
+      result.sources.contains { $0.kind == .walNeverCommitted && $0.rows == result.neverCommitted })
   }
 
-  /// A checksum error in the middle: everything from that frame on is ignored.
-  @Test func badChecksumInTheMiddleEndsTheLog() throws {
+  /// A -wal whose only commit frame was cut off (a copy interrupted): nothing is committed, and
+  /// every ditto is still rebuilt, from frames never committed, and said so.
+  @Test func aWALCutBeforeItsOnlyCommitStillGivesItsDittos() throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch, updates: false)
+    try builder.close()
+    let walPath = full + "/Ditto.sqlite-wal"
+    let wal = try scratch.bytes(walPath)
+    // Cut inside the last frame: the transaction's commit frame is gone.
+    try scratch.write(Array(wal.prefix(wal.count - 200)), to: walPath)
+    try FileManager.default.removeItem(atPath: full + "/Ditto.sqlite")
+    let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
+    // The page cut in half is lost (a leaf's cells sit at its end); every other page is read.
+    let texts = Set(expected.categories.flatMap { $0.dittos.map(\.text) })
+    #expect(result.library.dittoCount >= expected.dittoCount / 2)
+    #expect(
+      result.library.categories.allSatisfy { $0.dittos.allSatisfy { texts.contains($0.text) } })
+    #expect(result.neverCommitted == result.library.dittoCount)
+    #expect(result.notes.contains { $0.contains("never committed") })
+  }
+
+  /// A checksum error in the middle ends the committed log there (as SQLite reads it); the frames
+  /// after the break, this WAL's by their salts, are read apart as never committed.
+  @Test func badChecksumInTheMiddleEndsTheCommittedLog() throws {
     let scratch = try TestFolder()
     let (_, full, builder) = try Self.walStore(in: scratch, updates: false)
     try builder.close()
@@ -105,9 +140,10 @@ struct OrphanedWALTests {
     try scratch.write(wal, to: walPath)
     try FileManager.default.removeItem(atPath: full + "/Ditto.sqlite")
     let result = try Salvager.salvage(path: walPath, options: SalvageOptions())
-    // Only the schema transaction is left: a Ditto store with no dittos, returned (not thrown).
-    #expect(result.library.dittoCount == 0)
+    // Committed: only the schema transaction. The rest comes back from the frames past the break.
     #expect(result.notes.contains { $0.contains("invalid frame") })
+    #expect(result.neverCommitted == result.library.dittoCount)
+    #expect(result.library.dittoCount == 120)
   }
 
   @Test func hasValidFramesAnswers() throws {

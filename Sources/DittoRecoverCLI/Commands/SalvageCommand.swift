@@ -70,6 +70,7 @@ struct SalvageCommand: Command {
           ])
         }),
       "usedSQLite": .bool(result.usedSQLite),
+      "neverCommitted": .number(result.neverCommitted),
       "notes": .array(result.notes.map(JSONValue.string)),
     ]
     if includeDeleted { object["deleted"] = .array(result.deleted.map(Self.dittoJSON)) }
@@ -89,7 +90,12 @@ struct SalvageCommand: Command {
       "  \(result.library.dittoCount) dittos in \(result.library.categories.count) categories\(result.usedSQLite ? " (SQLite could read part of the store)" : "")"
     )
     for category in result.library.categories {
-      lines.append("    \(category.title): \(category.dittos.count) dittos")
+      lines.append("    \(category.title): \(plural(category.dittos.count, "ditto"))")
+    }
+    if result.neverCommitted > 0 {
+      lines.append(
+        "  of which \(plural(result.neverCommitted, "ditto")) in frames never committed (a -wal cut short or with a broken checksum chain: SQLite never reads them; listed after the committed ones)"
+      )
     }
     if includeDeleted {
       lines.append("  \(result.deleted.count) deleted dittos found in free space (not imported)")
