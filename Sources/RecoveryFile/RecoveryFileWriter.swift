@@ -40,6 +40,8 @@ public enum RecoveryFileWriter {
     _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
+    // What a run stopped by SIGKILL left beside an earlier output (its lock free, a minute old).
+    PrivateDirectory.removeLeftovers(in: parent(of: path), prefixes: [".ditto-recovery-"])
     var folder: PrivateDirectory
     do {
       folder = try PrivateDirectory(prefix: ".ditto-recovery-", in: parent(of: path))
@@ -55,6 +57,13 @@ public enum RecoveryFileWriter {
     }
     defer { folder.remove() }
     let scratch = folder.path + "/recovery." + fileExtension
+    do {
+      // Made before SQLite opens it, readable by its owner only (SQLite would create it 0644);
+      // its journal takes the same mode.
+      try CreatedFile(path: scratch, mode: 0o600).close()
+    } catch {
+      throw RecoveryFileError(.writeFailed, file: path, reason: "\(error)")
+    }
     let written: (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest)
     do {
       written = try fill(scratch, sources: sources, info: info)

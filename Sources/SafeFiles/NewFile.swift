@@ -27,6 +27,9 @@ public enum NewFileError: Error, Equatable, Sendable, CustomStringConvertible {
 /// drives) it is copied into a file created with `O_EXCL | O_NOFOLLOW`. A partial output is never
 /// visible under the final name.
 public enum NewFile {
+  /// The name of the private folder a new file is written in, beside its final name.
+  public static let scratchPrefix = ".ditto-new-"
+
   /// Gives the complete file `scratch` (our own, already synced) the name `path`; `scratch` stays
   /// where it is (the caller removes it).
   public static func publish(_ scratch: String, as path: String) throws(NewFileError) {
@@ -49,9 +52,9 @@ public enum NewFile {
     }
   }
 
-  /// Writes `bytes` as the new file `path` (mode `mode`): a temporary file of ours in the same
-  /// folder, written in full and synced to the drive, then published; the temporary file is always
-  /// removed.
+  /// Writes `bytes` as the new file `path` (mode `mode`): a temporary file of ours in a private
+  /// folder beside it (`.ditto-new-XXXXXX`), written in full and synced to the drive, then
+  /// published; the private folder is always removed (by an interrupted run too).
   public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644)
     throws(NewFileError)
   {
@@ -65,13 +68,18 @@ public enum NewFile {
     if existing != nil { throw .exists(path: path) }
     let folder = PrivateDirectory.parent(of: path)
     let name = path.split(separator: "/").last.map(String.init) ?? "output"
+    // A private folder of ours beside the output (a hard link needs the same volume), locked while
+    // it lives: one that a run stopped by SIGKILL left is removed by the next write here.
+    PrivateDirectory.removeLeftovers(in: folder, prefixes: [scratchPrefix])
+    let scratchFolder: PrivateDirectory
     let scratch: CreatedFile
     do {
-      scratch = try CreatedFile(uniqueIn: folder, prefix: "." + name + ".")
+      scratchFolder = try PrivateDirectory(prefix: scratchPrefix, in: folder, resolvingLinks: false)
+      scratch = try CreatedFile(path: scratchFolder.path + "/" + name)
     } catch {
       throw .failed(error)
     }
-    defer { _ = scratch.discard() }
+    defer { scratchFolder.remove() }
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { raw in

@@ -19,6 +19,11 @@
 //
 // So a link planted inside a private folder is removed as a link (its target is untouched), and a
 // path that was swapped for another file after we created ours is left alone.
+//
+// Both are recorded by RunCleanup while they live, so that an interrupted run (SIGINT, SIGTERM,
+// SIGHUP) removes them before it exits; a private folder also holds a lock (flock) while it lives,
+// so that what a run stopped by SIGKILL left is recognised by the next run and removed
+// (PrivateDirectory.removeLeftovers).
 
 /// The system temporary directory: `TMPDIR` (without a trailing slash), else `/tmp`.
 public func systemTemporaryDirectory() -> String {
@@ -31,7 +36,12 @@ public func systemTemporaryDirectory() -> String {
 }
 
 /// A folder this process made with `mkdtemp` (mode 0700): snapshots, decrypted copies, scratch space.
-/// Removed by ``remove()`` or when released; see the table above for what removal checks.
+/// Removed by ``remove()``, when released, or when the run is interrupted (``RunCleanup``); see the
+/// table above for what removal checks.
+///
+/// The folder holds a lock (`flock`) while it exists, so that a run stopped where no handler runs
+/// (SIGKILL, a crash, a power loss) leaves a folder another run can recognise as abandoned:
+/// ``removeLeftovers(in:prefixes:olderThan:)`` removes only folders whose lock it can take.
 public final class PrivateDirectory {
   /// The folder's path.
   public let path: String
@@ -39,6 +49,8 @@ public final class PrivateDirectory {
   /// is not valid UTF-8 and the path as made is kept).
   public let hasResolvedPath: Bool
   private let identity: FileIdentity
+  private var lockDescriptor: Int32
+  private var cleanupID: Int?
   private var isRemoved = false
 
   /// Makes `<base>/<prefix>XXXXXX`.
@@ -56,12 +68,41 @@ public final class PrivateDirectory {
   public init(
     prefix: String, in base: String = systemTemporaryDirectory(), resolvingLinks: Bool = true
   ) throws(FileAccessError) {
+    let (made, id) = try RunCleanup.record {
+      () throws(FileAccessError) -> (MadeFolder, RunCleanup.Entry?) in
+      let made = try Self.makeUnique(prefix: prefix, in: base, resolvingLinks: resolvingLinks)
+      return (made, RunCleanup.Entry(kind: .folder, path: made.path, identity: made.identity))
+    }
+    path = made.path
+    hasResolvedPath = made.hasResolvedPath
+    identity = made.identity
+    cleanupID = id
+    // The lock marks the folder as in use for as long as this object lives.
+    lockDescriptor = open(made.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    if lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0 {
+      closeDescriptor(lockDescriptor)
+      lockDescriptor = -1
+    }
+  }
+
+  /// A folder made by `mkdtemp`.
+  struct MadeFolder {
+    let path: String
+    let hasResolvedPath: Bool
+    let identity: FileIdentity
+  }
+
+  /// `mkdtemp` of `<base>/<prefix>XXXXXX`, the path resolved when asked.
+  static func makeUnique(prefix: String, in base: String, resolvingLinks: Bool)
+    throws(FileAccessError) -> MadeFolder
+  {
     var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
       throw FileAccessError(path: base + "/" + prefix + "XXXXXX", operation: "mkdtemp", code: errno)
     }
     var made = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var hasResolvedPath = false
     if resolvingLinks {
       guard let real = realpath(made, nil) else {
         throw FileAccessError(path: made, operation: "realpath", code: errno)
@@ -74,17 +115,12 @@ public final class PrivateDirectory {
       if let text = UserPath.validUTF8(bytes) {
         made = text
         hasResolvedPath = true
-      } else {
-        hasResolvedPath = false
       }
-    } else {
-      hasResolvedPath = false
     }
     guard let status = try FileStatus.of(path: made), status.kind == .directory else {
       throw FileAccessError(path: made, operation: "lstat", code: ENOTDIR)
     }
-    path = made
-    identity = status.identity
+    return MadeFolder(path: made, hasResolvedPath: hasResolvedPath, identity: status.identity)
   }
 
   deinit {
@@ -97,20 +133,41 @@ public final class PrivateDirectory {
   public func remove() -> Bool {
     guard !isRemoved else { return true }
     isRemoved = true
+    let removed = Self.removeFolder(at: path, identity: identity, keepingFolder: false)
+    RunCleanup.forget(cleanupID)
+    cleanupID = nil
+    if lockDescriptor >= 0 {
+      closeDescriptor(lockDescriptor)
+      lockDescriptor = -1
+    }
+    return removed
+  }
+
+  /// Removes what the folder at `path` holds, and the folder itself unless `keepingFolder`, when
+  /// `path` still names the folder with `identity`. Something made in it meanwhile (another thread
+  /// still at work while an interrupted run cleans up) is removed on the next pass.
+  static func removeFolder(at path: String, identity: FileIdentity, keepingFolder: Bool) -> Bool {
     let parentPath = Self.parent(of: path)
     let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
     let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard parent >= 0 else { return false }
-    defer { close(parent) }
-    let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-    guard folder >= 0 else { return false }
-    var info = stat()
-    guard fstat(folder, &info) == 0, FileStatus(info).identity == identity else {
-      close(folder)
-      return false
+    defer { closeDescriptor(parent) }
+    for _ in 0..<16 {
+      let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      guard folder >= 0 else { return errno == ENOENT && !keepingFolder }
+      var info = stat()
+      guard fstat(folder, &info) == 0, FileStatus(info).identity == identity else {
+        closeDescriptor(folder)
+        return false
+      }
+      let emptied = Self.removeContents(of: folder, depth: 0)  // closes `folder`
+      if keepingFolder {
+        if emptied { return true }
+        continue
+      }
+      if emptied, unlinkat(parent, name, Int32(AT_REMOVEDIR)) == 0 { return true }
     }
-    let emptied = Self.removeContents(of: folder, depth: 0)  // closes `folder`
-    return emptied && unlinkat(parent, name, Int32(AT_REMOVEDIR)) == 0
+    return false
   }
 
   /// Removes what the open folder `folder` holds, then closes it: files and links are unlinked
@@ -119,7 +176,7 @@ public final class PrivateDirectory {
     // Our own folder: make sure we may remove what is inside (a test may have taken that away).
     fchmod(folder, 0o700)
     guard depth < 64, let stream = fdopendir(folder) else {
-      close(folder)
+      closeDescriptor(folder)
       return false
     }
     defer { closedir(stream) }  // also closes `folder`
@@ -135,7 +192,7 @@ public final class PrivateDirectory {
     for name in names {
       var info = stat()
       guard fstatat(folder, name, &info, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else {
-        removedAll = false
+        if errno != ENOENT { removedAll = false }
         continue
       }
       if FileKind(mode: UInt32(info.st_mode)) == .directory {
@@ -146,11 +203,50 @@ public final class PrivateDirectory {
           removedAll = false
           continue
         }
-      } else if unlinkat(folder, name, 0) != 0 {
+      } else if unlinkat(folder, name, 0) != 0, errno != ENOENT {
         removedAll = false
       }
     }
     return removedAll
+  }
+
+  /// Removes the folders in `base` that a run of ours left when it was stopped where no handler
+  /// runs (SIGKILL, a crash, a power loss): folders (never links) owned by this user, named
+  /// `<prefix>XXXXXX` for one of `prefixes`, unchanged for `olderThan` seconds, whose lock can be
+  /// taken. A live run's folder is locked by its owner and never touched; the age rule covers the
+  /// instant between `mkdtemp` and the lock. Returns the paths removed.
+  @discardableResult
+  public static func removeLeftovers(
+    in base: String, prefixes: [String], olderThan age: Double = 60
+  ) -> [String] {
+    guard let names = try? DirectoryWalker.names(in: base) else { return [] }
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let cutoff = Double(now.tv_sec) - age
+    var removed: [String] = []
+    for bytes in names {
+      guard let name = UserPath.validUTF8(bytes),
+        let prefix = prefixes.first(where: { name.hasPrefix($0) }),
+        name.utf8.count == prefix.utf8.count + 6
+      else { continue }
+      let path = base + "/" + name
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_uid == getuid() else { continue }
+      let status = FileStatus(info)
+      guard status.kind == .directory, status.modificationTime < cutoff else { continue }
+      let lock = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      guard lock >= 0 else { continue }
+      defer { closeDescriptor(lock) }
+      var held = stat()
+      guard fstat(lock, &held) == 0, FileStatus(held).identity == status.identity,
+        flock(lock, LOCK_EX | LOCK_NB) == 0
+      else { continue }
+      if removeFolder(at: path, identity: status.identity, keepingFolder: false) {
+        removed.append(path)
+      }
+    }
+    RunCleanup.noteLeftoversRemoved(removed)
+    return removed
   }
 
   /// The folder part of `path` (`.` when it has none).
@@ -169,45 +265,79 @@ public final class CreatedFile {
   /// The open descriptor (write-only); closed by ``close()`` or when released.
   public private(set) var descriptor: Int32
   private let identity: FileIdentity
+  private var cleanupID: Int?
 
   /// Creates `path`, which must not exist (`O_CREAT | O_EXCL | O_NOFOLLOW`).
   ///
   /// - Throws: ``FileAccessError`` (`create`), for instance when something already has that name.
   public convenience init(path: String, mode: mode_t = 0o600) throws(FileAccessError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-    guard fd >= 0 else { throw FileAccessError(path: path, operation: "create", code: errno) }
-    try self.init(path: path, descriptor: fd)
+    try self.init { () throws(FileAccessError) in
+      let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+      guard fd >= 0 else { throw FileAccessError(path: path, operation: "create", code: errno) }
+      return (path, fd)
+    }
   }
 
   /// Creates a new file named `<folder>/<prefix>XXXXXX` (`mkstemp`, mode 0600).
   ///
   /// - Throws: ``FileAccessError`` (`mkstemp`).
   public convenience init(uniqueIn folder: String, prefix: String) throws(FileAccessError) {
-    var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else {
-      throw FileAccessError(
-        path: folder + "/" + prefix + "XXXXXX", operation: "mkstemp", code: errno)
+    try self.init { () throws(FileAccessError) in
+      var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard fd >= 0 else {
+        throw FileAccessError(
+          path: folder + "/" + prefix + "XXXXXX", operation: "mkstemp", code: errno)
+      }
+      let path = String(
+        decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return (path, fd)
     }
-    let made = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    try self.init(path: made, descriptor: fd)
   }
 
-  private init(path: String, descriptor: Int32) throws(FileAccessError) {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let code = errno
-      closeDescriptor(descriptor)
-      throw FileAccessError(path: path, operation: "fstat", code: code)
+  /// Creates the file with `create` (its path and open descriptor) and records it for an
+  /// interrupted run, as one step.
+  private init(_ create: () throws(FileAccessError) -> (String, Int32)) throws(FileAccessError) {
+    let (made, id) = try RunCleanup.record {
+      () throws(FileAccessError) -> (Opened, RunCleanup.Entry?) in
+      let (path, fd) = try create()
+      let opened = try Opened(path: path, descriptor: fd)
+      return (opened, RunCleanup.Entry(kind: .file, path: path, identity: opened.identity))
     }
-    self.path = path
-    self.descriptor = descriptor
-    identity = FileStatus(info).identity
+    self.path = made.path
+    descriptor = made.descriptor
+    identity = made.identity
+    cleanupID = id
+  }
+
+  /// A descriptor just opened on a new file, and the file's identity.
+  private struct Opened {
+    let path: String
+    let descriptor: Int32
+    let identity: FileIdentity
+
+    init(path: String, descriptor: Int32) throws(FileAccessError) {
+      var info = stat()
+      guard fstat(descriptor, &info) == 0 else {
+        let code = errno
+        closeDescriptor(descriptor)
+        throw FileAccessError(path: path, operation: "fstat", code: code)
+      }
+      self.path = path
+      self.descriptor = descriptor
+      identity = FileStatus(info).identity
+    }
   }
 
   deinit {
     close()
+    RunCleanup.forget(cleanupID)
+  }
+
+  /// The file is complete and stays: an interrupted run no longer removes it.
+  public func keep() {
+    RunCleanup.forget(cleanupID)
+    cleanupID = nil
   }
 
   /// Closes the descriptor (once); the file stays.
@@ -221,6 +351,13 @@ public final class CreatedFile {
   @discardableResult
   public func discard() -> Bool {
     close()
+    RunCleanup.forget(cleanupID)
+    cleanupID = nil
+    return Self.removeFile(at: path, identity: identity)
+  }
+
+  /// Unlinks `path` when it names the regular file with `identity`.
+  static func removeFile(at path: String, identity: FileIdentity) -> Bool {
     let status: FileStatus?
     do {
       status = try FileStatus.of(path: path)

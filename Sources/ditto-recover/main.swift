@@ -1,19 +1,20 @@
 import DittoRecoverCLI
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
+// Interrupts first (SIGINT, SIGTERM, SIGHUP): from here on, whatever the run makes is removed
+// if it is stopped (Interruption). `--json` counts before any `--`, as the tool reads it.
+Interruption.install(
+  isJSON: CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json"))
 // The arguments as bytes: a path that is not valid UTF-8 is still a path (RawArguments).
 let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
 let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")
+// What runs stopped by SIGKILL left in the temporary directory.
+Interruption.removeLeftovers()
+Interruption.reportLeftovers()
 let code = Tool.main(
   raw.arguments,
   context: ToolContext(
-    standardOutput: DisplayingOutput(
-      FileDescriptorOutput.standardOutput, raw: raw, isJSON: isJSON),
-    standardError: DisplayingOutput(FileDescriptorOutput.standardError, raw: raw, isJSON: false)))
+    standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
+    standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false)))
 raw.remove()
-exit(code)
+Interruption.reportLeftovers()
+Interruption.exit(code)

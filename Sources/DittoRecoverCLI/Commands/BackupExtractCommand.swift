@@ -9,10 +9,10 @@ struct BackupExtractCommand: Command {
   static let name = "extract"
   static let abstract = "Write everything recoverable in a backup into one recovery file."
   static let discussion: String? = """
-    Rebuilds Ditto's files from the backup into a private temporary folder (removed afterwards), then
-    writes what 'extract' would: the 2.x store with its -wal folded in, the 1.x list and keyboard
-    additions (and, with --salvage, salvaged dittos), as one file in the 2.x store layout, with the
-    backup's device name and date in it. Default name: Ditto-recovered-<backup date>.dittorecovery.
+    Rebuilds Ditto's files from the backup into a private temporary folder (removed afterwards,
+    also when interrupted), then writes what 'extract' would: the 2.x store with its -wal folded
+    in, the 1.x list and keyboard additions (and, with --salvage, salvaged dittos), as one file in
+    the 2.x store layout, with the backup's device name and date in it. Default name: Ditto-recovered-<backup date>.dittorecovery.
     Given several backups, uses the newest that holds a Ditto store. The backup is only read; an
     existing file is never overwritten (exit 73). An encrypted backup needs --password-file.
     """

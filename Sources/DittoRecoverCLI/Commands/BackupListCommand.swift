@@ -11,8 +11,9 @@ struct BackupListCommand: Command {
   static let abstract = "Show each backup's device, date, iOS version and the Ditto files it holds."
   static let discussion: String? = """
     With several backups, also names the newest one that holds a Ditto store. Each backup's Ditto
-    files are rebuilt into a private folder (removed afterwards) and surveyed as 'status' surveys a
-    container: how many dittos it could give back (JSON: "recoverable"). Exits 65 when a backup's
+    files are rebuilt into a private folder (removed afterwards, also when interrupted) and
+    surveyed as 'status' surveys a container: how many dittos it could give back (JSON:
+    "recoverable"). Exits 65 when a backup's
     manifest cannot be read (for example an encrypted backup); the others are still listed.
     """
   static let options = [BackupCommand.backup.spec, BackupCommand.passwordFile.spec]

@@ -4,6 +4,7 @@ import DittoStore
 import Exchange
 import LegacyMigration
 import LibraryMerge
+import SafeFiles
 
 /// `ditto-recover backup recover`: rebuild Ditto's containers from a backup, then recover from them.
 struct BackupRecoverCommand: Command {
@@ -60,7 +61,8 @@ struct BackupRecoverCommand: Command {
       )
     }
 
-    let output = try prepareOutput(chosen, context: context)
+    let outputFolder = try prepareOutput(chosen, context: context)
+    let output = outputFolder.path
     if let library {
       for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(library, root) {
         throw UsageError(
@@ -107,6 +109,7 @@ struct BackupRecoverCommand: Command {
       if exitCode == .success { exitCode = .dataError }
     }
 
+    outputFolder.keep()
     ReportRendering.printWarnings(report, to: context)
     if json {
       guard
@@ -175,19 +178,24 @@ struct BackupRecoverCommand: Command {
   }
 
   /// Creates (or accepts an empty) `--out`, or a temporary folder; never inside a backup.
-  private func prepareOutput(_ chosen: BackupSummary, context: ToolContext) throws -> String {
+  private func prepareOutput(_ chosen: BackupSummary, context: ToolContext) throws
+    -> OutputInProgress
+  {
     guard let out else {
       let folder = try OutputFolder.makeTemporary()
       context.standardError.write(
-        "rebuilding into \(folder) (a new folder, kept after the run)\n")
+        "rebuilding into \(folder.path) (a new folder, kept after the run)\n")
       return folder
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {
       throw UsageError(
         "'\(Options.out.spec.synopsis)' must not be inside the backup folder \(root)")
     }
-    try OutputFolder.prepare(out, option: Options.out.spec)
-    var trimmed = out
+    return try OutputFolder.prepare(trimmed(out), option: Options.out.spec)
+  }
+
+  private func trimmed(_ path: String) -> String {
+    var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     return trimmed
   }

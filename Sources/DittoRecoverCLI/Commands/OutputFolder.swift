@@ -9,14 +9,19 @@ import SafeFiles
 
 /// The folder `backup recover` rebuilds into, and the checks that keep every write out of the backup.
 enum OutputFolder {
-  /// Creates `path` (mode 0700), or accepts an existing empty folder.
+  /// Creates `path` (mode 0700), or accepts an existing empty folder. An interrupted run removes
+  /// what it put there (and the folder, when it made it) until the output is kept.
   ///
   /// - Throws: ``OutputError`` (exists, exit 73) when it exists and is not an empty folder: files
   ///   already there (another backup's, an earlier run's) are never written over; ``OutputError``
   ///   when it cannot be created.
-  static func prepare(_ path: String, option: OptionSpec) throws {
-    if mkdir(path, 0o700) == 0 { return }
-    let code = errno
+  static func prepare(_ path: String, option: OptionSpec) throws -> OutputInProgress {
+    let code: Int32
+    do {
+      return try OutputInProgress.makeFolder(path)
+    } catch {
+      code = error.code
+    }
     guard code == EEXIST else {
       throw OutputError.cannotWrite(
         "\(option.synopsisName) \(path): cannot create the folder: \(String(cString: strerror(code)))"
@@ -26,7 +31,7 @@ enum OutputFolder {
     do {
       isEmptyFolder =
         try FileStatus.following(path: path)?.kind == .directory
-        && FileManager.default.contentsOfDirectory(atPath: path).isEmpty
+        && DirectoryWalker.names(in: UserPath.resolved(path)).isEmpty
     } catch {
       throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
     }
@@ -35,19 +40,23 @@ enum OutputFolder {
         "\(option.synopsisName) \(path) already exists and is not an empty folder; files there are never written over: give a new folder, e.g. \(option.synopsisName) \(ShellWord.quote(path + "-2"))"
       )
     }
+    do {
+      return try OutputInProgress.filling(path)
+    } catch {
+      throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
+    }
   }
 
-  /// A new private folder under the system's temporary directory (mode 0700, links in its path
-  /// resolved, as the engine's own snapshot folders are), kept after the run: it is the output.
-  static func makeTemporary() throws -> String {
+  /// A new folder under the system's temporary directory (mode 0700, links in its path resolved,
+  /// as the engine's own snapshot folders are), kept after the run: it is the output.
+  static func makeTemporary() throws -> OutputInProgress {
     let base = systemTemporaryDirectory()
-    var template = Array((base + "/ditto-backup-XXXXXX").utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+    do {
+      return try OutputInProgress.makeUniqueFolder(prefix: "ditto-backup-", in: base)
+    } catch {
       throw OutputError.cannotWrite(
-        "cannot create a folder in \(base): \(String(cString: strerror(errno)))")
+        "cannot create a folder in \(base): \(String(cString: strerror(error.code)))")
     }
-    return resolved(
-      String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
   }
 
   /// True when `path` is `folder` or inside it, after resolving links in the parts that exist.
