@@ -60,6 +60,20 @@ public struct BackupSummary: Sendable {
     newest(summaries.filter(\.hasDittoStore))
   }
 
+  /// The backups among `summaries` whose manifest could not be read and that may be newer than
+  /// `chosen` (dated later, or undated): "the newest holding a Ditto store" depends on them. All
+  /// unreadable ones when nothing was chosen.
+  public static func unreadable(newerThan chosen: BackupSummary?, in summaries: [BackupSummary])
+    -> [BackupSummary]
+  {
+    let chosenDate = chosen?.backup.metadata.date ?? .distantPast
+    return summaries.filter { summary in
+      guard summary.error != nil, summary.backup.path != chosen?.backup.path else { return false }
+      guard let date = summary.backup.metadata.date else { return true }
+      return chosen == nil || date > chosenDate
+    }
+  }
+
   /// The newest of `summaries` (same ordering as ``newestWithDittoStore(_:)``).
   public static func newest(_ summaries: [BackupSummary]) -> BackupSummary? {
     var best: BackupSummary?

@@ -34,6 +34,15 @@ public struct ManifestEntry: Sendable, Equatable {
   /// The size the manifest records (`Size`), when it does.
   public var expectedBytes: Int64? { record?.size }
 
+  /// True when a stored file of `storedBytes` holds what the manifest records: the same size, or,
+  /// in an encrypted backup (the file has its own key), the size AES-CBC with PKCS#7 padding gives
+  /// (1 to 16 bytes more, a multiple of 16). True when the manifest records no size.
+  public func storedSizeMatches(_ storedBytes: Int64) -> Bool {
+    guard let expected = expectedBytes else { return true }
+    guard record?.encryptionKey != nil else { return storedBytes == expected }
+    return storedBytes % 16 == 0 && storedBytes > expected && storedBytes <= expected + 16
+  }
+
   /// The stored file's path relative to the backup folder, in the iOS 10+ layout (`ab/abcdef…`).
   public var storedPath: String { String(fileID.prefix(2)) + "/" + fileID }
 

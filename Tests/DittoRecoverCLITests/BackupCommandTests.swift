@@ -39,7 +39,8 @@ import Testing
     let run = ToolRunner.run(["backup", "list", backup, "--json"])
     #expect(run.exitCode == 0)
     let json = try #require(run.json)
-    #expect(Set(json.keys) == ["backups", "newestWithDittoStore"])
+    #expect(Set(json.keys) == ["backups", "newestWithDittoStore", "newestDependsOn"])
+    #expect(json["newestDependsOn"] as? [String] == [])
     #expect(json["newestWithDittoStore"] as? String == shown(backup))
     let backups = try #require(json["backups"] as? [[String: Any]])
     #expect(backups.count == 1)
@@ -294,20 +295,25 @@ import Testing
     let run = ToolRunner.run(["backup", "recover", builder.root, "--out", out, "--json"])
     #expect(run.exitCode == 65)
     let json = try #require(run.json)
-    #expect(Set(json.keys) == ["error", "exitCode"])
+    #expect(Set(json.keys) == ["error", "exitCode", "next", "notes"])
     let message = try #require(json["error"] as? String)
     #expect(message.contains("is an encrypted backup"))
     #expect(message.contains("Encrypt local backup"))
     #expect(message.contains("--password-file"))
-    #expect(run.standardError == "Error: \(message)\n")
+    #expect(run.standardError.hasPrefix("Error: \(message)\nnote: the backup is encrypted"))
+    #expect(
+      (json["next"] as? [String])?.last
+        == "ditto-recover backup recover \(builder.root) --out \(out) --json --password-file password.txt  # again, with the password"
+    )
     #expect(!FileManager.default.fileExists(atPath: out))
     let text = ToolRunner.run(["backup", "recover", builder.root, "--out", out])
     #expect(text.exitCode == 65)
     #expect(text.standardOutput.isEmpty)
     #expect(text.standardError.hasPrefix("Error: \(shown(builder.root)) is an encrypted backup"))
 
+    // Listed, with the way to open it: not a failure.
     let list = ToolRunner.run(["backup", "list", builder.root, "--json"])
-    #expect(list.exitCode == 65)
+    #expect(list.exitCode == 0)
     let listed = try #require((list.json?["backups"] as? [[String: Any]])?.first)
     #expect(listed["encrypted"] as? Bool == true)
     #expect(listed["dittoFiles"] is NSNull)
@@ -519,6 +525,107 @@ import Testing
     #expect(try FileHashes(of: backup) == before)
     #expect(!run.standardError.contains("s3cret"))
     #expect(!run.standardOutput.contains("s3cret"))
+  }
+
+  /// An encrypted backup given without a password is listed (exit 0) with the steps that open
+  /// it, each pasting and running as printed: a password file typed without showing it (0600),
+  /// then the list again, which decrypts it and finds the stored sizes as encryption pads them.
+  @Test func anEncryptedBackupIsListedWithTheStepsThatOpenIt() throws {
+    let folder = try TemporaryDirectory("backup-encrypted-list")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "s3cret pass"))
+    let before = try FileHashes(of: backup)
+
+    let list = ToolRunner.run(["backup", "list", backup])
+    #expect(list.exitCode == 0, "\(list.standardError)")
+    #expect(!list.standardError.contains("Error:"))
+    #expect(list.standardOutput.contains("encrypted"))
+    let next = list.standardError.split(separator: "\n").filter { $0.hasPrefix("next: ") }
+      .map { String($0.dropFirst("next: ".count)) }
+    try #require(next.count == 2, "\(list.standardError)")
+    #expect(
+      list.standardError.contains("note: 1 backup is encrypted and listed without their files"))
+    let json = ToolRunner.run(["backup", "list", backup, "--json"])
+    #expect(json.exitCode == 0)
+    #expect((json.json?["next"] as? [String])?.count == 2)
+    #expect((json.json?["notes"] as? [String])?.count == 2)
+
+    // The first step as a user pastes it, typing the password (here on standard input).
+    let made = try ToolRun.shell(
+      "printf 's3cret pass\\n' | {\n\(next[0])\n}", in: folder.path)
+    #expect(made.exitCode == 0, "\(made.standardError)")
+    let passwordFile = folder.appending("password.txt")
+    #expect(try String(contentsOfFile: passwordFile, encoding: .utf8) == "s3cret pass\n")
+    var info = stat()
+    #expect(lstat(passwordFile, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    // Pasted again, it never replaces the file.
+    let again = try ToolRun.shell("printf 'other\\n' | {\n\(next[0])\n}", in: folder.path)
+    #expect(again.exitCode != 0)
+    #expect(try String(contentsOfFile: passwordFile, encoding: .utf8) == "s3cret pass\n")
+
+    let unlocked = try ToolRun.pasted(next[1], in: folder.path)
+    #expect(unlocked.exitCode == 0, "\(unlocked.standardError)")
+    #expect(unlocked.standardOutput.contains("encrypted, unlocked"))
+    // Encryption pads every stored file to a multiple of 16 bytes: not a problem.
+    #expect(!unlocked.standardOutput.contains("problem:"), "\(unlocked.standardOutput)")
+    #expect(try FileHashes(of: backup) == before)
+  }
+
+  /// A password file as people save it: with a UTF-8 byte-order mark and CRLF, or as UTF-16
+  /// (Notepad's "Unicode"), or without a final line break.
+  static let passwordFiles: [[UInt8]] = {
+    let utf16LE: [UInt8] = Array("pässword\r\n".utf16).flatMap { unit -> [UInt8] in
+      [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+    }
+    let utf16BE: [UInt8] = Array("pässword\n".utf16).flatMap { unit -> [UInt8] in
+      [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+    }
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    return [
+      bom + Array("pässword\r\n".utf8), [0xFF, 0xFE] + utf16LE, [0xFE, 0xFF] + utf16BE,
+      Array("pässword".utf8),
+    ]
+  }()
+
+  @Test(arguments: passwordFiles)
+  func aPasswordFileWithAByteOrderMarkOrALineBreakOpensTheBackup(bytes: [UInt8]) throws {
+    let folder = try TemporaryDirectory("backup-password-bom")
+    let backup = folder.appending("udid")
+    try DittoBackupFixture.build(
+      at: backup, date: Self.older, encryption: BackupEncryption(password: "pässword"))
+    let passwordFile = folder.appending("password.txt")
+    try Data(bytes).write(to: URL(fileURLWithPath: passwordFile))
+    let out = folder.appending("out.dittorecovery")
+    let run = ToolRunner.run([
+      "backup", "extract", backup, "--password-file", passwordFile, "--out", out, "--json",
+    ])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    #expect(run.json?["dittos"] as? Int == DittoBackupFixture.expectedDittos)
+  }
+
+  /// With several backups, a newer one that cannot be read makes "the newest holding a Ditto
+  /// store" uncertain, and the list and the recovery say so.
+  @Test func aNewerUnreadableBackupMakesTheChoiceUncertainAndItIsSaid() throws {
+    let folder = try TemporaryDirectory("backup-uncertain")
+    let backups = folder.appending("Backup")
+    try DittoBackupFixture.build(at: backups + "/plain", date: Self.older)
+    try DittoBackupFixture.build(
+      at: backups + "/locked", date: Self.newer, encryption: BackupEncryption(password: "x"))
+    let list = ToolRunner.run(["backup", "list", backups, "--json"])
+    #expect(list.exitCode == 0, "\(list.standardError)")
+    #expect(list.json?["newestWithDittoStore"] as? String == shown(backups + "/plain"))
+    #expect(list.json?["newestDependsOn"] as? [String] == [shown(backups + "/locked")])
+    let text = ToolRunner.run(["backup", "list", backups])
+    #expect(
+      text.standardOutput.contains(
+        "  not certain: 1 newer or undated backup could not be read (\(shown(backups + "/locked"))), and may hold a newer one"
+      ))
+    let extract = ToolRunner.run([
+      "backup", "extract", backups, "--out", folder.appending("r.dittorecovery"),
+    ])
+    #expect(extract.exitCode == 0, "\(extract.standardError)")
+    #expect(extract.standardError.contains("note: not certain it is the newest"))
   }
 
   @Test func aWrongPasswordIsSaidToBeWrong() throws {

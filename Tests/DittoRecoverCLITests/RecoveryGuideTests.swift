@@ -126,9 +126,31 @@ struct RecoveryGuideTests {
     try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
     try Self.curlShim.write(toFile: shims + "/curl", atomically: true, encoding: .utf8)
     chmod(shims + "/curl", 0o755)
+    let (status, printed, logged) = try Self.runShell(
+      blocks.joined(separator: "\n"), home: home, downloads: downloads, shims: shims)
+    #expect(status == 0, "\(logged)")
+    #expect(printed.contains(Tool.version + "\n"), "the installed ditto-recover did not run")
+    #expect(printed.contains("will be imported"))
+    // The recovery file, named after the backup's date, and what `status --from` says of it.
+    #expect(
+      FileManager.default.fileExists(
+        atPath: home.appending("Desktop/Ditto-recovered-2023-11-14.dittorecovery")))
+    #expect(printed.contains("holds 4 categories, 9 dittos"))
+    for csv in ["Desktop/dittos.csv", "Desktop/dittos-from-backup.csv"] {
+      let text = try String(contentsOfFile: home.appending(csv), encoding: .utf8)
+      #expect(text.hasPrefix("Category,Ditto\r\n"), "\(csv)")
+      #expect(text.split(separator: "\r\n").count > 2, "\(csv)")
+    }
+  }
+
+  /// Runs `script` with bash (`-e -u -o pipefail`) in the Mac-like `home`, with `curl` served from
+  /// `downloads` and no ditto-recover on PATH but what the script installs.
+  static func runShell(_ script: String, home: MacHome, downloads: String, shims: String) throws
+    -> (status: Int32, printed: String, logged: String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-e", "-u", "-o", "pipefail", "-c", blocks.joined(separator: "\n")]
+    process.arguments = ["-e", "-u", "-o", "pipefail", "-c", script]
     var environment = ProcessInfo.processInfo.environment
     environment["HOME"] = home.path
     environment["TMPDIR"] = home.temporary
@@ -147,18 +169,57 @@ struct RecoveryGuideTests {
     let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let logged = String(decoding: errors.wait(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(logged)")
-    #expect(printed.contains(Tool.version + "\n"), "the installed ditto-recover did not run")
-    #expect(printed.contains("will be imported"))
-    // The recovery file, named after the backup's date, and what `status --from` says of it.
+    return (process.terminationStatus, printed, logged)
+  }
+
+  /// The Mac user steps again and again, as a user would: with several recovery files on the
+  /// Desktop, a newer backup and an even newer encrypted one beside the first, the steps still
+  /// work as printed: the list succeeds and says how to open the encrypted backup, the extract
+  /// says its choice is not certain, a second file never replaces the first, and the check reads
+  /// the newest file.
+  @Test func theUserStepsWorkAgainWithSeveralRecoveryFilesAndAnEncryptedBackup() throws {
+    let blocks = try Self.shellBlocks()
+    let install = try #require(blocks.first { $0.contains("curl -LO") && $0.contains("macos") })
+    let steps = try #require(blocks.first { $0.contains("backup extract") })
+    let home = try MacHome()
+    let backups = home.appending("Library/Application Support/MobileSync/Backup")
+    try DittoBackupFixture.build(
+      at: backups + "/00008030-001D35093EF2402E", date: Date(timeIntervalSince1970: 1_700_000_000))
+    let downloads = try Self.releaseFiles(home.base)
+    let shims = home.base.appending("shims")
+    try FileManager.default.createDirectory(atPath: shims, withIntermediateDirectories: true)
+    try Self.curlShim.write(toFile: shims + "/curl", atomically: true, encoding: .utf8)
+    chmod(shims + "/curl", 0o755)
+    try FileManager.default.createDirectory(
+      atPath: home.appending("Desktop"), withIntermediateDirectories: true)
+
+    let first = try Self.runShell(
+      install + "\n" + steps, home: home, downloads: downloads, shims: shims)
+    #expect(first.status == 0, "\(first.logged)")
+    try DittoBackupFixture.build(
+      at: backups + "/00008030-NEWER", date: Date(timeIntervalSince1970: 1_710_000_000))
+    try DittoBackupFixture.build(
+      at: backups + "/00008030-ENCRYPTED", date: Date(timeIntervalSince1970: 1_720_000_000),
+      encryption: BackupEncryption(password: "secret"))
+    let second = try Self.runShell(
+      install + "\n" + steps, home: home, downloads: downloads, shims: shims)
+    #expect(second.status == 0, "\(second.logged)")
+    #expect(second.logged.contains("1 backup is encrypted and listed without their files"))
+    #expect(second.logged.contains("next: (umask 077; set -C;"))
+    #expect(second.logged.contains("note: not certain it is the newest: 1 newer or undated backup"))
+    #expect(second.printed.contains("not certain: 1 newer or undated backup could not be read"))
+    let third = try Self.runShell(
+      install + "\n" + steps, home: home, downloads: downloads, shims: shims)
+    #expect(third.status == 0, "\(third.logged)")
+    let desktop = try FileManager.default.contentsOfDirectory(atPath: home.appending("Desktop"))
+      .filter { $0.hasSuffix(".dittorecovery") }.sorted()
     #expect(
-      FileManager.default.fileExists(
-        atPath: home.appending("Desktop/Ditto-recovered-2023-11-14.dittorecovery")))
-    #expect(printed.contains("holds 4 categories, 9 dittos"))
-    for csv in ["Desktop/dittos.csv", "Desktop/dittos-from-backup.csv"] {
-      let text = try String(contentsOfFile: home.appending(csv), encoding: .utf8)
-      #expect(text.hasPrefix("Category,Ditto\r\n"), "\(csv)")
-      #expect(text.split(separator: "\r\n").count > 2, "\(csv)")
-    }
+      desktop == [
+        "Ditto-recovered-2023-11-14.dittorecovery", "Ditto-recovered-2024-03-09-2.dittorecovery",
+        "Ditto-recovered-2024-03-09.dittorecovery",
+      ])
+    // Each run's check read the file that run wrote (the newest).
+    #expect(third.printed.contains("Ditto-recovered-2024-03-09-2.dittorecovery"))
+    #expect(third.printed.contains("holds 4 categories, 9 dittos"))
   }
 }

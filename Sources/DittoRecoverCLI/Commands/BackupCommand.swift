@@ -36,7 +36,9 @@ struct BackupCommand: Command {
     "password-file", value: "file",
     help: "A file holding the password of an encrypted backup (its first line).")
 
-  /// The password in `path`: the file's first line (without its `\n` or `\r\n`), as bytes.
+  /// The password in `path`: the file's first line (without its `\n`, `\r\n` or `\r`), as UTF-8
+  /// bytes. A byte-order mark is not part of it: a file saved as UTF-8 with a BOM, or as UTF-16
+  /// (Notepad's "Unicode"), gives the password that was typed.
   static func readPassword(_ path: String) throws -> [UInt8] {
     let bytes: [UInt8]
     do {
@@ -50,14 +52,27 @@ struct BackupCommand: Command {
     } catch let error as FileAccessError {
       throw InputError("\(passwordFile.spec.synopsisName) \(error.description)")
     }
-    var password =
-      bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      .first ?? []
-    if password.last == UInt8(ascii: "\r") { password = password.dropLast() }
+    let text = passwordText(bytes)
+    let password = text.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
     guard !password.isEmpty else {
       throw UsageError("'\(passwordFile.spec.synopsis)' \(path) holds no password")
     }
     return Array(password)
+  }
+
+  /// A password file's bytes as UTF-8, without a byte-order mark (UTF-16 files converted).
+  static func passwordText(_ bytes: [UInt8]) -> [UInt8] {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
+    let littleEndian = bytes.starts(with: [0xFF, 0xFE])
+    guard littleEndian || bytes.starts(with: [0xFE, 0xFF]) else { return bytes }
+    var units: [UInt16] = []
+    var index = 2
+    while index + 1 < bytes.count {
+      let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+      units.append(littleEndian ? first | second << 8 : first << 8 | second)
+      index += 2
+    }
+    return Array(String(decoding: units, as: UTF16.self).utf8)
   }
 
   /// Reads each backup at `paths`, unlocking encrypted ones with `password`; notes the slow part.
@@ -103,6 +118,10 @@ struct BackupCommand: Command {
     let chosen = try choose(from: summaries, root: root, context: context)
     switch chosen.listing {
     case .success(let listing): return (chosen, listing, summaries)
+    case .failure(.encrypted(let backup, let reason)) where password == nil:
+      throw DataError(
+        BackupError.encrypted(backup: backup, reason: reason).description,
+        next: NextSteps.encryptedBackup(invocation: context.invocation))
     case .failure(let error): throw error
     }
   }
@@ -144,6 +163,12 @@ struct BackupCommand: Command {
     context.standardError.write(
       "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)\n"
     )
+    let undecided = BackupSummary.unreadable(newerThan: chosen, in: summaries)
+    if !undecided.isEmpty {
+      context.standardError.write(
+        "note: not certain it is the newest: \(BackupRendering.undecidedWords(undecided)); give one backup folder to choose it\n"
+      )
+    }
     return chosen
   }
 }

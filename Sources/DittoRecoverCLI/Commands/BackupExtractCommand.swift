@@ -46,7 +46,7 @@ struct BackupExtractCommand: Command {
     }
     let now = Date()
     let out =
-      self.out ?? UserPath.resolved(RecoveryRendering.defaultFileName(for: metadata.date ?? now))
+      self.out ?? RecoveryRendering.defaultOutput(for: metadata.date ?? now)
     try RecoveryFileOutput.requireOutside(out, inputs: [backupRoot, chosen.backup.path])
     try RecoveryFileWriterCheck.requireFree(out)
 

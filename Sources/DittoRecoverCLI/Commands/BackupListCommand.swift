@@ -13,8 +13,9 @@ struct BackupListCommand: Command {
     With several backups, also names the newest one that holds a Ditto store. Each backup's Ditto
     files are rebuilt into a private folder (removed afterwards, also when interrupted) and
     surveyed as 'status' surveys a container: how many dittos it could give back (JSON:
-    "recoverable"). Exits 65 when a backup's
-    manifest cannot be read (for example an encrypted backup); the others are still listed.
+    "recoverable"). An encrypted backup given without --password-file is listed as encrypted, with
+    the next step; exits 65 only when a backup could not be read otherwise (a wrong password, a
+    damaged manifest); the others are still listed.
     """
   static let options = [BackupCommand.backup.spec, BackupCommand.passwordFile.spec]
 
@@ -33,8 +34,28 @@ struct BackupListCommand: Command {
     let paths = try BackupCommand.locate(backup)
     let summaries = BackupCommand.summarize(paths, password: password, context: context)
     let newest = BackupSummary.newestWithDittoStore(summaries)
-    for summary in summaries {
+    let undecided =
+      summaries.count > 1 ? BackupSummary.unreadable(newerThan: newest, in: summaries) : []
+    // An encrypted backup listed without its password is listed, not a failure: the next step
+    // says how to open it. Any other backup that could not be read is an error (exit 65).
+    let locked = summaries.filter {
+      if case .failure(.encrypted) = $0.listing { return password == nil }
+      return false
+    }
+    let failed = summaries.filter { summary in
+      summary.error != nil && !locked.contains { $0.backup.path == summary.backup.path }
+    }
+    for summary in failed {
       if let error = summary.error { context.printError(error.description) }
+    }
+    var next: [NextStep] = []
+    if !locked.isEmpty {
+      next = NextSteps.encryptedBackup(invocation: context.invocation)
+      let names = locked.map(\.backup.path).joined(separator: ", ")
+      next.insert(
+        .note(
+          "\(plural(locked.count, "backup is", "backups are")) encrypted and listed without their files: \(names)"
+        ), at: 0)
     }
     let surveys = summaries.map { Self.survey($0, context: context) }
     if json {
@@ -43,17 +64,21 @@ struct BackupListCommand: Command {
         object["recoverable"] = survey.map(StatusRendering.recoverableJSON) ?? .null
         return .object(object)
       }
-      let object: JSONValue = [
+      var object: [String: JSONValue] = [
         "backups": .array(backups), "newestWithDittoStore": .optional(newest?.backup.path),
+        "newestDependsOn": .array(undecided.map { .string($0.backup.path) }),
       ]
-      context.standardOutput.write(object.rendered() + "\n")
+      if !next.commands.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
+      if !next.notes.isEmpty { object["notes"] = .array(next.notes.map(JSONValue.string)) }
+      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     } else {
       context.standardOutput.write(
-        BackupRendering.listText(summaries, newest: newest) { index in
+        BackupRendering.listText(summaries, newest: newest, undecided: undecided) { index in
           surveys[index].map(StatusRendering.headline)
         })
     }
-    return summaries.contains { $0.error != nil } ? .dataError : .success
+    for line in next.lines { context.standardError.write(line + "\n") }
+    return failed.isEmpty ? .success : .dataError
   }
 
   /// What the engine's survey finds in a backup's Ditto files, rebuilt into a private folder (nil

@@ -35,7 +35,7 @@ struct ExtractCommand: Command {
     try target.validate(context)
     let layout = target.layout
     let now = Date()
-    let out = self.out ?? UserPath.resolved(RecoveryRendering.defaultFileName(for: now))
+    let out = self.out ?? RecoveryRendering.defaultOutput(for: now)
     try RecoveryFileOutput.requireOutside(
       out, inputs: [layout.container] + (layout.home.map { [$0] } ?? []))
     let extraction = RecoveryExtraction(

@@ -9,7 +9,7 @@ enum RecoveryFileOutput {
   static let out = Option<String>.path(
     "out", value: "file",
     help:
-      "The recovery file to write (default: Ditto-recovered-<date>.dittorecovery here); never overwritten."
+      "The recovery file to write (default: Ditto-recovered-<date>.dittorecovery here, -2, -3, … when taken); never overwritten."
   )
   static let salvage = Flag(
     "salvage",

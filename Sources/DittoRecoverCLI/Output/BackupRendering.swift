@@ -69,9 +69,11 @@ enum BackupRendering {
         problems.append("\(name): no stored file \(entry.storedPath) in the backup")
         return nil
       }
-      if let expected = entry.expectedBytes, expected != stored.status.size {
+      if let expected = entry.expectedBytes, !entry.storedSizeMatches(stored.status.size) {
+        let padding = entry.record?.encryptionKey != nil ? " (with encryption's padding)" : ""
         problems.append(
-          "\(name): the stored file has \(stored.status.size) bytes, the manifest says \(expected)")
+          "\(name): the stored file has \(stored.status.size) bytes, the manifest says \(expected)\(padding)"
+        )
       }
       return stored.status.size
     } catch {
@@ -82,7 +84,7 @@ enum BackupRendering {
 
   /// `backup list` for people.
   static func listText(
-    _ summaries: [BackupSummary], newest: BackupSummary?,
+    _ summaries: [BackupSummary], newest: BackupSummary?, undecided: [BackupSummary] = [],
     recoverable: (Int) -> String? = { _ in nil }
   ) -> String {
     var lines: [String] = []
@@ -124,6 +126,10 @@ enum BackupRendering {
     if summaries.count > 1 {
       lines.append(
         "newest backup holding a Ditto store: \(newest.map(\.backup.path) ?? "none")")
+      if !undecided.isEmpty {
+        lines.append(
+          "  not certain: \(undecidedWords(undecided)), and may hold a newer one")
+      }
     } else if newest == nil, summaries.first?.error == nil {
       lines.append("no Ditto store in this backup")
     }
@@ -132,6 +138,13 @@ enum BackupRendering {
 }
 
 extension BackupRendering {
+  /// "2 backups could not be read (A, B)": the unreadable backups a choice depends on.
+  static func undecidedWords(_ undecided: [BackupSummary]) -> String {
+    let names = undecided.map(\.backup.path).joined(separator: ", ")
+    return
+      "\(plural(undecided.count, "newer or undated backup", "newer or undated backups")) could not be read (\(names))"
+  }
+
   /// The `backup` key `backup recover --json` adds to the `recover --json` object.
   static func recoverJSON(
     _ summary: BackupSummary, listing: ManifestListing, rebuild: RebuildReport, output: String,

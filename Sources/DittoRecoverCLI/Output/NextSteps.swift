@@ -164,6 +164,26 @@ enum NextSteps {
     return steps
   }
 
+  /// An encrypted backup given without its password: a password file typed without showing it
+  /// (never created over an existing file), then `invocation` again with it.
+  static func encryptedBackup(invocation: [String]) -> [NextStep] {
+    let file = "password.txt"
+    var again = invocation
+    if let index = again.firstIndex(of: "--password-file"), index + 1 < again.count {
+      again.removeSubrange(index...(index + 1))
+    }
+    return [
+      .note(
+        "the backup is encrypted: its password goes on the first line of a file, never on the command line"
+      ),
+      .command(
+        line:
+          "(umask 077; set -C; printf 'Backup password: '; stty -echo; IFS= read -r p; stty echo; echo; printf '%s\\n' \"$p\" > \(file))",
+        label: "asks for the password without showing it, into \(file)"),
+      .command(again + ["--password-file", file], label: "again, with the password"),
+    ]
+  }
+
   /// The steps for App Group defaults that could not be read now.
   static func transient(_ error: DefaultsError, invocation: [String]) -> [NextStep] {
     guard case .inaccessible(let file, _) = error else { return [] }

@@ -1,6 +1,7 @@
 import Exchange
 import Foundation
 import RecoveryFile
+import SafeFiles
 
 /// The JSON and text forms of a recovery file's metadata record (`inspect`, `status --from`,
 /// `extract`).
@@ -61,5 +62,28 @@ enum RecoveryRendering {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]
     return "Ditto-recovered-\(formatter.string(from: date)).\(RecoveryFileWriter.fileExtension)"
+  }
+
+  /// The default output in the current folder: `defaultFileName(for:)`, or, when something has
+  /// that name (an earlier run's file), the first free `Ditto-recovered-<date>-2.dittorecovery`,
+  /// `-3`, …: a default never collides with a file already there (a given `--out` that exists is
+  /// refused instead).
+  static func defaultOutput(for date: Date) -> String {
+    let name = defaultFileName(for: date)
+    let stem = String(name.dropLast(RecoveryFileWriter.fileExtension.count + 1))
+    var candidate = UserPath.resolved(name)
+    var number = 2
+    while number < 1000 {
+      let existing: FileStatus?
+      do {
+        existing = try FileStatus.of(path: candidate)
+      } catch {
+        break  // the writer names what is wrong with the folder
+      }
+      guard existing != nil else { break }
+      candidate = UserPath.resolved("\(stem)-\(number).\(RecoveryFileWriter.fileExtension)")
+      number += 1
+    }
+    return candidate
   }
 }
