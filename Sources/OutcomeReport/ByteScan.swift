@@ -70,17 +70,49 @@ enum ByteScan {
 
   private static let timestampPattern = Array("dddd-dd-dd dd:dd:dd.d".utf8)
 
-  /// True when `bytes` starts with a Console.app type word and a TAB (`default\t`, `info\t`,
-  /// `debug\t`, `error\t`, `fault\t`, any letter case): the start of a Console copy row.
+  /// True when `bytes` starts like a row that Console.app copies: a type word in the language of
+  /// the Mac that copied it (`default`, `Fehler`, `默认`, `Par défaut`: up to 48 bytes, no tab,
+  /// not starting with a digit or a blank), a TAB, then a time (`HH:MM:SS` or `YYYY-MM-DD
+  /// HH:MM:SS`). The layout is what is recognized, never the words.
   static func startsWithConsoleType(_ bytes: Bytes) -> Bool {
-    guard let tab = firstIndex(of: 0x09, in: bytes, limit: 8), tab >= 4 else { return false }
-    return consoleTypes.contains { word in
-      word.count == tab && word.indices.allSatisfy { bytes[$0] | 0x20 == word[$0] }
+    guard let tab = firstIndex(of: 0x09, in: bytes, limit: 49), tab >= 1 else { return false }
+    let first = bytes[0]
+    guard !isDigit(first), !isBlank(first), first >= 0x20 else { return false }
+    for index in 0..<tab where bytes[index] < 0x20 { return false }
+    let time = tab + 1
+    func matches(_ pattern: [UInt8], at start: Int) -> Bool {
+      guard bytes.count >= start + pattern.count else { return false }
+      for (offset, expected) in pattern.enumerated() {
+        let byte = bytes[start + offset]
+        if expected == UInt8(ascii: "d") {
+          guard isDigit(byte) else { return false }
+        } else if byte != expected {
+          return false
+        }
+      }
+      return true
     }
+    return matches(clockPattern, at: time) || matches(datePattern, at: time)
   }
 
-  private static let consoleTypes: [[UInt8]] = ["default", "info", "debug", "error", "fault"]
-    .map { Array($0.utf8) }
+  private static let clockPattern = Array("dd:dd:dd".utf8)
+  private static let datePattern = Array("dddd-dd-dd dd:dd:dd".utf8)
+
+  /// True when `bytes` contains `itto` (Ditto's process, `io.kern.ditto`): an entry start that
+  /// may be Ditto's, kept in case its message wraps onto the next line.
+  static func mayBeDittos(_ bytes: Bytes) -> Bool {
+    guard bytes.count >= 4 else { return false }
+    var index = 0
+    while index + 3 < bytes.count {
+      if bytes[index + 1] == 0x74, bytes[index + 2] == 0x74, bytes[index] == 0x69,
+        bytes[index + 3] == 0x6F
+      {
+        return true
+      }
+      index += 1
+    }
+    return false
+  }
 
   /// True when `bytes` starts with a `log show` text entry or a Console row.
   static func startsEntry(_ bytes: Bytes) -> Bool {

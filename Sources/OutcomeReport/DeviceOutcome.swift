@@ -41,6 +41,12 @@ struct DeviceTally: Sendable {
   var firstUndecided: (tag: OutcomeTag, order: TagOrder)?
   /// The index of an earlier input holding one of this input's entries.
   var sameCaptureAs: Int?
+  /// Mentions of the tag that could not be read.
+  var unreadable = 0
+  /// How the input was encoded, when not plain UTF-8 (`gzip`, `UTF-16LE`).
+  var encoding: String?
+  /// What stopped the input from being read whole.
+  var problem: InputProblem?
 
   init(input: String) {
     self.input = input
@@ -80,7 +86,8 @@ struct DeviceTally: Sendable {
       input: input, tags: tags, outcome: decisive?.tag.outcome,
       source: decisive?.tag.source ?? undecided?.tag.source, from: decisive?.tag.from,
       laterManual: later, sameCaptureAs: sameCaptureAs.map { inputs[$0] },
-      pendingReason: undecided?.tag.pendingReason,
+      pendingReason: undecided?.tag.pendingReason, unreadableMentions: unreadable,
+      encoding: encoding, problem: problem,
       decidingSums: decisive.map {
         OutcomeSums(
           categories: $0.tag.categories, dittos: $0.tag.dittos, inserted: $0.tag.inserted)
@@ -115,13 +122,25 @@ public struct DeviceOutcome: Equatable, Sendable {
   public let pendingReason: String?
   /// The `categories=`, `dittos=` and `inserted=` of the tag that gave ``outcome``.
   public let decidingSums: OutcomeSums?
+  /// Mentions of `migration_outcome` in this input that could not be read (a layout not
+  /// recognized): the device may have tags that were not counted.
+  public let unreadableMentions: Int
+  /// How the input was encoded when it was not plain UTF-8: `gzip`, `UTF-16LE`, `UTF-16BE`, or
+  /// both (`gzip, UTF-16LE`).
+  public let encoding: String?
+  /// What kept the input from being read whole (binary data, damaged gzip), or nil.
+  public let problem: InputProblem?
 
   init(
     input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
     laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil,
+    unreadableMentions: Int = 0, encoding: String? = nil, problem: InputProblem? = nil,
     decidingSums: OutcomeSums? = nil
   ) {
     self.decidingSums = decidingSums
+    self.unreadableMentions = unreadableMentions
+    self.encoding = encoding
+    self.problem = problem
     self.input = input
     self.tags = tags
     self.outcome = outcome
@@ -138,6 +157,10 @@ public struct DeviceOutcome: Equatable, Sendable {
   /// True when every tag of the device said "not now" (transient `found_unreadable`,
   /// `library_error`): listed as `pending`, never weighed.
   public var isPending: Bool { pendingReason != nil }
+
+  /// True when the input may hold tags that were not counted: mentions that could not be read,
+  /// or a problem that kept it from being read whole.
+  public var isIncomplete: Bool { unreadableMentions > 0 || problem != nil }
 }
 
 /// A manual attempt that came after a device's deciding tag and changed what it says.

@@ -6,8 +6,14 @@
 //   plain     bare tags seen, no timestamps          a bare tag if it starts with the word, else ignored
 //   objects   JSON objects seen                      as in plain
 //
-// A line is an entry start if and only if it begins with `YYYY-MM-DD HH:MM:SS.d` or with a
-// Console type word and a TAB; that moves the input to `text` for good. Outside `text`, a line
+// A line is an entry start if and only if, after any leading blanks (a capture pasted indented,
+// as in an email), it begins with `YYYY-MM-DD HH:MM:SS.d` or with a Console row's layout (a type
+// word in any language, a TAB, a time); that moves the input to `text` for good. In `text`, the
+// last entry start is kept (in a reused buffer) with the lines after it, its continuation
+// (`log stream` output wrapped onto the next lines, a multi-line message), until the next entry
+// start; if any of its lines mentions the tag, the entry is read as its first line alone when
+// that is a valid tag, else joined with its continuation as the wrap cut it, else with a blank
+// between. Outside `text`, a line
 // whose first byte is `[` or `{` switches to byte-level JSON reading (JSONObjectSplitter) right
 // there, before its end is seen: a pretty array and ndjson lines alike are then read object by
 // object, and the first byte at depth 0 that is not JSON goes back to lines. (A `[` or `{` after
@@ -39,6 +45,36 @@ struct InputReader {
   private let lineLimit: Int
   /// The 1-based number of the line being read (for `--verbose`'s FILE:LINE of malformed tags).
   private var lineNumber = 1
+  /// The last entry start and its continuation lines, in `text`.
+  private var held = HeldEntry()
+
+  /// An entry's first line and what continues it, until the next entry start.
+  private struct HeldEntry {
+    var head: [UInt8] = []
+    var continuation: [[UInt8]] = []
+    var bytes = 0
+    var line = 0
+    var isEmpty = true
+    /// True when a line of it mentions the tag.
+    var mentionsTag = false
+    /// Continuation lines dropped beyond the limits that mention the tag.
+    var droppedMentions = 0
+
+    /// Starts over with `head` (its storage reused).
+    mutating func start(_ content: Bytes, line: Int, mentionsTag: Bool) {
+      head.removeAll(keepingCapacity: true)
+      head.append(contentsOf: content)
+      if !continuation.isEmpty { continuation.removeAll() }
+      bytes = content.count
+      self.line = line
+      isEmpty = false
+      self.mentionsTag = mentionsTag
+      droppedMentions = 0
+    }
+  }
+
+  /// At most this many continuation lines are joined to an entry.
+  private static let continuationLimit = 16
 
   /// A reader that keeps at most `lineLimit` bytes of one line and of one JSON object.
   init(lineLimit: Int) {
@@ -100,6 +136,7 @@ struct InputReader {
     case .lines:
       tally.line = lineNumber
       if !carry.isEmpty || isCarryTruncated { flushCarry(into: &tally) }
+      releaseHeld(into: &tally)
     case .json:
       tally.line = lineNumber
       if splitter.isInsideObject {
@@ -130,15 +167,23 @@ struct InputReader {
   private mutating func line(_ raw: Bytes, into tally: inout OutcomeTally) {
     let line = ByteScan.trimmingTrailingBlanks(raw)
     let mentionsTag = ByteScan.mentionsTag(line)
-    if phase == .text && !mentionsTag { return }
-    if ByteScan.startsEntry(line) {
-      phase = .text
-      note(TextEntryParser.style(of: line))
-      if mentionsTag { Self.entry(line, into: &tally) }
+    let first = ByteScan.firstNonBlank(line)
+    let content = Bytes(rebasing: line[first...])
+    if ByteScan.startsEntry(content) {
+      releaseHeld(into: &tally)
+      if phase != .text {
+        phase = .text
+        note(TextEntryParser.style(of: content))
+      }
+      held.start(content, line: lineNumber, mentionsTag: mentionsTag)
       return
     }
-    let first = ByteScan.firstNonBlank(line)
-    if phase != .text && first < line.count {
+    if phase == .text {
+      // A continuation of the entry held (a wrapped line, a multi-line message).
+      hold(continuation: line, mentionsTag: mentionsTag, into: &tally)
+      return
+    }
+    if first < line.count {
       if line[first] == UInt8(ascii: "[")
         || (line[first] == UInt8(ascii: "{") && line[line.count - 1] != UInt8(ascii: "}"))
       {
@@ -153,22 +198,114 @@ struct InputReader {
         }
         return
       }
-      if let header = TextEntryParser.style(ofHeader: line) {
+      if let header = TextEntryParser.style(ofHeader: content) {
         phase = .text
         note(header)
         return
       }
     }
     guard mentionsTag else { return }
-    if phase != .text, bare(line, from: first, into: &tally) { return }
-    if phase != .text || isGrepPrefixed, !ByteScan.hasPrefix(line, "Filtering the log data"),
-      let start = Self.grepRemainder(line)
+    if bare(line, from: first, into: &tally) { return }
+    if !ByteScan.hasPrefix(content, "Filtering the log data"), let start = Self.grepRemainder(line)
     {
       isGrepPrefixed = true
       prefixed(Bytes(rebasing: line[start...]), into: &tally)
       return
     }
-    tally.ignore()
+    if Self.echoesPredicate(content) {
+      tally.ignore()  // the echoed predicate, perhaps behind a grep prefix
+    } else {
+      tally.cannotRead()
+    }
+  }
+
+  /// Adds a continuation line to the held entry, within the limits. In a `grep` output (which
+  /// has no continuation lines), a line that mentions the tag is read as such.
+  private mutating func hold(continuation: Bytes, mentionsTag: Bool, into tally: inout OutcomeTally)
+  {
+    if mentionsTag, isGrepPrefixed, let start = Self.grepRemainder(continuation) {
+      releaseHeld(into: &tally)
+      prefixed(Bytes(rebasing: continuation[start...]), into: &tally)
+      return
+    }
+    guard !held.isEmpty else {
+      if mentionsTag { tally.cannotRead() }
+      return
+    }
+    if mentionsTag { held.mentionsTag = true }
+    if held.continuation.count < Self.continuationLimit,
+      held.bytes + continuation.count <= lineLimit
+    {
+      held.continuation.append(Array(continuation))
+      held.bytes += continuation.count
+    } else if mentionsTag {
+      held.droppedMentions += 1
+    }
+  }
+
+  /// Reads the held entry: its first line alone when that is a valid Ditto tag, else joined with
+  /// its continuation as the wrap cut it, else with a blank between; else as its first line (a
+  /// mention the tally sorts out). Continuation lines that mention the tag and are not part of
+  /// what was read could not be read.
+  private mutating func releaseHeld(into tally: inout OutcomeTally) {
+    guard !held.isEmpty else { return }
+    held.isEmpty = true
+    // A wrap may cut the tag's word itself: then only the joined entry shows it.
+    guard held.mentionsTag || !held.continuation.isEmpty else { return }
+    let entry = held
+    let cut = entry.head + entry.continuation.joined()
+    guard entry.mentionsTag || cut.withUnsafeBufferPointer(ByteScan.mentionsTag) else { return }
+    let current = tally.line
+    tally.line = entry.line
+    defer { tally.line = current }
+    let headMentions = entry.head.withUnsafeBufferPointer { ByteScan.mentionsTag($0) }
+    let continuationMentions = max(
+      entry.continuation.filter { piece in piece.withUnsafeBufferPointer(ByteScan.mentionsTag) }
+        .count + entry.droppedMentions, headMentions ? 0 : 1)
+    if headMentions, entry.continuation.isEmpty || Self.readsAsDittoTag(entry.head) {
+      Self.record(entry.head, into: &tally)
+      for _ in 0..<continuationMentions { tally.cannotRead() }
+      return
+    }
+    let spaced = entry.head + entry.continuation.flatMap { [UInt8(ascii: " ")] + $0 }
+    for joined in [cut, spaced] where Self.readsAsDittoTag(joined) {
+      Self.record(joined, into: &tally)
+      for _ in 0..<entry.droppedMentions { tally.cannotRead() }
+      return
+    }
+    if headMentions {
+      Self.record(entry.head, into: &tally)
+      for _ in 0..<continuationMentions { tally.ignore() }
+      return
+    }
+    // The tag only in what continues an entry (a multi-line message quoting it, a wrap that
+    // broke it): the entry as a whole is read, and the tally sorts it out (someone else's, not
+    // a tag, malformed); an entry whose layout is unknown could not be read.
+    if let whole = cut.withUnsafeBufferPointer(TextEntryParser.parse) {
+      tally.record(whole)
+      for _ in 1..<max(continuationMentions, 1) { tally.ignore() }
+    } else {
+      for _ in 0..<continuationMentions { tally.cannotRead() }
+    }
+  }
+
+  /// True when `line` is `log show`'s echo of its predicate (`Filtering the log data using …`),
+  /// at its start or after a `grep -H` prefix.
+  private static func echoesPredicate(_ line: Bytes) -> Bool {
+    String(decoding: line.prefix(4096), as: UTF8.self).contains("Filtering the log data using")
+  }
+
+  /// True when `line` parses as an entry of Ditto's scope whose message is a valid tag.
+  private static func readsAsDittoTag(_ line: [UInt8]) -> Bool {
+    line.withUnsafeBufferPointer { bytes in
+      guard let entry = TextEntryParser.parse(bytes), entry.scope != .other else { return false }
+      if case .tag = OutcomeTag.parse(entry.message) { return true }
+      return false
+    }
+  }
+
+  private static func record(_ line: [UInt8], into tally: inout OutcomeTally) {
+    line.withUnsafeBufferPointer { entry($0, into: &tally) }
   }
 
   /// Counts a bare tag or a grepped JSON `"eventMessage"` line; false when it is neither.
@@ -203,7 +340,7 @@ struct InputReader {
       note(.ndjson)
       Self.object(rest, into: &tally)
     } else if !bare(rest, from: ByteScan.firstNonBlank(rest), into: &tally) {
-      tally.ignore()
+      tally.cannotRead()
     }
   }
 
@@ -238,7 +375,7 @@ struct InputReader {
     if let entry = TextEntryParser.parse(line) {
       tally.record(entry)
     } else {
-      tally.ignore()
+      tally.cannotRead()
     }
   }
 

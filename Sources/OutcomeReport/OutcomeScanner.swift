@@ -17,8 +17,9 @@
 /// ``DeviceOutcome``) and, with ``CountingUnit/device``, weighs devices rather than tags.
 ///
 /// Each input's style is detected on its own (`log show` default, compact, syslog, json, ndjson,
-/// Console.app copies, bare tags, `grep -H` output), from its header when there is one and line
-/// by line otherwise. Entries repeated across inputs (overlapping windows, copies of one
+/// Console.app copies in any language, bare tags, `grep -H` output), from its header when there
+/// is one and line by line otherwise; its encoding from its first bytes (gzip, UTF-16 with or
+/// without a byte-order mark, UTF-8), and binary data is never read as a capture. Entries repeated across inputs (overlapping windows, copies of one
 /// sysdiagnose) are counted once when they carry a timestamp and a pid.
 ///
 /// ```swift
@@ -52,6 +53,8 @@ public struct OutcomeScanner {
   public let options: Options
   private var tally = OutcomeTally()
   private var reader: InputReader?
+  private var decoder = CaptureDecoder()
+  private var decoded: [UInt8] = []
 
   /// A scanner with no inputs read yet.
   public init(options: Options = Options()) {
@@ -63,6 +66,7 @@ public struct OutcomeScanner {
   public mutating func beginInput(name: String = "-") {
     endInput()
     reader = InputReader(lineLimit: options.maximumLineLength)
+    decoder = CaptureDecoder()
     tally.beginDevice(name)
   }
 
@@ -82,11 +86,17 @@ public struct OutcomeScanner {
   /// Ends the current input: a last line without a line break is read, an unfinished JSON
   /// object is counted as malformed if it mentions the tag. Does nothing without an input.
   public mutating func endInput() {
+    guard reader != nil else { return }
+    decoder.finish(into: &decoded)
+    feedDecoded()
     guard var current = reader else { return }
     reader = nil
     current.finish(into: &tally)
     tally.inputs += 1
-    if let style = current.style { tally.styles[style, default: 0] += 1 }
+    tally.noteInput(encoding: decoder.encoding, problem: decoder.problem)
+    if let style = current.style, decoder.problem != .binary {
+      tally.styles[style, default: 0] += 1
+    }
   }
 
   /// Ends the current input and returns the counts so far. The scanner can go on afterwards.
@@ -97,7 +107,21 @@ public struct OutcomeScanner {
 
   private mutating func feed(_ chunk: Bytes) {
     if reader == nil { beginInput() }
-    reader?.feed(chunk, into: &tally)
+    if decoder.passesThrough {
+      reader?.feed(chunk, into: &tally)
+      return
+    }
+    decoder.decode(chunk, into: &decoded)
+    feedDecoded()
+  }
+
+  /// Reads what the decoder made of the input so far.
+  private mutating func feedDecoded() {
+    guard !decoded.isEmpty else { return }
+    var text: [UInt8] = []
+    swap(&text, &decoded)
+    text.withUnsafeBufferPointer { reader?.feed($0, into: &tally) }
+    swap(&text, &decoded)
   }
 }
 

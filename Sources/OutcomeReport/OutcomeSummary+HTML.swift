@@ -53,6 +53,9 @@ extension OutcomeSummary {
     if let note = pendingNote {
       page.append(#"<p class="pending">Pending: "# + Self.escape(note) + "</p>")
     }
+    if let note = incompleteNote {
+      page.append(#"<p class="incomplete">Incomplete: "# + Self.escape(note) + "</p>")
+    }
     page.append("</section>")
 
     page.append(#"<section class="outcomes">"#)

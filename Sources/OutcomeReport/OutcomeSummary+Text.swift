@@ -19,7 +19,8 @@ extension OutcomeSummary {
     lines.append(
       "migration_outcome tags: \(total) valid, \(malformed) malformed, "
         + "\(Self.plural(duplicates, "repeated line")) dropped, "
-        + "\(Self.plural(ignored, "other mention")) ignored")
+        + "\(Self.plural(ignored - unreadable, "other mention")) ignored"
+        + (unreadable > 0 ? ", \(unreadable) could not be read" : ""))
     if duplicates > 0 {
       lines.append(
         "(a repeated line is one entry already counted, seen again in an overlapping capture)")
@@ -27,6 +28,7 @@ extension OutcomeSummary {
     lines.append("Inputs: \(inputs)" + stylesNote())
     lines += Self.wrap(weighedNote(), indent: "")
     if let note = pendingNote { lines += Self.wrap("Pending: " + note, indent: "") }
+    if let note = incompleteNote { lines += Self.wrap("Incomplete: " + note, indent: "") }
     lines.append("")
     lines += table()
     lines.append("")
@@ -48,8 +50,10 @@ extension OutcomeSummary {
     var parts = LogStyle.allCases.compactMap { style in
       styles[style].map { "\(style.rawValue) \($0)" }
     }
-    let unrecognized = inputs - styles.values.reduce(0, +)
+    let binary = devices.filter { $0.problem == .binary }.count
+    let unrecognized = inputs - styles.values.reduce(0, +) - binary
     if unrecognized > 0 { parts.append("unrecognized \(unrecognized)") }
+    if binary > 0 { parts.append("not text \(binary)") }
     return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
   }
 
@@ -108,6 +112,16 @@ extension OutcomeSummary {
         Self.pad(outcome, 19, left: true) + Self.pad(source, 8, left: true)
           + Self.pad(String(device.tags), 5) + "   " + Self.pad(later, 34, left: true)
           + device.input)
+      if device.isIncomplete {
+        var what: [String] = []
+        if device.unreadableMentions > 0 {
+          what.append(
+            "\(Self.plural(device.unreadableMentions, "mention")) of migration_outcome could not be read"
+          )
+        }
+        if let problem = device.problem { what.append(problem.description) }
+        notes.append("\(device.input): " + what.joined(separator: "; ") + ".")
+      }
       if let other = device.sameCaptureAs {
         notes.append(
           "\(device.input) repeats entries of \(other): the same device captured twice? "
@@ -124,6 +138,9 @@ extension OutcomeSummary {
     let assessment = assessment
     let rule = assessment.rule
     var lines = ["Verdict: \(assessment.verdict.rawValue) (\(assessment.verdict.headline))"]
+    if isIncomplete {
+      lines[0] += ", on an incomplete sample"
+    }
     let noun = unit == .device ? "device" : "tag"
     let confidence = VerdictRule.percent(rule.confidence, decimals: false)
     lines += Self.wrap(assessment.reason(noun: noun), indent: "  ")

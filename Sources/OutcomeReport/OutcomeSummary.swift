@@ -25,6 +25,9 @@ public struct OutcomeSummary: Equatable, Sendable {
   /// Other mentions of `migration_outcome`: lines of other subsystems or categories,
   /// continuation lines, the echoed `--predicate`, messages that only contain the word.
   public let ignored: Int
+  /// Of ``ignored``, the mentions that could not be read at all (a layout not recognized, a
+  /// continuation of an unknown entry): the sample may miss tags (``isIncomplete``).
+  public let unreadable: Int
   /// Inputs read.
   public let inputs: Int
   /// Inputs by the first style recognized in each; inputs with none are missing here.
@@ -48,6 +51,7 @@ public struct OutcomeSummary: Equatable, Sendable {
     self.malformed = tally.malformed
     self.duplicates = tally.duplicates
     self.ignored = tally.ignored
+    self.unreadable = tally.unreadable
     self.inputs = tally.inputs
     self.styles = tally.styles
     self.rule = rule
@@ -124,6 +128,37 @@ public struct OutcomeSummary: Equatable, Sendable {
       + "their next launch."
   }
 
+  /// Inputs that may hold tags that were not counted: mentions that could not be read, binary
+  /// data, damaged gzip.
+  public var incompleteDevices: [DeviceOutcome] { devices.filter(\.isIncomplete) }
+
+  /// True when some input could not be read whole: the verdict stands on an incomplete sample.
+  public var isIncomplete: Bool { devices.contains(where: \.isIncomplete) }
+
+  /// What makes the sample incomplete, for the reports; nil when it is complete.
+  public var incompleteNote: String? {
+    let inputs = incompleteDevices
+    guard !inputs.isEmpty else { return nil }
+    var parts: [String] = []
+    if unreadable > 0 {
+      let holding = inputs.filter { $0.unreadableMentions > 0 }.count
+      parts.append(
+        "\(unreadable) \(unreadable == 1 ? "mention" : "mentions") of migration_outcome in "
+          + "\(holding) \(holding == 1 ? "input" : "inputs") could not be read")
+    }
+    let binary = inputs.filter { $0.problem == .binary }.count
+    if binary > 0 {
+      parts.append("\(binary) \(binary == 1 ? "input is" : "inputs are") not text")
+    }
+    let cut = inputs.filter { $0.problem != nil && $0.problem != .binary }.count
+    if cut > 0 {
+      parts.append("\(cut) \(cut == 1 ? "input was" : "inputs were") read only in part")
+    }
+    return "the sample is incomplete: " + parts.joined(separator: ", ")
+      + ". Their devices may be missing or decided by fewer tags than they logged: look at these "
+      + "files (or capture them again as `log show` text) before relying on the verdict."
+  }
+
   /// The interval of one outcome's share of all weighed units (``weighedCounts``).
   public func interval(_ outcome: OutcomeCode) -> WilsonInterval {
     rule.interval(weighedCounts[outcome], of: weighedCounts.total)
@@ -159,7 +194,9 @@ extension OutcomeSummary {
   /// every tag said "not now" has `outcome` `pending` and `pendingReason`), and `pending` (those
   /// devices, never weighed). Every outcome key is present, zeros included. `duplicates`,
   /// `ignored`, `inputs`, `tags` (valid tags) and `unweighedInputs` (inputs without a valid tag)
-  /// are added. The text is what `JSONSerialization` writes with `.sortedKeys`
+  /// are added, and `unreadable` (mentions that could not be read), `incomplete` (true when an
+  /// input could not be read whole) and `inputProblems` (`input`, `unreadableMentions`, and
+  /// `problem`, `problemCode`, `encoding` when they apply, for each such input). The text is what `JSONSerialization` writes with `.sortedKeys`
   /// (numbers aside), built by hand so that it never fails.
   public func jsonText() -> String {
     let assessment = assessment
@@ -200,6 +237,11 @@ extension OutcomeSummary {
       ("weighed", String(assessment.sample)),
     ]
     members.append(("pending", String(pendingDevices.count)))
+    members.append(("unreadable", String(unreadable)))
+    members.append(("incomplete", isIncomplete ? "true" : "false"))
+    members.append(
+      ("inputProblems", "[" + incompleteDevices.map(Self.inputProblem).joined(separator: ",") + "]")
+    )
     if unit == .device {
       let listed = devices.filter { $0.isWeighed || $0.isPending }
       members.append(("devices", "[" + listed.map(Self.device).joined(separator: ",") + "]"))
@@ -209,6 +251,19 @@ extension OutcomeSummary {
       members.append(("unweighedInputs", "[" + silent.joined(separator: ",") + "]"))
     }
     return Self.object(members)
+  }
+
+  /// `{"input", "unreadableMentions", "problem"?, "problemCode"?, "encoding"?}`.
+  private static func inputProblem(_ device: DeviceOutcome) -> String {
+    var members = [
+      ("input", string(device.input)), ("unreadableMentions", String(device.unreadableMentions)),
+    ]
+    if let problem = device.problem {
+      members.append(("problem", string(problem.description)))
+      members.append(("problemCode", string(problem.code)))
+    }
+    if let encoding = device.encoding { members.append(("encoding", string(encoding))) }
+    return object(members)
   }
 
   private static func device(_ device: DeviceOutcome) -> String {
@@ -229,6 +284,10 @@ extension OutcomeSummary {
       members.append(("laterManual", object(fields)))
     }
     if let other = device.sameCaptureAs { members.append(("sameCaptureAs", string(other))) }
+    if device.unreadableMentions > 0 {
+      members.append(("unreadableMentions", String(device.unreadableMentions)))
+    }
+    if let encoding = device.encoding { members.append(("encoding", string(encoding))) }
     return object(members)
   }
 

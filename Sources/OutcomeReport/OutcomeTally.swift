@@ -23,8 +23,11 @@ struct OutcomeTally {
   /// Entries dropped because an entry with the same identity was already counted.
   var duplicates = 0
   /// Mentions of `migration_outcome` that were not counted: other subsystems or categories,
-  /// continuation lines, the echoed predicate, lines that are not a tag.
+  /// the echoed predicate, messages that only contain the word, and ``unreadable``.
   var ignored = 0
+  /// Of ``ignored``, the mentions that could not be read at all (a layout not recognized, a
+  /// continuation whose entry is unknown): the sample may miss tags.
+  var unreadable = 0
   /// How many inputs were read in each style (an input counts once, in its first style).
   var styles: [LogStyle: Int] = [:]
   /// Inputs read.
@@ -80,9 +83,26 @@ struct OutcomeTally {
     }
   }
 
-  /// Counts a mention that is not an entry, or an entry whose layout was not recognized.
+  /// Counts a mention that was read and is not Ditto's tag (another subsystem's line, a JSON
+  /// object that is not an entry).
   mutating func ignore() {
     ignored += 1
+  }
+
+  /// Counts a mention that could not be read: a line whose layout is not recognized, a
+  /// continuation whose entry is unknown.
+  mutating func cannotRead() {
+    ignored += 1
+    unreadable += 1
+    if devices.isEmpty { beginDevice("-") }
+    devices[devices.count - 1].unreadable += 1
+  }
+
+  /// Notes how the current input was encoded and what stopped it from being read whole.
+  mutating func noteInput(encoding: String?, problem: InputProblem?) {
+    guard !devices.isEmpty else { return }
+    devices[devices.count - 1].encoding = encoding
+    devices[devices.count - 1].problem = problem
   }
 
   /// Counts an object that mentions the tag but could not be decoded.

@@ -29,14 +29,14 @@ struct ReportRenderingTests {
       + #""found_unreadable":0,"library_error":0,"no_new_data":6,"nothing_on_disk":6,"success":9},"#
       + #""manual":{"empty_store":0,"found_unreadable":1,"library_error":0,"no_new_data":0,"#
       + #""nothing_on_disk":0,"success":2}},"confidence":0.95,"duplicates":1,"ignored":0,"#
-      + #""inputs":2,"intervals":{"empty_store":[0.021355,0.241416],"#
+      + #""incomplete":false,"inputProblems":[],"inputs":2,"intervals":{"empty_store":[0.021355,0.241416],"#
       + #""found_unreadable":[0.006822,0.188928],"gone":[0.110338,0.420516],"#
       + #""library_error":[0.0,0.128729],"no_new_data":[0.110338,0.420516],"#
       + #""nothing_on_disk":[0.110338,0.420516],"recoverable":[0.462206,0.805878],"#
       + #""success":[0.255444,0.610514]},"malformed":1,"pending":0,"#
       + #""sums":{"categories":26,"dittos":126,"inserted":92},"#
       + #""tagSums":{"categories":26,"dittos":126,"inserted":92},"tags":26,"total":26,"unit":"tag","#
-      + #""verdict":"too_few","weighed":26}"#
+      + #""unreadable":0,"verdict":"too_few","weighed":26}"#
     #expect(Self.cohort().jsonText() == expected)
   }
 

@@ -8,9 +8,11 @@ struct OutcomesCommand: Command {
   static let abstract =
     "Count migration_outcome lines from log captures and give the rollout verdict."
   static let discussion: String? = """
-    Reads what people collect with 'log show' (default, compact, syslog, json or ndjson style), Console
-    copies, or plain 'grep migration_outcome' output, from the files given or from standard input, in one
-    streaming pass. Lines from other subsystems or categories are ignored; malformed tags are counted
+    Reads what people collect with 'log show' or 'log stream' (default, compact, syslog, json or
+    ndjson style, wrapped lines joined), Console copies in any language, or plain 'grep
+    migration_outcome' output, from the files given, the files in a folder (and below it), or
+    standard input, in one streaming pass; gzip and UTF-16 are read by content, binary data never
+    counts. A mention that cannot be read is named per file and makes the sample incomplete. Lines from other subsystems or categories are ignored; malformed tags are counted
     apart; entries repeated across overlapping captures are counted once.
 
     Each file is one device (standard input is one device). A device weighs once: its first automatic
@@ -27,7 +29,8 @@ struct OutcomesCommand: Command {
   /// The command's options, declared once.
   enum Options {
     static let files = Option<String>.positionalText(
-      "file", value: "file", help: "Log captures to read (default: standard input).",
+      "file", value: "file",
+      help: "Log captures, or folders of them, to read (default: standard input).",
       required: false, repeatable: true)
     static let unit = Option<CountingUnit>.choice(
       "unit", value: "unit",
@@ -101,10 +104,20 @@ struct OutcomesCommand: Command {
         }
         try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
       } else {
-        for file in files { try scanner.scan(path: file) }
+        for file in try Self.expand(files, context: context) { try scanner.scan(path: file) }
       }
     }
     let summary = scanner.finish()
+    for device in summary.incompleteDevices {
+      if device.unreadableMentions > 0 {
+        context.standardError.write(
+          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize); the verdict is on an incomplete sample\n"
+        )
+      }
+      if let problem = device.problem {
+        context.standardError.write("warning: \(device.input): \(problem)\n")
+      }
+    }
     if context.isVerbose {
       for location in summary.malformedLines {
         context.standardError.write("malformed migration_outcome line: \(location)\n")
@@ -121,7 +134,7 @@ struct OutcomesCommand: Command {
         switch error {
         case .exists:
           throw OutputError.exists(
-            "--html \(html) already exists; it is never overwritten: name a new file, e.g. --html outcomes.html"
+            "--html \(html) already exists; it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: html)))"
           )
         case .failed(let failure):
           throw OutputError.cannotWrite(
@@ -133,6 +146,81 @@ struct OutcomesCommand: Command {
     let text = json ? summary.jsonText() : summary.textReport()
     context.standardOutput.write(text.hasSuffix("\n") ? text : text + "\n")
     return .success
+  }
+
+  /// The inputs to read: each file as given, and for a folder every file in it and below it, in
+  /// name order, each one device (hidden files such as `.DS_Store` left out); says so on
+  /// standard error.
+  static func expand(_ files: [String], context: ToolContext) throws -> [String] {
+    var inputs: [String] = []
+    for file in files {
+      let status: FileStatus?
+      do {
+        status = try FileStatus.following(path: file)
+      } catch {
+        status = nil  // the scan names what is wrong with it
+      }
+      guard status?.kind == .directory else {
+        inputs.append(file)
+        continue
+      }
+      var found: [String] = []
+      var hidden = 0
+      var skipped: [String] = []
+      let walk: DirectoryWalkSummary
+      do {
+        walk = try DirectoryWalker().walk(root: UserPath.resolved(file)) { entry in
+          guard entry.status.kind == .regular else { return }
+          let parts = entry.relativePath.split(separator: UInt8(ascii: "/"))
+          if parts.contains(where: { $0.first == UInt8(ascii: ".") }) {
+            hidden += 1
+            return
+          }
+          guard let relative = UserPath.validUTF8(entry.relativePath) else {
+            skipped.append(entry.displayPath)
+            return
+          }
+          found.append((file.hasSuffix("/") ? file : file + "/") + relative)
+        }
+      } catch {
+        throw InputError("\(file): \(error)")
+      }
+      for problem in walk.problems {
+        context.standardError.write("warning: \(file)\(problem.displayPath): \(problem.error)\n")
+      }
+      for name in skipped {
+        context.standardError.write(
+          "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)\n")
+      }
+      var note =
+        "note: \(file): a folder of \(plural(found.count, "file")), each read as one device"
+      if hidden > 0 { note += " (\(plural(hidden, "hidden file")) left out)" }
+      context.standardError.write(note + "\n")
+      inputs += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+    return inputs
+  }
+
+  /// A name like `path` that nothing has yet: `path` itself when free, else `outcomes-2.html`,
+  /// `outcomes-3.html`, … beside it (the extension kept).
+  static func freeName(like path: String) -> String {
+    func isFree(_ candidate: String) -> Bool {
+      do {
+        return try FileStatus.of(path: candidate) == nil
+      } catch {
+        return false
+      }
+    }
+    if isFree(path) { return path }
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    let name = path[slash...]
+    let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil } ?? name.endIndex
+    let stem = String(path[..<dot])
+    let suffix = String(path[dot...])
+    for number in 2..<1000 where isFree("\(stem)-\(number)\(suffix)") {
+      return "\(stem)-\(number)\(suffix)"
+    }
+    return stem + "-new" + suffix
   }
 
   /// Refuses, before anything is read, an `--html` that exists or that is one of the inputs (the
@@ -153,14 +241,14 @@ struct OutcomesCommand: Command {
         || (target != nil && status(input)?.identity == target?.identity)
       if same {
         throw OutputError.exists(
-          "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html outcomes.html"
+          "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: "outcomes.html")))"
         )
       }
     }
     if let target {
       let kind = target.kind == .regular ? "" : " (a \(target.kind.humanName))"
       throw OutputError.exists(
-        "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html outcomes.html"
+        "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: html)))"
       )
     }
   }
