@@ -64,17 +64,23 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible, G
 }
 
 /// An output that already exists (exit 73: never overwritten) or cannot be written (exit 74).
-public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let description: String
   /// True when the output exists (it was left as it was).
   public let exists: Bool
+  /// What to do next (``GuidedError``): the same command with a name nothing has yet.
+  let nextSteps: [NextStep]
 
   public static func exists(_ description: String) -> OutputError {
-    OutputError(description: description, exists: true)
+    OutputError(description: description, exists: true, nextSteps: [])
+  }
+
+  static func exists(_ description: String, next: [NextStep]) -> OutputError {
+    OutputError(description: description, exists: true, nextSteps: next)
   }
 
   public static func cannotWrite(_ description: String) -> OutputError {
-    OutputError(description: description, exists: false)
+    OutputError(description: description, exists: false, nextSteps: [])
   }
 }
 

@@ -24,13 +24,10 @@ public enum Tool {
 
   /// What `--version --verbose` adds: the commit and date a release was built from (scripts/release),
   /// and how the Swift runtime is linked.
-  static var buildDetails: [String] {
+  static var buildDetails: [(key: String, value: String?)] {
     let commit = String(cString: ditto_build_commit())
     let date = String(cString: ditto_build_date())
-    return [
-      "commit: " + (commit.isEmpty ? "unknown (not a release build)" : commit),
-      "built: " + (date.isEmpty ? "unknown (not a release build)" : date),
-    ]
+    return [("commit", commit.isEmpty ? nil : commit), ("built", date.isEmpty ? nil : date)]
   }
 
   /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code.
@@ -46,8 +43,9 @@ public enum Tool {
 public struct CommandLineTool {
   public let name: String
   public let version: String
-  /// Lines `--version --verbose` prints after the version (the build's commit and date).
-  public let buildDetails: [String]
+  /// What `--version --verbose` prints after the version, and `--version --json` adds: the
+  /// build's commit and date (nil when unknown: not a release build).
+  public let buildDetails: [(key: String, value: String?)]
   public let abstract: String
   public let discussion: String?
   /// The subcommands, in help order (empty for a tool that is one command: ``single``).
@@ -56,7 +54,8 @@ public struct CommandLineTool {
   public let single: (any Command.Type)?
 
   public init(
-    name: String, version: String, buildDetails: [String] = [], abstract: String,
+    name: String, version: String, buildDetails: [(key: String, value: String?)] = [],
+    abstract: String,
     discussion: String?,
     commands: [any Command.Type] = [], single: (any Command.Type)? = nil
   ) {
@@ -75,9 +74,18 @@ public struct CommandLineTool {
   public func main(_ arguments: [String], context: ToolContext) -> Int32 {
     context.invocation = [name] + arguments
     if arguments.first == "--version" {
-      let verbose = arguments.dropFirst().contains("--verbose")
+      let rest = arguments.dropFirst()
+      if rest.contains("--json") {
+        var object: [String: JSONValue] = ["name": .string(name), "version": .string(version)]
+        for detail in buildDetails { object[detail.key] = .optional(detail.value) }
+        context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+        return ExitCode.success.rawValue
+      }
+      let details = buildDetails.map {
+        $0.key + ": " + ($0.value ?? "unknown (not a release build)")
+      }
       context.standardOutput.write(
-        ([version] + (verbose ? buildDetails : [])).joined(separator: "\n") + "\n")
+        ([version] + (rest.contains("--verbose") ? details : [])).joined(separator: "\n") + "\n")
       return ExitCode.success.rawValue
     }
     if let single {

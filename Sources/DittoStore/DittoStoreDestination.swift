@@ -212,9 +212,12 @@ public final class DittoStoreDestination: MigrationDestination {
     }
     if info.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
       throw DestinationError(
-        .writeFailed, file: path, reason: "the library file is read-only; nothing was written")
+        .writeFailed, file: path, reason: Self.readOnlyReason)
     }
   }
+
+  /// The reason of the error a library without write permission gives.
+  public static let readOnlyReason = "the library file is read-only; nothing was written"
 
   private static func enableCheckpointsOnClose(_ database: Database) {
     do {

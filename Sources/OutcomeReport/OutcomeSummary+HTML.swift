@@ -35,7 +35,7 @@ extension OutcomeSummary {
     page.append(
       #"<p class="meta">"#
         + Self.escape(
-          "\(Self.plural(assessment.sample, noun)) weighed · \(inputs) inputs · \(total) valid tags"
+          "\(Self.plural(assessment.sample, noun)) weighed · \(Self.plural(inputs, "input")) · \(Self.plural(total, "valid tag"))"
             + " · \(malformed) malformed · \(duplicates) repeated lines dropped (entries already counted)"
             + " · \(confidence) Wilson score intervals") + "</p>")
     page.append(
@@ -270,8 +270,10 @@ extension OutcomeSummary {
       rows.append(
         "<tr><td class=\"input\">\(Self.escape(device.input))</td>"
           + "<td><span class=\"key o-\(outcome)\"></span>\(outcome)</td>"
-          + "<td>\(Self.escape(source))</td><td>\(device.tags)</td>"
-          + "<td>\(later.isEmpty ? "-" : Self.escape(later))</td></tr>")
+          + "<td data-label=\"source\">\(Self.escape(source))</td>"
+          + "<td data-label=\"tags\">\(device.tags)</td>"
+          + "<td data-label=\"later manual attempt\">\(later.isEmpty ? "-" : Self.escape(later))</td></tr>"
+      )
     }
     rows.append("</tbody>")
     rows.append("</table></div>")
@@ -368,6 +370,13 @@ extension OutcomeSummary {
       th, td { padding: 4px 5px; }
       table { font-size: 0.86em; }
       .outcome-table .src { display: none; }
+      /* Each device on its own lines: its input across the whole width, then the rest. */
+      .device-table thead { display: none; }
+      .device-table, .device-table tbody, .device-table tr { display: block; width: 100%; }
+      .device-table tr { border-bottom: 1px solid var(--line); padding: 4px 0; }
+      .device-table td { display: inline-block; border: 0; padding: 1px 5px; white-space: normal; }
+      .device-table td.input { display: block; font-weight: 600; }
+      .device-table td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
     }
     @media print {
       body { font-size: 10.5pt; }

@@ -1,3 +1,5 @@
+import Exchange
+
 /// `ditto-recover completion bash|zsh|fish`: a completion script made from the commands' own
 /// declarations (subcommands, options, the values of enumerated options, what kind of path a value
 /// is), so it never falls behind the tool.
@@ -25,12 +27,14 @@ struct CompletionCommand: Command {
   static let options = [Options.shell.spec]
 
   let shell: Shell
+  let json: Bool
 
   init(arguments: ParsedArguments) throws(UsageError) {
     guard let shell = try arguments.value(of: Options.shell) else {
       throw UsageError.missing(Options.shell.spec)
     }
     self.shell = shell
+    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -41,7 +45,12 @@ struct CompletionCommand: Command {
       case .zsh: tree.zsh()
       case .fish: tree.fish()
       }
-    context.standardOutput.write(script)
+    if json {
+      let object: JSONValue = ["shell": .string(shell.rawValue), "script": .string(script)]
+      context.standardOutput.write(object.rendered() + "\n")
+    } else {
+      context.standardOutput.write(script)
+    }
     return .success
   }
 }

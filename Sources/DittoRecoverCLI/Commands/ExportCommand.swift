@@ -44,7 +44,12 @@ struct ExportCommand: Command {
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)
     } else if let legacy {
-      let store = try CoreDataStore(path: legacy)
+      let store: CoreDataStore
+      do {
+        store = try CoreDataStore(path: legacy)
+      } catch {
+        throw Self.damaged(error, legacy: legacy, format: format)
+      }
       defer { store.snapshot.remove() }
       let reader: LegacyStoreReader
       do {
@@ -75,6 +80,22 @@ struct ExportCommand: Command {
     }
     writer.finish()
     return .success
+  }
+
+  /// A store that is not one SQLite can read (damaged, not a database): its error, with the
+  /// salvage command that rebuilds what its bytes still hold; any other error as it is.
+  static func damaged(_ error: LegacyStoreError, legacy: String, format: ExportFormat) -> any Error
+  {
+    switch error {
+    case .notADatabase, .damaged:
+      var words = ["ditto-recover", "salvage", legacy]
+      if format == .csv { words += ["--format", "csv"] }
+      return DataError(
+        error.description,
+        next: [.command(words, label: "what the damaged store's bytes still hold")])
+    default:
+      return error
+    }
   }
 
   /// Exports the legacy keys of an App Group defaults file: keyboard additions, then 1.x content.

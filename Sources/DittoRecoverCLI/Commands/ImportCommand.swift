@@ -72,7 +72,7 @@ struct ImportCommand: Command {
     if !merged.refusedCategoryTitles.isEmpty {
       // User text: on standard error only, never in a log line.
       context.standardError.write(
-        "not imported: \(counts.dittosOverLimit) dittos of \(counts.categoriesOverLimit) new categories (the library may hold at most 8, as the app's import allows): \(merged.refusedCategoryTitles.joined(separator: ", "))\n"
+        "not imported: \(plural(counts.dittosOverLimit, "ditto")) of \(plural(counts.categoriesOverLimit, "new category", "new categories")) (the library may hold at most 8, as the app's import allows): \(merged.refusedCategoryTitles.joined(separator: ", "))\n"
       )
     }
     if json {
@@ -87,7 +87,7 @@ struct ImportCommand: Command {
       context.standardOutput.write(object.rendered() + "\n")
     } else {
       context.standardOutput.write(
-        "imported \(csv): \(counts.dittosRead) dittos in \(counts.categoriesRead) category runs; inserted \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates, \(source.skippedEmptyTexts) empty)\n"
+        "imported \(csv): \(plural(counts.dittosRead, "ditto")) in \(plural(counts.categoriesRead, "category run")); inserted \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")), \(source.skippedEmptyTexts) empty)\n"
       )
     }
     return .success

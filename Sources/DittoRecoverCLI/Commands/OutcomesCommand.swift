@@ -93,7 +93,9 @@ struct OutcomesCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    if let html { try Self.requireNewOutput(html, inputs: files) }
+    if let html {
+      try Self.requireNewOutput(html, inputs: files, invocation: context.invocation)
+    }
     var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: rule, unit: unit))
     do {
       if files.isEmpty {
@@ -134,7 +136,7 @@ struct OutcomesCommand: Command {
         switch error {
         case .exists:
           throw OutputError.exists(
-            "--html \(html) already exists; it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: html)))"
+            "--html \(html) already exists; it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(RecoveryRendering.freeName(like: html)))"
           )
         case .failed(let failure):
           throw OutputError.cannotWrite(
@@ -201,31 +203,17 @@ struct OutcomesCommand: Command {
     return inputs
   }
 
-  /// A name like `path` that nothing has yet: `path` itself when free, else `outcomes-2.html`,
-  /// `outcomes-3.html`, … beside it (the extension kept).
-  static func freeName(like path: String) -> String {
-    func isFree(_ candidate: String) -> Bool {
-      do {
-        return try FileStatus.of(path: candidate) == nil
-      } catch {
-        return false
-      }
-    }
-    if isFree(path) { return path }
-    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-    let name = path[slash...]
-    let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil } ?? name.endIndex
-    let stem = String(path[..<dot])
-    let suffix = String(path[dot...])
-    for number in 2..<1000 where isFree("\(stem)-\(number)\(suffix)") {
-      return "\(stem)-\(number)\(suffix)"
-    }
-    return stem + "-new" + suffix
-  }
-
   /// Refuses, before anything is read, an `--html` that exists or that is one of the inputs (the
   /// name forgotten: `outcomes --html logs/*.log` would write the page over the first capture).
-  static func requireNewOutput(_ html: String, inputs: [String]) throws {
+  static func requireNewOutput(_ html: String, inputs: [String], invocation: [String] = []) throws {
+    func rerun(_ free: String) -> [NextStep] {
+      guard let index = invocation.firstIndex(of: "--html"), index + 1 < invocation.count else {
+        return []
+      }
+      var again = invocation
+      again[index + 1] = free
+      return [.command(again, label: "to a new file; nothing is replaced")]
+    }
     // What cannot be examined is taken as absent here: NewFile then refuses or reports it.
     func status(_ path: String) -> FileStatus? {
       do {
@@ -240,16 +228,18 @@ struct OutcomesCommand: Command {
         UserPath.resolved(input) == html
         || (target != nil && status(input)?.identity == target?.identity)
       if same {
+        let free = RecoveryRendering.freeName(like: "outcomes.html")
         throw OutputError.exists(
-          "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: "outcomes.html")))"
-        )
+          "--html \(html) is one of the log captures to read; it is never written over: name a new file, e.g. --html \(ShellWord.quote(free))",
+          next: rerun(free))
       }
     }
     if let target {
       let kind = target.kind == .regular ? "" : " (a \(target.kind.humanName))"
+      let free = RecoveryRendering.freeName(like: html)
       throw OutputError.exists(
-        "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(Self.freeName(like: html)))"
-      )
+        "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(free))",
+        next: rerun(free))
     }
   }
 }

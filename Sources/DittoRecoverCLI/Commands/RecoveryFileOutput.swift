@@ -71,7 +71,23 @@ enum RecoveryFileOutput {
     guard extraction.offeredDittos > 0 else {
       throw nothingToWrite(extraction, context: context)
     }
-    let (info, report) = try extraction.write(info: info, to: out)
+    let written: (info: RecoveryFileInfo, report: MigrationReport)
+    do {
+      written = try extraction.write(info: info, to: out)
+    } catch {
+      guard error.kind == .alreadyExists else { throw error }
+      // The same command, writing to a name nothing has yet.
+      let free = RecoveryRendering.freeName(like: out)
+      var again = context.invocation
+      if let index = again.firstIndex(of: Self.out.spec.synopsisName), index + 1 < again.count {
+        again[index + 1] = free
+      } else {
+        again += [Self.out.spec.synopsisName, free]
+      }
+      throw OutputError.exists(
+        error.description, next: [.command(again, label: "to a new file; nothing is replaced")])
+    }
+    let (info, report) = written
     var exitCode = ExitCode.success
     if report.outcome == .foundUnreadable {
       context.printError(
@@ -92,7 +108,9 @@ enum RecoveryFileOutput {
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     } else {
       let lines =
-        ["wrote \(out): \(info.dittos) dittos in \(info.categories) categories"]
+        [
+          "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
+        ]
         + RecoveryRendering.lines(info)
         + [
           NextStep.note(

@@ -87,7 +87,7 @@ struct SalvageCommand: Command {
       lines.append("  \(source.kind.rawValue): \(source.pages) pages, \(source.rows) rows")
     }
     lines.append(
-      "  \(result.library.dittoCount) dittos in \(result.library.categories.count) categories\(result.usedSQLite ? " (SQLite could read part of the store)" : "")"
+      "  \(plural(result.library.dittoCount, "ditto")) in \(plural(result.library.categories.count, "category", "categories"))\(result.usedSQLite ? " (SQLite could read part of the store)" : "")"
     )
     for category in result.library.categories {
       lines.append("    \(category.title): \(plural(category.dittos.count, "ditto"))")

@@ -150,7 +150,7 @@ struct StatusCommand: Command {
       var line =
         "-wal without its store: [\(wal.candidate.root.rawValue)] \(wal.candidate.relativePath) (\(wal.candidate.bytes) bytes)"
       if case .rebuilt(_, let dittos) = wal.salvage {
-        line += ": salvage rebuilds \(dittos) dittos"
+        line += ": salvage rebuilds \(plural(dittos, "ditto"))"
       }
       lines.append(line)
     }
@@ -161,7 +161,7 @@ struct StatusCommand: Command {
         ("keyboard additions not yet merged", content.pending), ("1.x dittos", content.version1),
       ] where !categories.isEmpty {
         lines.append(
-          "App Group defaults: \(name): \(categories.count) categories, \(categories.reduce(0) { $0 + $1.dittos.count }) dittos"
+          "App Group defaults: \(name): \(plural(categories.count, "category", "categories")), \(plural(categories.reduce(0) { $0 + $1.dittos.count }, "ditto"))"
         )
       }
     case .failed(let error):
@@ -200,7 +200,7 @@ extension StatusCommand {
     var lines = ["file: \(file)"]
     lines += info.map(RecoveryRendering.lines) ?? ["a Ditto 2.x store (no recovery record)"]
     lines.append(
-      "reads as: \(summary.categories) categories, \(summary.dittos) dittos (what 'recover --from' offers)"
+      "reads as: \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto")) (what 'recover --from' offers)"
     )
     context.standardOutput.write(lines.joined(separator: "\n") + "\n")
     return .success
@@ -249,7 +249,7 @@ struct LibraryStatus {
   var line: String {
     if let summary, summary.exists {
       var line =
-        "library: \(path): \(summary.categories) categories, \(summary.dittos) dittos"
+        "library: \(path): \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto"))"
       if summary.cloudKit {
         line +=
           " (this library has iCloud sync tables; if sync is on, Ditto uploads new dittos the next time it syncs)"

@@ -107,7 +107,8 @@ enum BackupRendering {
       case .success(let listing):
         let files = listing.files
         if files.isEmpty {
-          lines.append("  Ditto files: none (\(listing.totalRows) files in the manifest)")
+          lines.append(
+            "  Ditto files: none (\(plural(Int(listing.totalRows), "file")) in the manifest)")
         } else {
           lines.append("  Ditto files (\(files.count)):")
           for entry in files {

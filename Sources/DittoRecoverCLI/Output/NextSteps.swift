@@ -184,6 +184,20 @@ enum NextSteps {
     ]
   }
 
+  /// A library without write permission: it is the user's copy, so give it back its write
+  /// permission (with its -wal and -shm when they are there), then run the same command.
+  static func readOnlyLibrary(_ library: String, invocation: [String]) -> [NextStep] {
+    let files = [library, library + "-wal", library + "-shm"].filter { path in
+      var info = stat()
+      return lstat(path, &info) == 0
+    }
+    return [
+      .note("\(library) is read-only, so nothing was written; it is left as it was"),
+      .command(["chmod", "u+w"] + files, label: "let its owner write it"),
+      .command(invocation, label: "the same command again"),
+    ]
+  }
+
   /// The steps for App Group defaults that could not be read now.
   static func transient(_ error: DefaultsError, invocation: [String]) -> [NextStep] {
     guard case .inaccessible(let file, _) = error else { return [] }

@@ -47,13 +47,16 @@ enum RecoveryRendering {
     var lines = [
       "recovery file: from \(origin)",
       "  written \(RecoveryFileInfo.isoDate(info.createdAt)) by ditto-recover \(info.toolVersion) (format \(info.format))",
-      "  holds \(info.categories) categories, \(info.dittos) dittos",
+      "  holds \(plural(info.categories, "category", "categories")), \(plural(info.dittos, "ditto"))",
     ]
     for source in info.sources {
       lines.append(
-        "  source \(source.kind): \(source.categories) categories, \(source.dittos) dittos")
+        "  source \(source.kind): \(plural(source.categories, "category", "categories")), \(plural(source.dittos, "ditto"))"
+      )
     }
-    if let salvaged = info.salvaged { lines.append("  salvaged: \(salvaged) dittos rebuilt") }
+    if let salvaged = info.salvaged {
+      lines.append("  salvaged: \(plural(salvaged, "ditto")) rebuilt")
+    }
     return lines
   }
 
@@ -69,21 +72,28 @@ enum RecoveryRendering {
   /// `-3`, …: a default never collides with a file already there (a given `--out` that exists is
   /// refused instead).
   static func defaultOutput(for date: Date) -> String {
-    let name = defaultFileName(for: date)
-    let stem = String(name.dropLast(RecoveryFileWriter.fileExtension.count + 1))
-    var candidate = UserPath.resolved(name)
-    var number = 2
-    while number < 1000 {
-      let existing: FileStatus?
+    freeName(like: UserPath.resolved(defaultFileName(for: date)))
+  }
+
+  /// `path` when nothing has that name (or it cannot be told: the writer then says why), else
+  /// the first free `<stem>-2<.extension>`, `-3`, … beside it.
+  static func freeName(like path: String) -> String {
+    func isTaken(_ candidate: String) -> Bool {
       do {
-        existing = try FileStatus.of(path: candidate)
+        return try FileStatus.of(path: candidate) != nil
       } catch {
-        break  // the writer names what is wrong with the folder
+        return false
       }
-      guard existing != nil else { break }
-      candidate = UserPath.resolved("\(stem)-\(number).\(RecoveryFileWriter.fileExtension)")
-      number += 1
     }
-    return candidate
+    guard isTaken(path) else { return path }
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    let name = path[slash...]
+    let dot = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? $0 : nil } ?? name.endIndex
+    let stem = String(path[..<dot])
+    let suffix = String(path[dot...])
+    for number in 2..<1000 where !isTaken("\(stem)-\(number)\(suffix)") {
+      return "\(stem)-\(number)\(suffix)"
+    }
+    return stem + "-new" + suffix
   }
 }

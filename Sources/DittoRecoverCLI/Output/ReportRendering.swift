@@ -134,7 +134,20 @@ enum ReportRendering {
     if let error = report.destinationError, error.reason == DittoStoreFile.awaitingICloudReason {
       return NextSteps.awaitingICloud(invocation: invocation)
     }
-    guard report.transientReason != nil else { return [] }
+    if let error = report.destinationError, error.reason == DittoStoreDestination.readOnlyReason {
+      return NextSteps.readOnlyLibrary(error.file, invocation: invocation)
+    }
+    guard report.transientReason != nil else {
+      // A store that cannot be read for good: salvage rebuilds what its bytes still hold.
+      guard report.outcome == .foundUnreadable, let store = report.store,
+        !invocation.contains("salvage")
+      else { return [] }
+      return [
+        .command(
+          ["ditto-recover", "salvage", store.path],
+          label: "what the damaged store's bytes still hold")
+      ]
+    }
     if let error = report.readError, error.isTransient {
       return NextSteps.transient(error, invocation: invocation)
     }
@@ -255,10 +268,12 @@ enum ReportRendering {
       lines.append("read: nothing (the old data could not be read)")
     }
     if report.outcome != .nothingOnDisk, report.errorDescription == nil || counts.dittosRead > 0 {
-      lines.append("read: \(counts.categoriesRead) categories, \(counts.dittosRead) dittos")
+      lines.append(
+        "read: \(plural(counts.categoriesRead, "category", "categories")), \(plural(counts.dittosRead, "ditto"))"
+      )
       let verb = report.isDryRun ? "would insert" : "inserted"
       lines.append(
-        "\(verb): \(counts.insertedCategories) new categories, \(counts.inserted) new dittos (skipped \(counts.skipped) duplicates)"
+        "\(verb): \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")))"
       )
       lines.append("library: \(libraryPath)")
       if report.libraryFacts?.hasCloudKitTables == true, counts.inserted > 0, !report.isDryRun {
@@ -268,7 +283,7 @@ enum ReportRendering {
       }
     }
     if let salvaged = report.salvaged {
-      lines.append("salvaged: \(salvaged) dittos from damaged data")
+      lines.append("salvaged: \(plural(salvaged, "ditto")) from damaged data")
     }
     for wal in report.orphanWALs where report.salvaged == nil {
       lines.append(

@@ -166,7 +166,7 @@ enum StatusRendering {
     case .failed(let error):
       line += ": cannot be read (\(error.code)\(error.isTransient ? ", may pass: try again" : ""))"
       if case .rebuilt(_, let dittos) = store.salvage, dittos > 0 {
-        line += "; salvage rebuilds \(dittos) dittos"
+        line += "; salvage rebuilds \(plural(dittos, "ditto"))"
       }
     case nil:
       break
