@@ -51,7 +51,7 @@ public enum ExitCode: Int32, Sendable, Equatable {
     case is DataError: return .dataError
     case is LibraryFailure, is DestinationError: return .ioError
     case let error as ImportFailure:
-      switch error {
+      switch error.reason {
       case .library, .cancelled: return .ioError
       case .source: return .dataError
       }

@@ -15,7 +15,7 @@ public struct ContainerLayout: Sendable, Equatable {
   /// (`Library/Preferences/group.io.kern.ditto.plist`). The engine only ever reads it, and only to
   /// tell "the defaults hold no legacy keys" from "the defaults cannot be read yet" (before the first
   /// unlock `UserDefaults` answers nothing at all).
-  public var appGroupPreferencesPath: String {
+  package var appGroupPreferencesPath: String {
     container + "/Library/Preferences/" + Self.appGroupPreferencesFileName
   }
 
@@ -23,7 +23,7 @@ public struct ContainerLayout: Sendable, Equatable {
   public static let appGroupIdentifier = "group.io.kern.ditto"
 
   /// The App Group's preferences file name.
-  public static let appGroupPreferencesFileName = "group.io.kern.ditto.plist"
+  package static let appGroupPreferencesFileName = "group.io.kern.ditto.plist"
 
   private static func trimmed(_ path: String) -> String {
     var path = path
@@ -33,7 +33,7 @@ public struct ContainerLayout: Sendable, Equatable {
 }
 
 /// Which root a path is relative to.
-public enum ProbeRoot: String, Sendable, Equatable {
+package enum ProbeRoot: String, Sendable, Equatable {
   /// The App Group container.
   case appGroup = "appgroup"
   /// The app's own home.

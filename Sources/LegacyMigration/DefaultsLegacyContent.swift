@@ -22,32 +22,32 @@ import PropertyLists
 // the matching title list lacks follow the list, sorted.
 
 /// Legacy dittos found in the App Group defaults.
-public struct DefaultsLegacyContent: Sendable, Equatable {
+package struct DefaultsLegacyContent: Sendable, Equatable {
   /// The keyboard's queued dittos (`pendingDittos`), by the title of the existing category they were
   /// added to; `pendingCategories` lists those titles (it never names a new category).
-  public var pending: [LegacyCategory] = []
+  package var pending: [LegacyCategory] = []
   /// 1.x content: the `categories` + `dittos` pair, or the flat `dittos` list as "General".
-  public var version1: [LegacyCategory] = []
+  package var version1: [LegacyCategory] = []
   /// Empty texts skipped.
-  public var skippedEmptyTexts = 0
+  package var skippedEmptyTexts = 0
   /// Keys present with an unexpected type (key names only, never values).
-  public var problems: [String] = []
+  package var problems: [String] = []
 
   /// The App Group defaults keys that may hold legacy dittos.
-  public static let keys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
+  package static let keys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
 
   /// The title 2.x gave the category holding the 1.x flat list.
-  public static let generalTitle = "General"
+  package static let generalTitle = "General"
 
   /// No legacy content.
-  public init() {}
+  package init() {}
 
   /// True when neither source holds a category or a ditto.
-  public var isEmpty: Bool { pending.isEmpty && version1.isEmpty }
+  package var isEmpty: Bool { pending.isEmpty && version1.isEmpty }
 
   /// Reads the legacy keys out of the defaults dictionary: plain values as `UserDefaults` answers
-  /// them, or ``PropertyListValue``s as the package's reader decodes them.
-  public init(values given: [String: Any]) {
+  /// them, or `PropertyListValue`s as the package's reader decodes them.
+  package init(values given: [String: Any]) {
     let values = given.mapValues { ($0 as? PropertyListValue)?.plainValue ?? $0 }
     if values["pendingCategories"] != nil || values["pendingDittos"] != nil {
       pending = categories(

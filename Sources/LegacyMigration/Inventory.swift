@@ -7,12 +7,12 @@ import SafeFiles
 /// Links are listed, never followed; a file that is not regular gets its kind in parentheses; names are
 /// escaped so one file is one line. At most ``reportLimit`` files are listed per root, then one line
 /// says how many were left out.
-public enum Inventory {
+package enum Inventory {
   /// Files listed per root before the rest are only counted.
-  public static let reportLimit = 10_000
+  package static let reportLimit = 10_000
 
   /// Produces the inventory of `layout`, calling `emit` once per line.
-  public static func produce(
+  package static func produce(
     for layout: ContainerLayout, reportLimit: Int = reportLimit, emit: (String) -> Void
   ) {
     let walker = DirectoryWalker(reportLimit: reportLimit)
@@ -30,7 +30,9 @@ public enum Inventory {
   }
 
   /// One inventory line for a file of `bytes` bytes at `displayPath` (which starts with `/`).
-  public static func line(tag: String, bytes: Int64, displayPath: String, kind: FileKind = .regular)
+  package static func line(
+    tag: String, bytes: Int64, displayPath: String, kind: FileKind = .regular
+  )
     -> String
   {
     let note = kind == .regular ? "" : " (\(kind.humanName))"

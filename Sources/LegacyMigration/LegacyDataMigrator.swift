@@ -26,23 +26,23 @@ import Telemetry
 /// ```
 public final class LegacyDataMigrator: Sendable {
   /// Where to look.
-  public let layout: ContainerLayout
+  package let layout: ContainerLayout
   /// The library to import into.
-  public let destination: any MigrationDestination
+  package let destination: any MigrationDestination
   /// The completion flag and attempt counter.
-  public let flags: any MigrationFlagStore
+  package let flags: any MigrationFlagStore
   /// The App Group defaults' legacy keys (1.x list, keyboard additions); nil to ignore them.
-  public let legacyDefaults: (any LegacyDefaultsSource)?
+  package let legacyDefaults: (any LegacyDefaultsSource)?
   /// Where log lines go (subsystem `io.kern.ditto`, category `LegacyDataMigrator`).
-  public let logger: EngineLogger
+  package let logger: EngineLogger
 
   /// Automatic attempts ending in a permanent `found_unreadable` after which the flag is set anyway.
-  public static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
+  package static let maximumUnreadableAttempts = FlagPolicy.maximumUnreadableAttempts
 
   /// A migrator for the places of `layout`, importing into `destination`, keeping its flags in
   /// `flags`, reading the App Group defaults' legacy keys from `legacyDefaults` (nil to ignore
   /// them) and logging through `logger`.
-  public init(
+  package init(
     layout: ContainerLayout, destination: any MigrationDestination, flags: any MigrationFlagStore,
     legacyDefaults: (any LegacyDefaultsSource)?, logger: EngineLogger
   ) {
@@ -53,7 +53,9 @@ public final class LegacyDataMigrator: Sendable {
     self.logger = logger
   }
 
-  /// A migrator whose flags and legacy keys live in the same App Group defaults.
+  /// A migrator for the places of `layout`, importing into `destination`, keeping its flags in
+  /// and reading the legacy keys from the App Group defaults `defaults` (in the app:
+  /// `UserDefaultsStore(suiteName: "group.io.kern.ditto")`), logging through `logger`.
   public convenience init(
     layout: ContainerLayout, destination: any MigrationDestination,
     defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
@@ -103,19 +105,19 @@ public final class LegacyDataMigrator: Sendable {
   /// chosen store and every other store that reads (duplicates skipped), salvage when nothing
   /// reads, and the defaults' legacy keys. With `dryRun`, writes nothing and logs no outcome line.
   public func recoverNow(dryRun: Bool = false) async -> MigrationReport {
-    run(AttemptRequest(source: .manual, isDryRun: dryRun))
+    run(AttemptRequest(trigger: .manual, isDryRun: dryRun))
   }
 
   /// The manual path applied to a file the user opened (from Files or AirDrop): a `.dittorecovery`
   /// file or a 2.x store, read on a private snapshot; same merge rules, result and messages as
   /// ``recoverNow(dryRun:)``, and one telemetry line with `source=manual` and `from=file`.
   public func recoverNow(from url: URL, dryRun: Bool = false) async -> MigrationReport {
-    run(AttemptRequest(source: .manual, isDryRun: dryRun, file: url.path))
+    run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: url.path))
   }
 
   /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
   /// flag, no counter, no library, no line at notice level, no telemetry tag). See ``LegacySurvey``.
-  public func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) async -> LegacySurvey {
+  package func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) async -> LegacySurvey {
     gathering.survey(layout, defaults: legacyDefaults, depth: depth, keeping: .none).survey
   }
 
@@ -140,7 +142,7 @@ public final class LegacyDataMigrator: Sendable {
   private func automaticAttempt(protectedDataAvailable: Bool) -> AutomaticMigration {
     guard protectedDataAvailable else {
       // The flag store is not asked: before the first unlock it answers defaults.
-      return .attempted(run(AttemptRequest(source: .auto, interruption: .locked)))
+      return .attempted(run(AttemptRequest(trigger: .auto, interruption: .locked)))
     }
     do {
       if try flags.readFlags().isComplete {
@@ -152,17 +154,17 @@ public final class LegacyDataMigrator: Sendable {
       // Unreadable flags must not block recovery: the import is idempotent.
       logger.info("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
     }
-    return .attempted(run(AttemptRequest(source: .auto)))
+    return .attempted(run(AttemptRequest(trigger: .auto)))
   }
 
   /// ``recoverNow(dryRun:)`` on the caller's thread.
   package func recoverNow(dryRun: Bool = false) -> MigrationReport {
-    run(AttemptRequest(source: .manual, isDryRun: dryRun))
+    run(AttemptRequest(trigger: .manual, isDryRun: dryRun))
   }
 
   /// ``recoverNow(from:dryRun:)`` on the caller's thread, for a file at `path`.
   package func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
-    run(AttemptRequest(source: .manual, isDryRun: dryRun, file: path))
+    run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: path))
   }
 
   /// ``survey(_:)`` on the caller's thread.
@@ -170,16 +172,17 @@ public final class LegacyDataMigrator: Sendable {
     gathering.survey(layout, defaults: legacyDefaults, depth: depth, keeping: .none).survey
   }
 
-  /// The seed's `legacyStoreURL`: probes every place, reads every candidate, logs the inventory and
-  /// the match, and returns the store a migration is about (the one holding the most dittos).
-  package func legacyStoreURL() -> LegacyCandidate? {
+  /// What the seed calls `legacyStoreURL` (its log lines keep that name): probes every place,
+  /// reads every candidate, logs the inventory and the match, and returns the store a migration is
+  /// about (the one holding the most dittos), as a candidate with its path, sizes and root.
+  package func chosenLegacyStore() -> LegacyCandidate? {
     survey(.contents).chosen
   }
 
-  /// The legacy side of an attempt on `path`: the survey, and the sources it would import, open
+  /// The legacy side of an attempt `trigger` starts: the survey, and the sources it would import, open
   /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
-  package func legacySources(for path: MigrationSource) -> LegacySources {
-    LegacySources.gather(layout, defaults: legacyDefaults, for: path, logger: logger)
+  package func legacySources(for trigger: MigrationTrigger) -> LegacySources {
+    LegacySources.gather(layout, defaults: legacyDefaults, for: trigger, logger: logger)
   }
 
   /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
@@ -188,14 +191,14 @@ public final class LegacyDataMigrator: Sendable {
   ///   legacy keys are present but none holds a value of a usable type: that is data we could not
   ///   read, never "no data".
   package func defaultsLegacyContent() throws(DefaultsError) -> DefaultsLegacyContent? {
-    try LegacySourceReader(logger: logger).readDefaults(legacyDefaults)
+    try DefaultsReader(logger: logger).readDefaults(legacyDefaults)
   }
 
   // MARK: - One attempt
 
   /// What one attempt is asked to do.
   struct AttemptRequest {
-    var source: MigrationSource
+    var trigger: MigrationTrigger
     var isDryRun = false
     /// A file the user picked instead of the probed places.
     var file: String?
@@ -209,12 +212,12 @@ public final class LegacyDataMigrator: Sendable {
   func run(_ request: AttemptRequest) -> MigrationReport {
     let (result, facts, warning) = attempt(request)
     var report = MigrationReport(
-      source: request.source, outcome: MigrationOutcome.derive(from: result), result: result)
+      trigger: request.trigger, outcome: MigrationOutcome.derive(from: result), result: result)
     report.isDryRun = request.isDryRun
     report.isFromFile = request.file != nil
     report.libraryFacts = facts
     report.libraryWarning = warning
-    if request.source == .auto, !request.isDryRun {
+    if request.trigger == .auto, !request.isDryRun {
       updateFlags(&report, readsFlags: request.interruption == nil)
     } else {
       report.settled = currentFlag(&report)
@@ -226,7 +229,8 @@ public final class LegacyDataMigrator: Sendable {
     } else {
       if let error = report.technicalDetail {
         logger.info(
-          "runMigration(\(request.source.rawValue, privacy: .public)): \(error, privacy: .private)")
+          "runMigration(\(request.trigger.rawValue, privacy: .public)): \(error, privacy: .private)"
+        )
       }
       logger.notice("\(report.telemetryLine, privacy: .public)")
     }
@@ -242,7 +246,7 @@ public final class LegacyDataMigrator: Sendable {
       var result = AttemptResult()
       result.interruption = reason
       logger.info(
-        "runMigration(\(request.source.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
+        "runMigration(\(request.trigger.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
       )
       return (result, nil, nil)
     }
@@ -255,7 +259,7 @@ public final class LegacyDataMigrator: Sendable {
         logger.info("recoverNow(file): cannot read \(error.description, privacy: .public)")
       }
     } else {
-      sources = legacySources(for: request.source)
+      sources = legacySources(for: request.trigger)
     }
     defer { sources.close() }
     var result = sources.readResult
@@ -272,14 +276,14 @@ public final class LegacyDataMigrator: Sendable {
       return (result, nil, nil)
     }
     logger.info(
-      "runMigration(\(request.source.rawValue, privacy: .public)): importing \(offered.categories) categories / \(offered.dittos) dittos"
+      "runMigration(\(request.trigger.rawValue, privacy: .public)): importing \(offered.categories) categories / \(offered.dittos) dittos"
     )
     do throws(ImportFailure) {
       let merged = try merge(sources.streams, dryRun: request.isDryRun)
       result.counts = merged.result.counts
       return (result, merged.facts, merged.warning)
     } catch {
-      switch error {
+      switch error.reason {
       case .library(let problem):
         result.destinationError = problem
         logger.info(
@@ -321,7 +325,7 @@ public final class LegacyDataMigrator: Sendable {
       let (merged, facts) = try destination.previewImport(body)
       return (merged, facts, nil)
     } catch {
-      guard case .library(let problem) = error else { throw error }
+      guard case .library(let problem) = error.reason else { throw error }
       let (merged, facts) = try body(PlanSession(library: .empty))
       return (merged, facts, problem)
     }

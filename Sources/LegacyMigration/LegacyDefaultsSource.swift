@@ -6,7 +6,7 @@ import LibraryMerge
 /// Only ever read. The app reads them through `UserDefaults(suiteName:)` (``UserDefaultsStore``);
 /// `ditto-recover` from the plist of a container copy (`AppGroupDefaults`, module ContainerFiles).
 ///
-/// A custom source answers the keys of ``DefaultsLegacyContent/keys``, each in the shape 1.x, early
+/// A custom source answers the legacy keys below, each in the shape 1.x, early
 /// 2.x builds or the keyboard wrote it:
 ///
 /// | key | shape |
@@ -23,7 +23,8 @@ public protocol LegacyDefaultsSource: Sendable {
   var legacySourceName: String { get }
 
   /// The values of the defaults domain, at least those of the legacy keys
-  /// (``DefaultsLegacyContent/keys``) that are set; nil when none of them is.
+  /// (`dittos`, `categories`, `pendingCategories`, `pendingDittos`) that are set; nil when none of
+  /// them is.
   ///
   /// - Throws: ``DefaultsError`` when the domain exists but cannot be read.
   func legacyValues() throws(DefaultsError) -> [String: Any]?
@@ -34,8 +35,8 @@ public protocol LegacyDefaultsSource: Sendable {
 ///
 /// As a flag store it reads and writes `legacyCoreDataMigrationComplete_v302` (`bool(forKey:)`) and
 /// `legacyCoreDataMigrationAttempts_v302` (`integer(forKey:)`), and writes a key only when its value
-/// changes. As a legacy source it returns exactly the four legacy keys of
-/// ``DefaultsLegacyContent/keys`` that are set (`object(forKey:)`), or nil when none is.
+/// changes. As a legacy source it returns exactly the four legacy keys (`dittos`, `categories`,
+/// `pendingCategories`, `pendingDittos`) that are set (`object(forKey:)`), or nil when none is.
 ///
 /// Before the first unlock `UserDefaults` answers defaults (nil, false, 0) and cannot say so; the
 /// migrator then also reads the App Group's preferences file (never writing it) and treats "the file
@@ -48,10 +49,10 @@ public protocol LegacyDefaultsSource: Sendable {
 public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, @unchecked Sendable
 {
   /// The keys that may hold legacy content (``DefaultsLegacyContent/keys``).
-  public static let legacyKeys = DefaultsLegacyContent.keys
+  package static let legacyKeys = DefaultsLegacyContent.keys
 
   /// The suite (App Group identifier).
-  public let suiteName: String
+  package let suiteName: String
   private let defaults: UserDefaults
 
   /// Nil when Foundation refuses the suite name.

@@ -1,7 +1,7 @@
 /// One legacy source an attempt looked at, and what came of it.
-public struct LegacySourceReport: Sendable, Equatable {
+package struct LegacySourceReport: Sendable, Equatable {
   /// Which source.
-  public enum Kind: String, Sendable, Equatable {
+  package enum Kind: String, Sendable, Equatable {
     /// The 2.x Core Data store.
     case coreData
     /// The keyboard's queue of additions in the App Group defaults.
@@ -14,18 +14,18 @@ public struct LegacySourceReport: Sendable, Equatable {
   }
 
   /// Which source it is.
-  public var kind: Kind
+  package var kind: Kind
   /// The file it lives in (full path).
-  public var path: String
+  package var path: String
   /// Categories and dittos it offered (0 when it could not be read).
-  public var categories = 0
+  package var categories = 0
   /// Dittos it offered (0 when it could not be read).
-  public var dittos = 0
+  package var dittos = 0
   /// Why it could not be read, when so.
-  public var error: String?
+  package var error: String?
 
   /// A report of the source `kind` in the file at `path`, nothing counted yet.
-  public init(kind: Kind, path: String) {
+  package init(kind: Kind, path: String) {
     self.kind = kind
     self.path = path
   }
@@ -34,7 +34,7 @@ public struct LegacySourceReport: Sendable, Equatable {
 extension LegacySourceReport {
   /// The App Group defaults' sources: one per kind that holds content, or one `defaults` entry
   /// carrying the error when the file could not be read.
-  public static func defaultsSources(
+  package static func defaultsSources(
     content: DefaultsLegacyContent?, error: DefaultsError?, path: String
   ) -> [LegacySourceReport] {
     if let error {

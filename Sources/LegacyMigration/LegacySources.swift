@@ -30,39 +30,39 @@ import Telemetry
 
 /// Which legacy sources an import takes (the automatic path, "Recover Old Dittos", a recovery
 /// file).
-public struct SourceSelection: Sendable, Equatable {
+package struct SourceSelection: Sendable, Equatable {
   /// Take what salvage rebuilds when no store reads (the manual path's rule).
-  public var salvaging: Bool
+  package var salvaging: Bool
   /// Take every store that reads and holds dittos, after the chosen one (the manual path's rule);
   /// otherwise only the chosen store.
-  public var everyStore: Bool
+  package var everyStore: Bool
 
   /// A selection that salvages or not, and takes every readable store or only the chosen one.
-  public init(salvaging: Bool, everyStore: Bool) {
+  package init(salvaging: Bool, everyStore: Bool) {
     self.salvaging = salvaging
     self.everyStore = everyStore
   }
 
-  /// What an attempt on `path` takes: the automatic path only the chosen store; the manual path
-  /// every readable store, and salvage when nothing reads.
-  public init(_ path: MigrationSource) {
-    self.init(salvaging: path == .manual, everyStore: path == .manual)
+  /// What an attempt `trigger` started takes: an automatic one only the chosen store; a manual
+  /// one every readable store, and salvage when nothing reads.
+  package init(_ trigger: MigrationTrigger) {
+    self.init(salvaging: trigger == .manual, everyStore: trigger == .manual)
   }
 }
 
 /// The legacy side of one attempt: the survey, and the sources it imports, open on their private
 /// snapshots and ready to stream into a merge (the snapshots are removed with this value).
-public final class LegacySources {
+package final class LegacySources {
   /// What was found and read.
-  public let survey: LegacySurvey
+  package let survey: LegacySurvey
   /// The sources to import, in order (the chosen store, or what salvage rebuilt; on the manual path
   /// the other readable stores; the keyboard's queue; the 1.x list).
-  public let streams: [any MergeSourceStream]
+  package let streams: [any MergeSourceStream]
   /// One report per legacy source (those imported, and an unreadable defaults file), counts read.
-  public let reports: [LegacySourceReport]
+  package let reports: [LegacySourceReport]
   /// The read side of the attempt (what was found, read errors, salvage); the merge's counts are
   /// filled in later.
-  public let readResult: AttemptResult
+  package let readResult: AttemptResult
 
   init(
     survey: LegacySurvey, streams: [any MergeSourceStream], reports: [LegacySourceReport],
@@ -81,15 +81,15 @@ public final class LegacySources {
   ///   - defaults: the App Group defaults' legacy keys; nil to ignore them.
   ///   - path: the path the attempt is on (only the manual one salvages and takes every store).
   ///   - logger: info-level lines only (the inventory, the match, what could not be read).
-  public static func gather(
-    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for path: MigrationSource,
+  package static func gather(
+    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for trigger: MigrationTrigger,
     logger: EngineLogger
   ) -> LegacySources {
-    gather(layout, defaults: defaults, selecting: SourceSelection(path), logger: logger)
+    gather(layout, defaults: defaults, selecting: SourceSelection(trigger), logger: logger)
   }
 
   /// Surveys `layout` and opens the sources `selection` takes. Writes nothing.
-  public static func gather(
+  package static func gather(
     _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?,
     selecting selection: SourceSelection, logger: EngineLogger
   ) -> LegacySources {
@@ -103,16 +103,16 @@ public final class LegacySources {
   }
 
   /// True when a source offers at least one category (an attempt then merges).
-  public var hasCategories: Bool { streams.contains { !$0.categoryTitles.isEmpty } }
+  package var hasCategories: Bool { streams.contains { !$0.categoryTitles.isEmpty } }
 
   /// Categories and dittos the sources offer, as read (what the outcome line carries when no merge
   /// ran to its end).
-  public var offered: (categories: Int, dittos: Int) {
+  package var offered: (categories: Int, dittos: Int) {
     (reports.reduce(0) { $0 + $1.categories }, reports.reduce(0) { $0 + $1.dittos })
   }
 
   /// Removes the private snapshots now.
-  public func close() {
+  package func close() {
     for case let stream as StoreSourceStream in streams { stream.close() }
   }
 }
@@ -322,7 +322,7 @@ struct LegacySourceGathering {
     -> LegacySurvey.Defaults
   {
     do {
-      if let content = try LegacySourceReader(logger: logger).readDefaults(source) {
+      if let content = try DefaultsReader(logger: logger).readDefaults(source) {
         return .read(content)
       }
     } catch {

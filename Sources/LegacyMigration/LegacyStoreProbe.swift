@@ -2,22 +2,22 @@ import LegacyStore
 import SafeFiles
 
 /// A file that may be the 2.x store: a regular file with one of the store's names in a probed folder.
-public struct LegacyCandidate: Sendable, Equatable {
+package struct LegacyCandidate: Sendable, Equatable {
   /// The root the file was found under.
-  public var root: ProbeRoot
+  package var root: ProbeRoot
   /// The path below that root, without a leading slash (`Library/Application Support/Ditto.sqlite`).
-  public var relativePath: String
+  package var relativePath: String
   /// The full path.
-  public var path: String
+  package var path: String
   /// Size of the main file in bytes.
-  public var bytes: Int64
+  package var bytes: Int64
   /// Size of its `-wal` in bytes (0 when there is none): a store's data is its main file and its
   /// `-wal`; a 2.x store that was never checkpointed has a 4 KB main file and everything in the WAL.
-  public var walBytes: Int64
+  package var walBytes: Int64
 
   /// A candidate found under `root` at `relativePath` (full path `path`), `bytes` long, with a
   /// `-wal` of `walBytes`.
-  public init(
+  package init(
     root: ProbeRoot, relativePath: String, path: String, bytes: Int64, walBytes: Int64 = 0
   ) {
     self.root = root
@@ -28,12 +28,12 @@ public struct LegacyCandidate: Sendable, Equatable {
   }
 
   /// The main file and its `-wal` together.
-  public var totalBytes: Int64 { bytes + walBytes }
+  package var totalBytes: Int64 { bytes + walBytes }
 }
 
 extension LegacyCandidate {
   /// A file the user picked, outside the probed places.
-  public init(pickedFile path: String) {
+  package init(pickedFile path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     self.init(root: .picked, relativePath: name, path: path, bytes: 0)
     // The sizes are only shown; the read that follows reports any error opening the file.
@@ -63,18 +63,18 @@ extension LegacyCandidate {
 /// name (a link, a folder, a FIFO, a socket), a probed folder is a link, or a path could not be
 /// examined (a folder it may not search). Never "nothing there": it is reported as found and not
 /// read, and its ``error`` is transient (it counts toward nothing).
-public struct SkippedCandidate: Sendable, Equatable {
+package struct SkippedCandidate: Sendable, Equatable {
   /// The root the path was found under.
-  public var root: ProbeRoot
+  package var root: ProbeRoot
   /// The path below that root, without a leading slash.
-  public var relativePath: String
+  package var relativePath: String
   /// The full path.
-  public var path: String
+  package var path: String
   /// Why it was not read.
-  public var error: LegacyStoreError
+  package var error: LegacyStoreError
 
   /// A path found under `root` at `relativePath` (full path `path`) and not opened, for `error`.
-  public init(root: ProbeRoot, relativePath: String, path: String, error: LegacyStoreError) {
+  package init(root: ProbeRoot, relativePath: String, path: String, error: LegacyStoreError) {
     self.root = root
     self.relativePath = relativePath
     self.path = path
@@ -82,7 +82,7 @@ public struct SkippedCandidate: Sendable, Equatable {
   }
 
   /// What it is ("FIFO", "symbolic link", …), or the error met examining it.
-  public var reason: String {
+  package var reason: String {
     switch error {
     case .notARegularFile(_, let kind): kind.humanName
     case .linkedFolder: "symbolic link to a folder"
@@ -100,30 +100,30 @@ public struct SkippedCandidate: Sendable, Equatable {
 /// known by its identity (device and inode, from `lstat`): one file under several names (hard links,
 /// or a case-insensitive volume answering every spelling) is one candidate, reported with the name
 /// the directory holds.
-public enum LegacyStoreProbe {
+package enum LegacyStoreProbe {
   /// The seed's spellings of the store's name, in its order (any other letter case is found too).
-  public static let fileNames = ["Ditto.sqlite", "ditto.sqlite", "Ditto.SQLite"]
+  package static let fileNames = ["Ditto.sqlite", "ditto.sqlite", "Ditto.SQLite"]
   /// Folders in the App Group container, root first.
-  public static let containerFolders = [
+  package static let containerFolders = [
     "", "Library/Application Support", "Library/Application Support/Ditto", "Documents",
   ]
   /// Folders in the app's own home.
-  public static let homeFolders = [
+  package static let homeFolders = [
     "Library/Application Support", "Library/Application Support/Ditto", "Documents",
   ]
 
   /// Everything the probe found, in probe order.
-  public struct Findings: Sendable, Equatable {
+  package struct Findings: Sendable, Equatable {
     /// Regular files, in probe order (one entry per file, whatever names it has).
-    public var candidates: [LegacyCandidate] = []
+    package var candidates: [LegacyCandidate] = []
     /// Paths with a store name that are not regular files, or could not be examined.
-    public var skipped: [SkippedCandidate] = []
+    package var skipped: [SkippedCandidate] = []
     /// Lone `-wal` files: a store name's `-wal` exists but the store itself does not.
-    public var orphanWALs: [LegacyCandidate] = []
+    package var orphanWALs: [LegacyCandidate] = []
   }
 
   /// True when `name` is the store's name in some letter case (ASCII: `ditto.sqlite`).
-  public static func isStoreName(_ name: [UInt8]) -> Bool {
+  package static func isStoreName(_ name: [UInt8]) -> Bool {
     equalsIgnoringASCIICase(name, "ditto.sqlite")
   }
 
@@ -164,7 +164,7 @@ public enum LegacyStoreProbe {
   /// Each folder below a root is examined component by component: a probed folder (or one on the
   /// way) that is a symbolic link is not followed but reported, once, as skipped; one that cannot
   /// be searched is reported with its error.
-  public static func probe(_ layout: ContainerLayout) -> Findings {
+  package static func probe(_ layout: ContainerLayout) -> Findings {
     var findings = Findings()
     // A handful of places: a list is cheaper than a hashed set (no generic metadata to build).
     var seen: [FileIdentity] = []

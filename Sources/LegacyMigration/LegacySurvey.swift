@@ -7,9 +7,9 @@ import LegacyStore
 /// ``LegacyDataMigrator/survey(_:)`` makes it. It writes nothing: no flag, no counter, no library,
 /// no log line at notice level, no telemetry tag. Stores are read on private snapshots, to their
 /// end, and counted; nothing of their content is kept.
-public struct LegacySurvey: Sendable {
+package struct LegacySurvey: Sendable {
   /// How far a survey reads.
-  public enum Depth: Sendable, Equatable {
+  package enum Depth: Sendable, Equatable {
     /// Only what is there: the probe, lone `-wal` files with valid frames, the defaults' keys
     /// (what `hasRecoverableLegacyData` needs; nothing is copied or read).
     case presence
@@ -21,33 +21,33 @@ public struct LegacySurvey: Sendable {
   }
 
   /// One file that may be the 2.x store, and what it holds.
-  public struct Store: Sendable, Equatable {
+  package struct Store: Sendable, Equatable {
     /// The file.
-    public var candidate: LegacyCandidate
+    package var candidate: LegacyCandidate
     /// What reading it gave; nil at ``Depth/presence``.
-    public var content: Content?
+    package var content: Content?
     /// What salvage rebuilds from it when SQLite could not read it (``Depth/contentsAndSalvage``).
-    public var salvage: SalvageCount?
+    package var salvage: SalvageCount?
     /// For a store that holds dittos and is not the chosen one: how many of its dittos the chosen
     /// store lacks (by category title and text, as the merge compares them); nil for the chosen
     /// store, a store without dittos, or when they could not be compared.
-    public var missingFromChosen: Int?
+    package var missingFromChosen: Int?
 
     /// Categories read from it; nil when it was not read or could not be.
-    public var categories: Int? {
+    package var categories: Int? {
       if case .read(let categories, _) = content { return categories }
       return nil
     }
 
     /// Dittos read from it; nil when it was not read or could not be.
-    public var dittos: Int? {
+    package var dittos: Int? {
       if case .read(_, let dittos) = content { return dittos }
       return nil
     }
   }
 
   /// What reading a store gave.
-  public enum Content: Sendable, Equatable {
+  package enum Content: Sendable, Equatable {
     /// Read to its end: these many categories and dittos (zero dittos: an empty store).
     case read(categories: Int, dittos: Int)
     /// Could not be read.
@@ -55,31 +55,31 @@ public struct LegacySurvey: Sendable {
   }
 
   /// What salvage rebuilds (counted, never imported by a survey).
-  public enum SalvageCount: Sendable, Equatable {
+  package enum SalvageCount: Sendable, Equatable {
     /// Salvage rebuilt these many categories and dittos.
     case rebuilt(categories: Int, dittos: Int)
     /// Salvage found nothing it could decode.
     case failed(LegacyStoreError)
 
     /// Dittos rebuilt (0 when salvage failed).
-    public var dittos: Int {
+    package var dittos: Int {
       if case .rebuilt(_, let dittos) = self { return dittos }
       return 0
     }
   }
 
   /// A `-wal` whose store is gone.
-  public struct LoneWAL: Sendable, Equatable {
+  package struct LoneWAL: Sendable, Equatable {
     /// The `-wal` file.
-    public var candidate: LegacyCandidate
+    package var candidate: LegacyCandidate
     /// True when it holds at least one valid committed frame.
-    public var hasValidFrames: Bool
+    package var hasValidFrames: Bool
     /// What salvage rebuilds from it (``Depth/contentsAndSalvage``).
-    public var salvage: SalvageCount?
+    package var salvage: SalvageCount?
   }
 
   /// The App Group defaults' legacy keys (the keyboard's queue, the 1.x list).
-  public enum Defaults: Sendable, Equatable {
+  package enum Defaults: Sendable, Equatable {
     /// No defaults, or none of the legacy keys.
     case none
     /// Read: their categories and dittos.
@@ -89,21 +89,21 @@ public struct LegacySurvey: Sendable {
   }
 
   /// The folders looked at, or nil for a file the user picked.
-  public var layout: ContainerLayout?
+  package var layout: ContainerLayout?
   /// The store files, in probe order (the seed's places and spellings).
-  public var stores: [Store] = []
+  package var stores: [Store] = []
   /// Paths with a store's name that are not regular files (never opened).
-  public var skipped: [SkippedCandidate] = []
+  package var skipped: [SkippedCandidate] = []
   /// `-wal` files whose store is gone.
-  public var loneWALs: [LoneWAL] = []
+  package var loneWALs: [LoneWAL] = []
   /// The defaults' legacy keys.
-  public var defaults: Defaults = .none
+  package var defaults: Defaults = .none
   /// How far this survey read.
-  public var depth: Depth
+  package var depth: Depth
 
   /// A survey of `layout` (nil for a file the user picked) that reads as far as `depth`, nothing
   /// found yet.
-  public init(layout: ContainerLayout?, depth: Depth) {
+  package init(layout: ContainerLayout?, depth: Depth) {
     self.layout = layout
     self.depth = depth
   }
@@ -121,7 +121,7 @@ public struct LegacySurvey: Sendable {
   ///
   /// Ties go to more bytes (main file + `-wal`), then to the seed's probe order. At
   /// ``Depth/presence`` nothing is read: by bytes, then probe order.
-  public var preferenceOrder: [Store] {
+  package var preferenceOrder: [Store] {
     func rank(_ store: Store) -> Int {
       switch store.content {
       case .read(_, let dittos): dittos > 0 ? 0 : 2
@@ -146,11 +146,11 @@ public struct LegacySurvey: Sendable {
 
   /// The seed's `legacyStoreURL`: the store a migration is about (the best of
   /// ``preferenceOrder``), nil when there is none.
-  public var chosen: LegacyCandidate? { preferenceOrder.first?.candidate }
+  package var chosen: LegacyCandidate? { preferenceOrder.first?.candidate }
 
   /// The chosen store, when it was read (nil when there is none, when it could not be read, or at
   /// presence depth): what a migration imports.
-  public var storeToImport: Store? {
+  package var storeToImport: Store? {
     guard let first = preferenceOrder.first, case .read = first.content else { return nil }
     return first
   }
@@ -158,7 +158,7 @@ public struct LegacySurvey: Sendable {
   /// The other stores that were read and hold dittos, best first (the automatic path imports only
   /// the chosen store; "Recover Old Dittos" imports these after it). Each carries
   /// ``Store/missingFromChosen``.
-  public var otherReadableStores: [Store] {
+  package var otherReadableStores: [Store] {
     guard let chosen = storeToImport else { return [] }
     return preferenceOrder.filter { $0.candidate != chosen.candidate && ($0.dittos ?? 0) > 0 }
   }
@@ -166,7 +166,7 @@ public struct LegacySurvey: Sendable {
   /// The error an attempt reports when no store reads (nil when one does): the first transient
   /// failure, in preference order and then among the skipped paths (it is why the attempt counts
   /// for nothing, and what to fix first), else the first store's error.
-  public var decidingReadError: LegacyStoreError? {
+  package var decidingReadError: LegacyStoreError? {
     guard storeToImport == nil else { return nil }
     let failures = storeFailures + skipped.map(\.error)
     return failures.first(where: \.isTransient) ?? failures.first
@@ -176,14 +176,14 @@ public struct LegacySurvey: Sendable {
   /// now, a path with a store's name that was not opened, the defaults not readable now — or nil
   /// when every failure (if any) was permanent. While there is one, the automatic path writes no
   /// flag and no counter.
-  public var transientReason: TransientReason? {
+  package var transientReason: TransientReason? {
     if let reason = transientFailure?.kind.transientReason { return reason }
     if case .failed(let error) = defaults { return error.kind.transientReason }
     return nil
   }
 
   /// The first store error or path not opened that is transient, in preference order.
-  public var transientFailure: LegacyStoreError? {
+  package var transientFailure: LegacyStoreError? {
     (storeFailures + skipped.map(\.error)).first(where: \.isTransient)
   }
 
@@ -198,7 +198,7 @@ public struct LegacySurvey: Sendable {
   /// The seed's `hasRecoverableLegacyData`: any store file (even a zero-byte or unreadable one), a
   /// path with a store's name that was not opened (a link, a folder it may not search), a lone
   /// `-wal` with valid frames, or defaults holding legacy dittos (or unreadable).
-  public var hasRecoverableLegacyData: Bool {
+  package var hasRecoverableLegacyData: Bool {
     if !stores.isEmpty || !skipped.isEmpty || loneWALs.contains(where: \.hasValidFrames) {
       return true
     }
@@ -210,7 +210,7 @@ public struct LegacySurvey: Sendable {
   }
 
   /// Dittos that read as they are (the store a migration imports, and the defaults' keys).
-  public var readableDittos: Int {
+  package var readableDittos: Int {
     var total = 0
     if let dittos = storeToImport?.dittos { total += dittos }
     if case .read(let content) = defaults {
@@ -220,9 +220,9 @@ public struct LegacySurvey: Sendable {
   }
 
   /// One source an attempt would import, and how much it holds.
-  public struct Source: Sendable, Equatable {
+  package struct Source: Sendable, Equatable {
     /// Where a source's dittos come from.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
       /// A store read as it is.
       case store(LegacyCandidate)
       /// Rows salvage rebuilds from a store SQLite cannot read, or from a lone `-wal`.
@@ -232,13 +232,13 @@ public struct LegacySurvey: Sendable {
     }
 
     /// Which kind of source (the store, the keyboard's queue, the 1.x list).
-    public var kind: LegacySourceReport.Kind
+    package var kind: LegacySourceReport.Kind
     /// Where its dittos come from.
-    public var origin: Origin
+    package var origin: Origin
     /// Categories it offers.
-    public var categories: Int
+    package var categories: Int
     /// Dittos it offers.
-    public var dittos: Int
+    package var dittos: Int
   }
 
   /// What an attempt on `path` imports, in order: the chosen store when it reads; on the manual
@@ -246,14 +246,14 @@ public struct LegacySurvey: Sendable {
   /// or, when no store reads (or the chosen one holds no ditto), the first store or lone `-wal`
   /// salvage rebuilds dittos from; then the keyboard's queue and the 1.x list.
   /// (Salvage needs ``Depth/contentsAndSalvage``; a survey that did not run it offers none.)
-  public func sources(for path: MigrationSource) -> [Source] {
-    sources(salvaging: path == .manual, everyStore: path == .manual)
+  package func sources(for trigger: MigrationTrigger) -> [Source] {
+    sources(salvaging: trigger == .manual, everyStore: trigger == .manual)
   }
 
   /// The sources an import takes: the chosen store when it reads; with `everyStore`, every other
   /// store that reads and holds dittos after it; with `salvaging`, what salvage rebuilds when no
   /// store reads (or the chosen one holds no ditto); then the keyboard's queue and the 1.x list.
-  public func sources(salvaging: Bool, everyStore: Bool) -> [Source] {
+  package func sources(salvaging: Bool, everyStore: Bool) -> [Source] {
     var sources: [Source] = []
     let read = storeToImport
     var storeSource: Source?

@@ -1,5 +1,5 @@
 /// Which path started a migration attempt (the `source=` field of the telemetry line).
-public enum MigrationSource: String, Sendable, Equatable {
+package enum MigrationTrigger: String, Sendable, Equatable {
   /// `migrateIfNeeded` at launch: honours the completion flag.
   case auto
   /// "Recover Old Dittos" (`recoverNow`): ignores the flag.
@@ -23,7 +23,7 @@ public enum MigrationOutcome: String, Sendable, Equatable, CaseIterable {
   case libraryError = "library_error"
 
   /// The only place an outcome is derived from what happened.
-  public static func derive(from result: AttemptResult) -> MigrationOutcome {
+  package static func derive(from result: AttemptResult) -> MigrationOutcome {
     if result.interruption != nil { return .foundUnreadable }
     if result.destinationError != nil { return .libraryError }
     guard result.foundLegacyData else { return .nothingOnDisk }

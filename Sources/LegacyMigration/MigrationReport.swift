@@ -5,18 +5,18 @@ import LibraryMerge
 /// engine; read-only to everyone else.
 public struct MigrationReport: Sendable {
   /// Which path ran.
-  public internal(set) var source: MigrationSource
+  package internal(set) var trigger: MigrationTrigger
   /// How it ended.
   public internal(set) var outcome: MigrationOutcome
   /// The store that was imported (or, when none could be read, the one that was chosen).
-  public internal(set) var store: LegacyCandidate?
+  package internal(set) var store: LegacyCandidate?
   /// Counts of the import (or of its preview). When the merge did not run to its end (a library
   /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
-  public internal(set) var counts = ImportCounts()
+  package internal(set) var counts = ImportCounts()
   /// Why the store could not be read.
-  public internal(set) var readError: LegacyStoreError?
+  package internal(set) var readError: LegacyStoreError?
   /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
-  public internal(set) var destinationError: DestinationError?
+  package internal(set) var destinationError: DestinationError?
   /// True when this attempt set the completion flag (only the automatic path ever does).
   public internal(set) var flagSet = false
   /// True when the completion flag is set once this attempt is over (set now or before): nothing
@@ -25,7 +25,7 @@ public struct MigrationReport: Sendable {
   /// again), and after a permanent `found_unreadable` until the third such attempt.
   public internal(set) var settled = false
   /// Why the flag could not be read or written, if so.
-  public internal(set) var flagError: FlagStoreError?
+  package internal(set) var flagError: FlagStoreError?
   /// The automatic path's count of attempts that ended in a permanent `found_unreadable`, as it is
   /// after this attempt. Set on every automatic report, except when the flag store could not be
   /// read or was deliberately not read (protected data not available); nil on the manual path.
@@ -33,39 +33,39 @@ public struct MigrationReport: Sendable {
   /// True for a preview: nothing was written and the flag was not touched.
   public internal(set) var isDryRun = false
   /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
-  public internal(set) var salvaged: Int?
+  package internal(set) var salvaged: Int?
   /// Every legacy source found, with its own counts or error.
-  public internal(set) var sources: [LegacySourceReport] = []
+  package internal(set) var sources: [LegacySourceReport] = []
   /// Why the App Group defaults' legacy keys could not be read, when so.
-  public internal(set) var defaultsError: DefaultsError?
+  package internal(set) var defaultsError: DefaultsError?
   /// Other stores that read and hold dittos besides ``store``: the automatic path leaves them to
   /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
-  public internal(set) var otherStores: [OtherLegacyStore] = []
+  package internal(set) var otherStores: [OtherLegacyStore] = []
 
   /// Lone `-wal` files with valid frames whose store is gone (only the manual path salvages them).
-  public internal(set) var orphanWALs: [LegacyCandidate] = []
+  package internal(set) var orphanWALs: [LegacyCandidate] = []
   /// Paths with a store's name that are not regular files (never opened).
-  public internal(set) var skipped: [SkippedCandidate] = []
+  package internal(set) var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data, when there was one: the flag
   /// and the counter were not written, and a `found_unreadable` line carries ` reason=<value>`.
-  public internal(set) var transientReason: TransientReason?
+  package internal(set) var transientReason: TransientReason?
   /// True for ``LegacyDataMigrator/recoverNow(from:dryRun:)``: the line carries `from=file`.
-  public internal(set) var isFromFile = false
+  package internal(set) var isFromFile = false
   /// What the library is (iCloud tables, history), as the destination said during the import; nil
   /// when no import ran.
-  public internal(set) var libraryFacts: LibraryFacts?
+  package internal(set) var libraryFacts: LibraryFacts?
   /// A preview ran as against an empty library because the library could not be read: why.
-  public internal(set) var libraryWarning: DestinationError?
+  package internal(set) var libraryWarning: DestinationError?
 
-  /// The report of an attempt on `source` that ended in `outcome`, nothing counted.
-  init(source: MigrationSource, outcome: MigrationOutcome) {
-    self.source = source
+  /// The report of an attempt `trigger` started that ended in `outcome`, nothing counted.
+  init(trigger: MigrationTrigger, outcome: MigrationOutcome) {
+    self.trigger = trigger
     self.outcome = outcome
   }
 
   /// The report of an attempt that ended in `outcome` with `result`.
-  package init(source: MigrationSource, outcome: MigrationOutcome, result: AttemptResult) {
-    self.init(source: source, outcome: outcome)
+  package init(trigger: MigrationTrigger, outcome: MigrationOutcome, result: AttemptResult) {
+    self.init(trigger: trigger, outcome: outcome)
     store = result.store
     counts = result.counts
     readError = result.readError
@@ -96,7 +96,7 @@ public struct MigrationReport: Sendable {
   }
 
   /// The technical error of a store, library or defaults failure (file and cause).
-  public var errorDescription: String? {
+  package var errorDescription: String? {
     destinationError?.description ?? readError?.description ?? defaultsError?.description
   }
 
@@ -142,9 +142,9 @@ public struct MigrationReport: Sendable {
   /// ` reason=<permission|busy|locked|no_space|changing|defaults|not_a_file|cancelled>` when a
   /// `found_unreadable` attempt failed in a way that says nothing about the data (it counted for
   /// nothing). The counts are always what was read, whatever the outcome.
-  public var telemetryLine: String {
+  package var telemetryLine: String {
     var line =
-      "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
+      "migration_outcome source=\(trigger.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
     if let salvaged { line += " salvaged=\(salvaged)" }
     if isFromFile { line += " from=file" }
     if outcome == .foundUnreadable, let reason = transientReason {

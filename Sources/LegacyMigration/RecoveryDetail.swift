@@ -11,7 +11,7 @@ import LibraryMerge
 /// ``MigrationReport/technicalDetail`` and in the log, never here.
 public struct RecoveryDetail: Sendable, Equatable {
   /// What happened, as a stable code: the last part of ``key``.
-  public enum Problem: String, Sendable, Equatable, CaseIterable {
+  package enum Problem: String, Sendable, Equatable, CaseIterable {
     /// Not a database (a zero-length file, other bytes, a partial copy).
     case notADatabase
     /// A database, but damaged.
@@ -49,7 +49,7 @@ public struct RecoveryDetail: Sendable, Equatable {
   }
 
   /// What happened.
-  public let problem: Problem
+  package let problem: Problem
   /// The name of the file it is about (`Ditto.sqlite`), nil when it is about no one file.
   public let fileName: String?
   /// True when it says nothing about the old data: a later attempt may read it.

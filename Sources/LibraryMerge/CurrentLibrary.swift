@@ -50,10 +50,10 @@ public struct CurrentLibrary: Sendable, Equatable {
   }
 
   /// An empty library with no Profile.
-  public static let empty = CurrentLibrary(hasProfile: false, categories: [])
+  package static let empty = CurrentLibrary(hasProfile: false, categories: [])
 
   /// Number of dittos over all categories.
-  public var dittoCount: Int { categories.reduce(0) { $0 + $1.texts.count } }
+  package var dittoCount: Int { categories.reduce(0) { $0 + $1.texts.count } }
 }
 
 /// A category of the library in outline: what the merge needs to place new rows, no texts.
@@ -97,15 +97,15 @@ public struct LibraryOutline: Sendable, Equatable {
   }
 
   /// An empty library with no Profile.
-  public static let empty = LibraryOutline(hasProfile: false, categories: [])
+  package static let empty = LibraryOutline(hasProfile: false, categories: [])
 
   /// Number of dittos over all categories.
-  public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittoCount } }
+  package var dittoCount: Int { categories.reduce(0) { $0 + $1.dittoCount } }
 }
 
 extension CurrentLibrary {
   /// The same library without its texts.
-  public var outline: LibraryOutline {
+  package var outline: LibraryOutline {
     LibraryOutline(
       hasProfile: hasProfile,
       categories: categories.map {

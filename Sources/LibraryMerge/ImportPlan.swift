@@ -1,27 +1,27 @@
 /// Counts of one import (or of its preview).
 ///
 /// `inserted + skipped + dittosOverLimit == dittosRead` always holds.
-public struct ImportCounts: Sendable, Equatable {
+package struct ImportCounts: Sendable, Equatable {
   /// Categories offered by the sources.
-  public var categoriesRead = 0
+  package var categoriesRead = 0
   /// Dittos offered by the sources.
-  public var dittosRead = 0
+  package var dittosRead = 0
   /// Categories created (the others merged into an existing one with the same title).
-  public var insertedCategories = 0
+  package var insertedCategories = 0
   /// Dittos added.
-  public var inserted = 0
+  package var inserted = 0
   /// Dittos not added because their category already held the same text.
-  public var skipped = 0
+  package var skipped = 0
   /// Categories (new or existing) that receive at least one new ditto.
-  public var categoriesReceivingDittos = 0
+  package var categoriesReceivingDittos = 0
   /// Categories not created because the library already held the most it may
   /// (``LibraryMerger/Rules/maximumCategories``).
-  public var categoriesOverLimit = 0
+  package var categoriesOverLimit = 0
   /// Dittos of those categories, not imported.
-  public var dittosOverLimit = 0
+  package var dittosOverLimit = 0
 
   /// All counts zero.
-  public init() {}
+  package init() {}
 
   /// Adds another source's counts (`categoriesReceivingDittos` is the merge's own total).
   mutating func add(_ other: ImportCounts) {
@@ -51,7 +51,7 @@ public struct PlannedCategory: Sendable, Equatable {
   public var sortOrder: Int64
 
   /// A new category titled `title` at `sortOrder`.
-  public init(title: String, sortOrder: Int64) {
+  package init(title: String, sortOrder: Int64) {
     self.title = title
     self.sortOrder = sortOrder
   }
@@ -69,7 +69,7 @@ public struct PlannedDitto: Sendable, Equatable {
   public var sortOrder: Int64
 
   /// A new ditto with `text` and `useCount`, for `target` at `sortOrder`.
-  public init(target: PlannedTarget, text: String, useCount: Int64, sortOrder: Int64) {
+  package init(target: PlannedTarget, text: String, useCount: Int64, sortOrder: Int64) {
     self.target = target
     self.text = text
     self.useCount = useCount
@@ -88,12 +88,12 @@ public struct ImportPlan: Sendable, Equatable {
   /// Dittos to insert, in source order.
   public var dittos: [PlannedDitto] = []
   /// Totals over every source.
-  public var counts = ImportCounts()
+  package var counts = ImportCounts()
   /// The same counts per source, in the order the sources were given.
-  public var countsBySource: [ImportCounts] = []
+  package var countsBySource: [ImportCounts] = []
 
   /// A plan that inserts nothing.
-  public init() {}
+  package init() {}
 
   /// True when applying the plan writes nothing.
   public var isEmpty: Bool { newCategories.isEmpty && dittos.isEmpty }

@@ -1,7 +1,7 @@
 /// One import in progress, inside the destination's exclusive hold (or, for a preview, against the
 /// library as it is, writing nothing).
 ///
-/// The merge (``LibraryMerger``) reads the outline once, asks which texts a category held before
+/// The engine's merge reads the outline once, asks which texts a category held before
 /// the import, and inserts as the sources stream by; the destination keeps every insert or none.
 /// Texts stay in the destination: a library of a million dittos is never held in memory to be merged
 /// into.

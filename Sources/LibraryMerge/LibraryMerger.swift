@@ -19,37 +19,37 @@
 /// gave them: rule 2 needs those, and the destination cannot tell them from its own rows. Whether a
 /// category held a text before the import is the destination's to answer
 /// (``ImportSession/heldBeforeImport(_:in:)``), from its own storage.
-public enum LibraryMerger {
+package enum LibraryMerger {
   /// Options a caller may set; the defaults are the migrator's (upstream's migrator has no cap).
-  public struct Rules: Sendable, Equatable {
+  package struct Rules: Sendable, Equatable {
     /// New categories are created only while the library (with those this import created) holds
     /// fewer than this many; nil: no cap. The app's own CSV import uses 8.
-    public var maximumCategories: Int?
+    package var maximumCategories: Int?
 
     /// Rules that create new categories only while the library holds fewer than `maximumCategories`
     /// (nil: no limit).
-    public init(maximumCategories: Int? = nil) {
+    package init(maximumCategories: Int? = nil) {
       self.maximumCategories = maximumCategories
     }
 
     /// The app's CSV import: at most 8 categories (`maxCategories`).
-    public static let csvImport = Rules(maximumCategories: 8)
+    package static let csvImport = Rules(maximumCategories: 8)
   }
 
   /// What one merge did.
-  public struct Result: Sendable, Equatable {
+  package struct Result: Sendable, Equatable {
     /// Totals over every source.
-    public var counts = ImportCounts()
+    package var counts = ImportCounts()
     /// The same counts per source, in the order the sources were given.
-    public var countsBySource: [ImportCounts] = []
+    package var countsBySource: [ImportCounts] = []
     /// True when the library had no Profile and the merge inserted something: one was created.
-    public var createsProfile = false
+    package var createsProfile = false
     /// Titles of the categories not created because of ``Rules/maximumCategories`` (user text:
     /// never for a public log line).
-    public var refusedCategoryTitles: [String] = []
+    package var refusedCategoryTitles: [String] = []
 
     /// A merge that has done nothing yet.
-    public init() {}
+    package init() {}
   }
 
   /// Merges `sources` (in order) into the library `session` holds.
@@ -58,7 +58,7 @@ public enum LibraryMerger {
   ///   or ``ImportFailure/cancelled`` when the task running it is cancelled (checked before each
   ///   source and once more after the last, before the destination keeps anything); the
   ///   destination then undoes what was inserted.
-  public static func merge(
+  package static func merge(
     _ sources: [any MergeSourceStream], into session: any ImportSession, rules: Rules = Rules()
   ) throws(ImportFailure) -> Result {
     var state = State(outline: session.outline, rules: rules)

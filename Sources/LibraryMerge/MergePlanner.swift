@@ -1,8 +1,8 @@
 /// The merge of sources held in memory into a library held in memory, as one ``ImportPlan``: the
 /// rules of ``LibraryMerger``, for previews, tests and small imports.
-public enum MergePlanner {
+package enum MergePlanner {
   /// Plans the import of `sources` (in order) into `library`.
-  public static func plan(
+  package static func plan(
     _ sources: [MergeSource], into library: CurrentLibrary,
     rules: LibraryMerger.Rules = LibraryMerger.Rules()
   ) -> ImportPlan {

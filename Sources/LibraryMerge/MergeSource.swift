@@ -1,33 +1,33 @@
 /// One ditto offered by a legacy source: its text and its use count.
-public struct MergeDitto: Sendable, Equatable, Hashable {
+package struct MergeDitto: Sendable, Equatable, Hashable {
   /// Its text; dittos merge by text within their category.
-  public var text: String
+  package var text: String
   /// Its use count, kept as it is.
-  public var useCount: Int64
+  package var useCount: Int64
 
   /// A ditto with `text`, used `useCount` times.
-  public init(text: String, useCount: Int64 = 0) {
+  package init(text: String, useCount: Int64 = 0) {
     self.text = text
     self.useCount = useCount
   }
 }
 
 /// One category offered by a legacy source, its dittos in the user's order.
-public struct MergeCategory: Sendable, Equatable {
+package struct MergeCategory: Sendable, Equatable {
   /// Its title; categories merge by title.
-  public var title: String
+  package var title: String
   /// Its dittos, in order.
-  public var dittos: [MergeDitto]
+  package var dittos: [MergeDitto]
 
   /// A category titled `title` holding `dittos` in order.
-  public init(title: String, dittos: [MergeDitto] = []) {
+  package init(title: String, dittos: [MergeDitto] = []) {
     self.title = title
     self.dittos = dittos
   }
 }
 
 /// One step of a source as it streams into the merge: a category starts, or a ditto of it.
-public enum MergeItem: Sendable, Equatable {
+package enum MergeItem: Sendable, Equatable {
   /// A category begins; the dittos that follow are its own.
   case category(title: String)
   /// A ditto of the category that began last.
@@ -40,7 +40,7 @@ public enum MergeItem: Sendable, Equatable {
 /// The engine surveys a source to its end before any library is touched (so a read error is known
 /// first), then streams it again into the import: the stream reads the same private snapshot, and a
 /// failure on the way is a ``ImportFailure/source(_:)``, never a library error.
-public protocol MergeSourceStream {
+package protocol MergeSourceStream {
   /// A short name for reports (`coredata`, `pending`, `v1`, `file`, …); never user content.
   var kind: String { get }
   /// Its categories' titles in order, repeats included (known from the survey).
@@ -54,24 +54,24 @@ public protocol MergeSourceStream {
 
 /// One legacy source held in memory (the keyboard's queued additions, the 1.x list, a CSV file,
 /// rows rebuilt by salvage).
-public struct MergeSource: MergeSourceStream, Sendable, Equatable {
+package struct MergeSource: MergeSourceStream, Sendable, Equatable {
   /// A short name for reports (`coredata`, `pending`, `v1`, `file`, …); never user content.
-  public var kind: String
+  package var kind: String
   /// Categories in the user's order.
-  public var categories: [MergeCategory]
+  package var categories: [MergeCategory]
 
   /// A source named `kind` (for reports) holding `categories` in order.
-  public init(kind: String, categories: [MergeCategory]) {
+  package init(kind: String, categories: [MergeCategory]) {
     self.kind = kind
     self.categories = categories
   }
 
   /// Number of dittos over all categories.
-  public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
+  package var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
 
-  public var categoryTitles: [String] { categories.map(\.title) }
+  package var categoryTitles: [String] { categories.map(\.title) }
 
-  public func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
+  package func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
     for category in categories {
       try visit(.category(title: category.title))
       for ditto in category.dittos { try visit(.ditto(ditto)) }

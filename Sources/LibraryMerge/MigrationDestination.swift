@@ -28,17 +28,44 @@ public protocol MigrationDestination: Sendable {
     throws(ImportFailure) -> Result
 }
 
-/// Why an import stopped, in two kinds that never mix: the library's fault, or a legacy source's.
-public enum ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why an import stopped, in kinds that never mix: the library's fault, a legacy source's, or a
+/// cancellation. A destination passes it on as it comes from the body it runs; it makes its own
+/// failures from a ``DestinationError`` (``library(_:)``).
+public struct ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What stopped the import.
+  package enum Reason: Sendable, Equatable {
+    /// The library could not be read or written; nothing was changed.
+    case library(DestinationError)
+    /// A legacy source could not be read to its end while the import ran; nothing was changed.
+    case source(SourceReadFailure)
+    /// The task running the import was cancelled before anything was kept; nothing was changed.
+    case cancelled
+  }
+
+  /// What stopped the import.
+  package let reason: Reason
+
   /// The library could not be read or written; nothing was changed.
-  case library(DestinationError)
+  public static func library(_ error: DestinationError) -> ImportFailure {
+    ImportFailure(reason: .library(error))
+  }
+
   /// A legacy source could not be read to its end while the import ran; nothing was changed.
-  case source(SourceReadFailure)
+  package static func source(_ failure: SourceReadFailure) -> ImportFailure {
+    ImportFailure(reason: .source(failure))
+  }
+
   /// The task running the import was cancelled before anything was kept; nothing was changed.
-  case cancelled
+  package static let cancelled = ImportFailure(reason: .cancelled)
+
+  /// The library's error, when the library is what failed.
+  package var libraryError: DestinationError? {
+    if case .library(let error) = reason { return error }
+    return nil
+  }
 
   public var description: String {
-    switch self {
+    switch reason {
     case .library(let error): error.description
     case .source(let failure): failure.description
     case .cancelled: "the import was cancelled before anything was written"
@@ -47,19 +74,19 @@ public enum ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A legacy source that failed while it streamed into an import (its own error inside).
-public struct SourceReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SourceReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// The reader's own error (a `LegacyStoreError` for a 2.x store).
-  public var error: any Error & Sendable
+  package var error: any Error & Sendable
   /// The reader's description of it: file and cause, no user content.
-  public var description: String
+  package var description: String
 
   /// A failure to read a source, carrying its error.
-  public init(_ error: some Error & Sendable & CustomStringConvertible) {
+  package init(_ error: some Error & Sendable & CustomStringConvertible) {
     self.error = error
     description = error.description
   }
 
-  public static func == (lhs: SourceReadFailure, rhs: SourceReadFailure) -> Bool {
+  package static func == (lhs: SourceReadFailure, rhs: SourceReadFailure) -> Bool {
     lhs.description == rhs.description
   }
 }
@@ -93,7 +120,7 @@ public struct DestinationError: Error, Sendable, Equatable, CustomStringConverti
   }
 
   /// A short stable code for logs and JSON.
-  public var code: String { kind.rawValue }
+  package var code: String { kind.rawValue }
 
   public var description: String { "\(file): \(reason)" }
 }

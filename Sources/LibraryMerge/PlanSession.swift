@@ -9,13 +9,13 @@
 /// An import collected in memory: membership answered from the library's texts, inserts recorded
 /// as an ``ImportPlan`` (for a library the caller already holds in memory: the app's `ModelContext`,
 /// tests).
-public final class PlanSession: ImportSession {
+package final class PlanSession: ImportSession {
   /// The library the plan is made against.
-  public let library: CurrentLibrary
-  public let outline: LibraryOutline
-  public let facts: LibraryFacts
+  package let library: CurrentLibrary
+  package let outline: LibraryOutline
+  package let facts: LibraryFacts
   /// What the merge inserted so far.
-  public private(set) var plan = ImportPlan()
+  package private(set) var plan = ImportPlan()
 
   /// Handles of the categories this plan creates, beyond every existing one's.
   private let firstNewID: Int64
@@ -29,7 +29,7 @@ public final class PlanSession: ImportSession {
   private var texts: [CategoryID: Set<String>] = [:]
 
   /// A session that plans against `library` (facts about it in `facts`) and writes nothing.
-  public init(library: CurrentLibrary, facts: LibraryFacts = LibraryFacts()) {
+  package init(library: CurrentLibrary, facts: LibraryFacts = LibraryFacts()) {
     self.library = library
     self.facts = facts
     outline = library.outline
@@ -39,7 +39,7 @@ public final class PlanSession: ImportSession {
     }
   }
 
-  public func heldBeforeImport(_ text: String, in category: CategoryID) -> Bool {
+  package func heldBeforeImport(_ text: String, in category: CategoryID) -> Bool {
     guard let index = existing[category] else { return false }
     if exactTexts[category] == nil {
       exactTexts[category] = Set(library.categories[index].texts.lazy.map(ExactText.init))
@@ -49,13 +49,13 @@ public final class PlanSession: ImportSession {
     return texts[category]?.contains(text) == true
   }
 
-  public func insertCategory(title: String, sortOrder: Int64) -> CategoryID {
+  package func insertCategory(title: String, sortOrder: Int64) -> CategoryID {
     plan.newCategories.append(PlannedCategory(title: title, sortOrder: sortOrder))
     plan.createsProfile = !library.hasProfile
     return CategoryID(firstNewID + Int64(plan.newCategories.count - 1))
   }
 
-  public func insertDitto(text: String, useCount: Int64, sortOrder: Int64, in category: CategoryID)
+  package func insertDitto(text: String, useCount: Int64, sortOrder: Int64, in category: CategoryID)
   {
     let newIndex = category.rawValue - firstNewID
     let target: PlannedTarget =

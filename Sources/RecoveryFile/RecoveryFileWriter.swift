@@ -36,7 +36,7 @@ public enum RecoveryFileWriter {
   /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as
   ///   it was), `.writeFailed` otherwise (a source that stopped reading included); nothing is left
   ///   at `path` on failure.
-  public static func write(
+  package static func write(
     _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
@@ -80,7 +80,7 @@ public enum RecoveryFileWriter {
   /// Writes `categories` (each with its dittos in order) and `info` as a new file at `path`.
   ///
   /// - Throws: ``RecoveryFileError`` as ``write(_:info:to:)`` does.
-  public static func write(
+  package static func write(
     categories: [MergeCategory], info: RecoveryFileInfo, to path: String
   ) throws(RecoveryFileError) {
     _ = try write([MergeSource(kind: "file", categories: categories)], info: info, to: path)

@@ -37,20 +37,20 @@ public struct EngineLogger: Sendable {
   }
 
   /// A logger that discards everything.
-  public static let disabled = EngineLogger(
+  package static let disabled = EngineLogger(
     subsystem: "io.kern.ditto", category: "disabled", logLevel: .critical,
     handler: DiscardingLogHandler())
 
   /// Logs `message` at `level`.
-  public func log(level: LogLevel, _ message: @autoclosure () -> LogMessage) {
+  package func log(level: LogLevel, _ message: @autoclosure () -> LogMessage) {
     guard level >= logLevel else { return }
     handler.log(
       LogRecord(level: level, subsystem: subsystem, category: category, message: message()))
   }
 
-  public func debug(_ message: @autoclosure () -> LogMessage) { log(level: .debug, message()) }
-  public func info(_ message: @autoclosure () -> LogMessage) { log(level: .info, message()) }
-  public func notice(_ message: @autoclosure () -> LogMessage) { log(level: .notice, message()) }
-  public func warning(_ message: @autoclosure () -> LogMessage) { log(level: .warning, message()) }
-  public func error(_ message: @autoclosure () -> LogMessage) { log(level: .error, message()) }
+  package func debug(_ message: @autoclosure () -> LogMessage) { log(level: .debug, message()) }
+  package func info(_ message: @autoclosure () -> LogMessage) { log(level: .info, message()) }
+  package func notice(_ message: @autoclosure () -> LogMessage) { log(level: .notice, message()) }
+  package func warning(_ message: @autoclosure () -> LogMessage) { log(level: .warning, message()) }
+  package func error(_ message: @autoclosure () -> LogMessage) { log(level: .error, message()) }
 }

@@ -5,7 +5,7 @@ public struct LogRecord: Sendable, Equatable {
   public var category: String
   public var message: LogMessage
 
-  public init(level: LogLevel, subsystem: String, category: String, message: LogMessage) {
+  package init(level: LogLevel, subsystem: String, category: String, message: LogMessage) {
     self.level = level
     self.subsystem = subsystem
     self.category = category
@@ -20,16 +20,16 @@ public protocol LogHandler: Sendable {
 }
 
 /// A handler that drops everything.
-public struct DiscardingLogHandler: LogHandler {
-  public init() {}
-  public func log(_ record: LogRecord) {}
+package struct DiscardingLogHandler: LogHandler {
+  package init() {}
+  package func log(_ record: LogRecord) {}
 }
 
 /// A handler that forwards each record to several handlers.
-public struct MultiplexLogHandler: LogHandler {
-  public let handlers: [any LogHandler]
-  public init(_ handlers: [any LogHandler]) { self.handlers = handlers }
-  public func log(_ record: LogRecord) {
+package struct MultiplexLogHandler: LogHandler {
+  package let handlers: [any LogHandler]
+  package init(_ handlers: [any LogHandler]) { self.handlers = handlers }
+  package func log(_ record: LogRecord) {
     for handler in handlers { handler.log(record) }
   }
 }

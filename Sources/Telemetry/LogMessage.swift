@@ -16,13 +16,13 @@ public enum LogPrivacy: Sendable, Equatable {
 /// ```
 public struct LogMessage: ExpressibleByStringInterpolation, Sendable, Equatable {
   /// One piece of a message.
-  public enum Segment: Sendable, Equatable {
+  package enum Segment: Sendable, Equatable {
     case literal(String)
     case value(String, LogPrivacy)
   }
 
   /// The pieces, in order.
-  public private(set) var segments: [Segment]
+  package private(set) var segments: [Segment]
 
   public init(stringLiteral value: String) {
     segments = [.literal(value)]

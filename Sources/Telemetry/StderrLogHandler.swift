@@ -8,15 +8,15 @@
 ///
 /// The line is the message itself, so `grep migration_outcome` and `^migration_outcome` both work
 /// on captured output. Newlines inside a message are escaped: one record is always one line.
-public struct StderrLogHandler: LogHandler {
+package struct StderrLogHandler: LogHandler {
   /// Records below this level are not printed.
-  public var minimumLevel: LogLevel
+  package var minimumLevel: LogLevel
 
-  public init(minimumLevel: LogLevel = .notice) {
+  package init(minimumLevel: LogLevel = .notice) {
     self.minimumLevel = minimumLevel
   }
 
-  public func log(_ record: LogRecord) {
+  package func log(_ record: LogRecord) {
     guard record.level >= minimumLevel else { return }
     var line = record.message.rendered(redactingPrivate: true)
     if line.contains(where: { $0 == "\n" || $0 == "\r" }) {

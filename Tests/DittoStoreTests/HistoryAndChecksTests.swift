@@ -94,7 +94,7 @@ import Testing
       #expect(destination.lastReceipt?.createdProfileID != nil)
     } catch {
       #expect(iCloud, "\(error)")
-      guard case .library(let problem) = error else {
+      guard case .library(let problem) = error.reason else {
         Issue.record("\(error)")
         return
       }
@@ -162,7 +162,7 @@ import Testing
     #expect(sourceLocation: sourceLocation) {
       _ = try destination.merge(Self.sources)
     } throws: { error in
-      guard case .library(let problem) = error as? ImportFailure else { return false }
+      guard case .library(let problem) = (error as? ImportFailure)?.reason else { return false }
       return problem.kind == .readFailed && problem.reason.contains("integrity_check")
     }
   }

@@ -171,7 +171,7 @@ extension LibraryMerger.Result {
 extension ImportFailure {
   /// The library's error, when it was the library's (tests of the destination expect nothing else).
   var libraryError: DestinationError? {
-    if case .library(let error) = self { return error }
+    if case .library(let error) = reason { return error }
     return nil
   }
 }

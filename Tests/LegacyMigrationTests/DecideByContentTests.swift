@@ -182,7 +182,7 @@ import Testing
     try equal.builder.writeStore(spec, at: "Documents/Ditto.sqlite")
     try equal.builder.writeStore(spec, at: "Library/Application Support/Ditto.sqlite")
     #expect(
-      equal.makeMigrator().legacyStoreURL()?.relativePath
+      equal.makeMigrator().chosenLegacyStore()?.relativePath
         == "Library/Application Support/Ditto.sqlite")
     let bigger = try MigrationHarness()
     try bigger.builder.writeStore(spec, at: "Documents/Ditto.sqlite")

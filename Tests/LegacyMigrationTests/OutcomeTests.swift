@@ -37,8 +37,8 @@ import Testing
     }
   }
 
-  @Test(arguments: Path.allCases, [MigrationSource.auto, .manual])
-  func everyTerminalPathLogsExactlyOneOutcomeLine(path: Path, source: MigrationSource) throws {
+  @Test(arguments: Path.allCases, [MigrationTrigger.auto, .manual])
+  func everyTerminalPathLogsExactlyOneOutcomeLine(path: Path, source: MigrationTrigger) throws {
     let harness = try MigrationHarness()
     try path.prepare(harness)
     try harness.recordFiles()

@@ -61,7 +61,7 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     // The dittos decide, not the size: the 200 KB of garbage is named, and not chosen.
-    #expect(migrator.legacyStoreURL()?.relativePath == "Documents/Ditto.sqlite")
+    #expect(migrator.chosenLegacyStore()?.relativePath == "Documents/Ditto.sqlite")
     let report = migrator.recoverNow()
     #expect(report.outcome == .success)
     #expect(report.store?.relativePath == "Documents/Ditto.sqlite")

@@ -57,7 +57,8 @@ import Testing
     try harness.builder.writeStore(big, at: "Library/Application Support/Ditto.sqlite")
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
-    #expect(migrator.legacyStoreURL()?.relativePath == "Library/Application Support/Ditto.sqlite")
+    #expect(
+      migrator.chosenLegacyStore()?.relativePath == "Library/Application Support/Ditto.sqlite")
     let report = try #require(migrator.migrateIfNeeded().report)
     #expect(report.store?.relativePath == "Library/Application Support/Ditto.sqlite")
     #expect(report.counts.inserted == 360)
@@ -103,7 +104,7 @@ import Testing
   @Test func inventoryLinesAtInfoLevel() throws {
     let harness = try MigrationHarness()
     try harness.builder.writeStore(spec, journal: .walOnly)
-    _ = harness.makeMigrator().legacyStoreURL()
+    _ = harness.makeMigrator().chosenLegacyStore()
     let inventory = harness.log.records.filter {
       $0.message.rendered().hasPrefix("inventory[appgroup] ")
     }

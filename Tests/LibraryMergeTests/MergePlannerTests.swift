@@ -126,7 +126,7 @@ private func existing(
       _ = try LibraryMerger.merge([FailingHalfway()], into: session)
       Issue.record("a failing source merged")
     } catch {
-      guard case .source(let failure) = error else {
+      guard case .source(let failure) = error.reason else {
         Issue.record("reported as the library's: \(error)")
         return
       }

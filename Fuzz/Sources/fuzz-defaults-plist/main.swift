@@ -1,15 +1,27 @@
 import ContainerFiles
 import FuzzSupport
 import LegacyMigration
+import LibraryMerge
 import PropertyLists
+import Telemetry
 
 // The App Group defaults over a hostile plist: input = `group.io.kern.ditto.plist` (any format).
-// load() and DefaultsLegacyContent (the 1.x list, the 1.x pair, the keyboard's pending keys), the
-// flag readers, then update() as the migrator sets its flag (on the scratch copy).
+// load(), the legacy keys as the migrator reads them (the 1.x list, the 1.x pair, the keyboard's
+// pending keys: hasRecoverableLegacyData through the public API), the flag readers, then update()
+// as the migrator sets its flag (on the scratch copy).
 //
 // Invariant: after a successful update, the file reads back, the flag reads as set and every other
 // key is still there.
 let scratch = Scratch()
+
+/// An empty library: the legacy side is what is fuzzed.
+struct EmptyLibrary: PlanApplyingDestination {
+  struct Hold: LibraryHold {
+    var library: CurrentLibrary { CurrentLibrary(hasProfile: false, categories: []) }
+    func apply(_ plan: ImportPlan) throws(DestinationError) {}
+  }
+  func holdLibrary() throws(DestinationError) -> Hold { Hold() }
+}
 
 FuzzDriver.run { bytes in
   scratch.clear()
@@ -23,8 +35,11 @@ FuzzDriver.run { bytes in
   } catch {
     return  // DefaultsError.unreadable: the file is left as it is.
   }
-  let content = DefaultsLegacyContent(values: values.mapValues(\.plainValue))
-  _ = (content.isEmpty, content.problems, content.skippedEmptyTexts)
+  let migrator = LegacyDataMigrator(
+    layout: ContainerLayout(container: scratch.path + "/no-container"),
+    destination: EmptyLibrary(), defaults: defaults,
+    logger: EngineLogger.legacyDataMigrator(handler: DiscardOutput()))
+  _ = migrator.hasRecoverableLegacyData()
   do {
     try defaults.update([AppGroupDefaults.completionKey: true])
   } catch {
@@ -38,4 +53,9 @@ FuzzDriver.run { bytes in
   } catch {
     FuzzDriver.fail("update() left a file that cannot be read back: \(error)")
   }
+}
+
+/// Log records are not what is fuzzed.
+struct DiscardOutput: LogHandler {
+  func log(_ record: LogRecord) {}
 }

@@ -8,11 +8,26 @@ import LibraryMerge
 // library the reader still reads, holding the new ditto; a refused or failed one leaves the main
 // file's bytes as they were.
 let scratch = Scratch()
-let source = MergeSource(
-  kind: "fuzz",
-  categories: [
-    MergeCategory(title: "Fuzz", dittos: [MergeDitto(text: "fuzz ditto", useCount: 1)])
-  ])
+
+/// One ditto in the category "Fuzz", as a merge would put it: into the category of that title if
+/// the library has one, after its last ditto, unless that category already holds the text.
+/// Returns whether it was inserted.
+func merge(_ session: any ImportSession) throws(ImportFailure) -> Bool {
+  let outline = session.outline
+  let category: CategoryID
+  let sortOrder: Int64
+  if let existing = outline.categories.first(where: { $0.title == "Fuzz" }) {
+    if session.heldBeforeImport("fuzz ditto", in: existing.id) { return false }
+    category = existing.id
+    sortOrder = (existing.largestDittoSortOrder ?? -1) + 1
+  } else {
+    let last = outline.categories.map(\.sortOrder).max() ?? -1
+    category = try session.insertCategory(title: "Fuzz", sortOrder: last + 1)
+    sortOrder = 0
+  }
+  try session.insertDitto(text: "fuzz ditto", useCount: 1, sortOrder: sortOrder, in: category)
+  return true
+}
 
 FuzzDriver.run { bytes in
   let path = scratch.writeDatabase(bytes, named: "Ditto.store")
@@ -24,9 +39,6 @@ FuzzDriver.run { bytes in
     // DestinationError: refused or unreadable, named. An answer.
   }
   let destination = DittoStoreDestination(path: path)
-  func merge(_ session: any ImportSession) throws(ImportFailure) -> LibraryMerger.Result {
-    try LibraryMerger.merge([source], into: session)
-  }
   do {
     _ = try destination.previewImport(merge)
   } catch {
@@ -34,8 +46,8 @@ FuzzDriver.run { bytes in
   }
   let before = scratch.read("Ditto.store")
   do {
-    let result = try destination.applyImport(merge)
-    guard result.counts.inserted > 0 else { return }
+    let inserted = try destination.applyImport(merge)
+    guard inserted else { return }
     let after = try DittoStoreFile.content(at: path)
     FuzzDriver.expect(
       after.categories.contains { $0.dittos.contains { $0.text == "fuzz ditto" } },

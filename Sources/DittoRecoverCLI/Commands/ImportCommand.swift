@@ -60,7 +60,7 @@ struct ImportCommand: Command {
         try LibraryMerger.merge([merge], into: session, rules: .csvImport)
       }
     } catch {
-      switch error {
+      switch error.reason {
       case .library(let problem): throw LibraryFailure(problem)
       case .source(let failure): throw DataError(failure.description)
       case .cancelled:

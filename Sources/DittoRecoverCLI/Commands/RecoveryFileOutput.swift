@@ -36,7 +36,7 @@ enum RecoveryFileOutput {
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
     }
     var next = ReportRendering.advice(read, invocation: context.invocation)
-    if extraction.path == .auto {
+    if extraction.trigger == .auto {
       let more = extraction.dittosSalvageWouldAdd()
       if more > 0 {
         message +=

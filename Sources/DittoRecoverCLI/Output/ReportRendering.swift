@@ -13,7 +13,7 @@ enum ReportRendering {
   {
     var object: [String: JSONValue] = [
       "attempted": true,
-      "source": .string(report.source.rawValue),
+      "source": .string(report.trigger.rawValue),
       "outcome": .string(report.outcome.rawValue),
       "legacyStore": .optional(report.store?.relativePath),
       "legacyRoot": .optional(report.store?.root.rawValue),
@@ -59,7 +59,7 @@ enum ReportRendering {
     if let defaultsError = report.defaultsError {
       object["defaultsError"] = .string(defaultsError.description)
     }
-    if report.source == .manual {
+    if report.trigger == .manual {
       object["result"] = .string(report.recoveryResult.kind)
       object["message"] = .string(report.recoveryResult.message)
       object["detail"] = .optional(report.recoveryResult.detail)
@@ -237,7 +237,7 @@ enum ReportRendering {
           "warning: the library cannot be read (\(warning.description)): this preview is as against an empty library"
         )
       }
-    } else if report.source == .manual {
+    } else if report.trigger == .manual {
       lines.append(report.recoveryResult.message)
     }
     lines.append(
@@ -297,7 +297,7 @@ enum ReportRendering {
     }
     if let reason = report.transientReason {
       let counted =
-        report.source == .auto && !report.isDryRun
+        report.trigger == .auto && !report.isDryRun
         ? "; the attempt counter and the completion flag were left as they were" : ""
       lines.append(
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"

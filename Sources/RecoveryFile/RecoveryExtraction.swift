@@ -11,11 +11,11 @@ import Telemetry
 ///
 /// No flag is read or written, no library is opened, and no `migration_outcome` line is emitted
 /// (this is no attempt on a device): one `extract:` line at info level says how it ended.
-public final class RecoveryExtraction {
+package final class RecoveryExtraction {
   /// The legacy side: the survey and the sources, open on their snapshots until released.
-  public let sources: LegacySources
-  /// Which path's rules chose the sources (the manual path salvages, the automatic one does not).
-  public let path: MigrationSource
+  package let sources: LegacySources
+  /// Whose rules chose the sources (a manual attempt salvages, an automatic one does not).
+  package let trigger: MigrationTrigger
   private let logger: EngineLogger
 
   /// Surveys `layout` and opens the sources a recovery file holds.
@@ -25,8 +25,8 @@ public final class RecoveryExtraction {
   ///   - includesSalvage: also take dittos salvage rebuilds from stores SQLite cannot read and from
   ///     a lone `-wal` (the manual path's rule); without it an unreadable store stays unreadable.
   ///   - logger: info-level lines only.
-  public init(layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger) {
-    path = includesSalvage ? .manual : .auto
+  package init(layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger) {
+    trigger = includesSalvage ? .manual : .auto
     self.logger = logger
     // Every store that reads goes into the file (the chosen one first), as "Recover Old Dittos"
     // takes them: what holds dittos is never left behind.
@@ -39,13 +39,13 @@ public final class RecoveryExtraction {
 
   /// Dittos the sources offer (what the file would hold, before texts repeated across sources are
   /// merged).
-  public var offeredDittos: Int { sources.reports.reduce(0) { $0 + $1.dittos } }
+  package var offeredDittos: Int { sources.reports.reduce(0) { $0 + $1.dittos } }
 
   /// Dittos `--salvage` would add: what salvage rebuilds where nothing reads as it is (a store
   /// SQLite cannot read, a lone `-wal`), read now on private snapshots; 0 when salvage was already
   /// included or there is nothing to salvage. Writes nothing.
-  public func dittosSalvageWouldAdd() -> Int {
-    guard path == .auto, let layout = sources.survey.layout else { return 0 }
+  package func dittosSalvageWouldAdd() -> Int {
+    guard trigger == .auto, let layout = sources.survey.layout else { return 0 }
     let survey = sources.survey
     let unreadable = survey.stores.contains {
       if case .failed = $0.content { return true }
@@ -61,14 +61,14 @@ public final class RecoveryExtraction {
   }
 
   /// The engine's report of the read, before anything is written (counts as offered).
-  public var readReport: MigrationReport { report(counts: offeredCounts) }
+  package var readReport: MigrationReport { report(counts: offeredCounts) }
 
   /// Writes the file (see ``RecoveryFileWriter/write(_:info:to:)``).
   ///
   /// - Returns: `info` with its counts, and the engine's report (outcome, sources, counts as
   ///   merged into an empty library).
   /// - Throws: ``RecoveryFileError``.
-  public func write(info: RecoveryFileInfo, to out: String) throws(RecoveryFileError) -> (
+  package func write(info: RecoveryFileInfo, to out: String) throws(RecoveryFileError) -> (
     info: RecoveryFileInfo, report: MigrationReport
   ) {
     var info = info
@@ -93,6 +93,6 @@ public final class RecoveryExtraction {
     var result = sources.readResult
     result.counts = counts
     return MigrationReport(
-      source: path, outcome: MigrationOutcome.derive(from: result), result: result)
+      trigger: trigger, outcome: MigrationOutcome.derive(from: result), result: result)
   }
 }

@@ -4,7 +4,7 @@ import Salvage
 import Telemetry
 
 /// Reads the App Group defaults' legacy keys (small: held in memory).
-struct LegacySourceReader {
+struct DefaultsReader {
   let logger: EngineLogger
 
   /// The App Group defaults' legacy keys; nil when there are none.
