@@ -160,42 +160,69 @@ let package = Package(
       dependencies: ["EngineTestSupport", "DittoRecoverCLI", "FixtureTool", "SafeFiles"]
     ),
 
+    // Engine tests: each module's own, with EngineTestSupport (no CLI in it).
     .testTarget(
       name: "SQLiteDBTests",
-      dependencies: ["SQLiteDB", "TestSupport", "StoreFixtures", "SafeFiles"]),
+      dependencies: ["SQLiteDB", "EngineTestSupport", "StoreFixtures", "SafeFiles"]),
     .testTarget(
-      name: "LegacyStoreTests", dependencies: ["LegacyStore", "TestSupport", "SafeFiles"]),
+      name: "SafeFilesTests",
+      dependencies: [
+        "SafeFiles", "EngineTestSupport", "SQLiteSnapshot", "BackupReader", "Salvage",
+        "LegacyStore", "LegacyMigration", "StoreFixtures",
+      ]),
+    .testTarget(
+      name: "SQLiteSnapshotTests",
+      dependencies: [
+        "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures",
+      ]),
+    .testTarget(
+      name: "LegacyStoreTests", dependencies: ["LegacyStore", "EngineTestSupport", "SafeFiles"]),
+    .testTarget(
+      name: "ExchangeTests",
+      dependencies: ["Exchange", "LegacyStore", "EngineTestSupport", "StoreFixtures", "SafeFiles"]),
+    .testTarget(
+      name: "RecoveryFileTests",
+      dependencies: [
+        "RecoveryFile", "LegacyStore", "LibraryMerge", "LegacyMigration", "EngineTestSupport",
+        "StoreFixtures", "SQLiteDB", "SafeFiles",
+      ]),
+    .testTarget(
+      name: "ContainerFilesTests",
+      dependencies: [
+        "ContainerFiles", "LegacyMigration", "LibraryMerge", "EngineTestSupport", "PropertyLists",
+        "SafeFiles",
+      ]),
     .testTarget(
       name: "DittoStoreTests",
       dependencies: [
-        "DittoStore", "LibraryMerge", "StoreFixtures", "SQLiteDB", "SafeFiles", "TestSupport",
+        "DittoStore", "LibraryMerge", "StoreFixtures", "SQLiteDB", "SafeFiles", "EngineTestSupport",
       ]),
     .testTarget(
       name: "SalvageTests",
       dependencies: [
-        "Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures", "TestSupport",
+        "Salvage", "LegacyStore", "SQLiteDB", "SafeFiles", "StoreFixtures", "EngineTestSupport",
       ]),
     .testTarget(name: "LibraryMergeTests", dependencies: ["LibraryMerge"]),
-    .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "TestSupport"]),
+    .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "EngineTestSupport"]),
     .testTarget(
       name: "LegacyMigrationTests",
       dependencies: [
-        "LegacyMigration", "StoreFixtures", "TestSupport", "DittoRecoverCLI", "SQLiteDB",
-        "SafeFiles", "Salvage", "BackupReader", "LibraryMerge", "DittoStore", "LegacyStore",
-        "ContainerFiles", "RecoveryFile", "SQLiteSnapshot",
+        "LegacyMigration", "StoreFixtures", "EngineTestSupport", "SQLiteDB", "SafeFiles",
+        "Salvage", "LibraryMerge", "DittoStore", "LegacyStore", "ContainerFiles", "SQLiteSnapshot",
       ],
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
     .testTarget(
       name: "BackupReaderTests",
-      dependencies: ["BackupReader", "TestSupport", "StoreFixtures", "PropertyLists"],
+      dependencies: ["BackupReader", "EngineTestSupport", "StoreFixtures", "PropertyLists"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "DittoRecoverCLITests",
       dependencies: [
-        "DittoRecoverCLI", "TestSupport", "ditto-recover", "ditto-fixture", "DittoStore",
+        "DittoRecoverCLI", "TestSupport", "EngineTestSupport", "ditto-recover", "ditto-fixture",
+        "DittoStore", "SQLiteDB",
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
         "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport",
@@ -209,13 +236,13 @@ let package = Package(
       path: "Tests/CrashHarnessTool"),
     // Test-only: writes a Finder/iTunes backup of a 2.x device, for the release test.
     .executableTarget(
-      name: "test-backup-tool", dependencies: ["TestSupport"], path: "Tests/TestBackupTool"),
+      name: "test-backup-tool", dependencies: ["EngineTestSupport"], path: "Tests/TestBackupTool"),
     .testTarget(
       name: "HarnessTests",
       dependencies: [
-        "TestSupport", "StoreFixtures", "DittoStore", "LegacyMigration", "LegacyStore",
-        "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge", "ContainerFiles",
-        "SafeFiles",
+        "TestSupport", "EngineTestSupport", "StoreFixtures", "DittoStore", "LegacyMigration",
+        "LegacyStore", "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
+        "ContainerFiles", "SafeFiles",
       ],
       // The stage library the interrupt tests preload, compiled by them at test time.
       exclude: ["Shims"]),

@@ -20,6 +20,8 @@ import SafeFiles
 public struct AppGroupDefaults: Sendable {
   /// The defaults file name iOS uses for the App Group.
   public static let fileName = ContainerLayout.appGroupPreferencesFileName
+  /// How long ``update(_:)`` waits for another writer's lock before it gives up (transient).
+  static let lockWaitMilliseconds = 10_000
   /// 3.0.2's completion flag.
   public static let completionKey = MigrationFlagKeys.completion
   /// 3.0.2's count of automatic attempts that ended in `found_unreadable`.
@@ -80,8 +82,19 @@ public struct AppGroupDefaults: Sendable {
         file: path, reason: "cannot open \(folder): \(String(cString: strerror(errno)))")
     }
     defer { close(lock) }
-    while flock(lock, LOCK_EX) != 0 {
-      guard errno == EINTR else {
+    // Waits a bounded time for another writer: a lock held forever is "not now", never a hang.
+    var waited = 0
+    while flock(lock, LOCK_EX | LOCK_NB) != 0 {
+      switch errno {
+      case EINTR: continue
+      case EWOULDBLOCK where waited < Self.lockWaitMilliseconds:
+        usleep(20_000)
+        waited += 20
+      case EWOULDBLOCK:
+        throw .inaccessible(
+          file: path,
+          reason: "another process has held the lock on \(folder) for \(waited / 1000) s")
+      default:
         throw .writeFailed(
           file: path, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))")
       }

@@ -123,12 +123,11 @@ public enum Interruption {
       stderr.write("warning: could not remove \(path); the next run removes it\n")
     }
     if state.isJSON, !state.hasWrittenStandardOutput {
-      let object: JSONValue = [
-        "error": .string(message), "exitCode": .number(code), "signal": .string(name),
-        "removed": .array(summary.removed.map(JSONValue.string)),
-        "leftBehind": .array(summary.leftBehind.map(JSONValue.string)),
-      ]
-      FileDescriptorOutput.standardOutput.write(object.rendered() + "\n")
+      var object = FailureOutput(error: message, exitCode: code)
+      object.signal = name
+      object.removed = summary.removed
+      object.leftBehind = summary.leftBehind
+      FileDescriptorOutput.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }
     _exit(code)
   }

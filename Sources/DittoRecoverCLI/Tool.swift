@@ -193,12 +193,8 @@ public struct CommandLineTool {
     let next = (error as? any GuidedError)?.nextSteps ?? []
     for line in next.lines { context.standardError.write(line + "\n") }
     if context.isJSON {
-      var object: [String: JSONValue] = [
-        "error": .string(message), "exitCode": .number(code.rawValue),
-      ]
-      if !next.commands.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
-      if !next.notes.isEmpty { object["notes"] = .array(next.notes.map(JSONValue.string)) }
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      let object = FailureOutput(error: message, exitCode: code.rawValue, next: next)
+      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }
     return code.rawValue
   }
@@ -218,10 +214,8 @@ public struct CommandLineTool {
     let more = shown.commands.isEmpty ? name : shown.invocation
     context.standardError.write("  See '\(more) --help' for more information.\n")
     if arguments.prefix(while: { $0 != "--" }).contains("--json") {
-      let object: JSONValue = [
-        "error": .string(error.message), "exitCode": .number(ExitCode.usage.rawValue),
-      ]
-      context.standardOutput.write(object.rendered() + "\n")
+      let object = FailureOutput(error: error.message, exitCode: ExitCode.usage.rawValue)
+      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }
     return ExitCode.usage.rawValue
   }

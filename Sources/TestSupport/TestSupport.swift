@@ -1,3 +1,2 @@
-// The CLI tests' support: EngineTestSupport (temporary folders, fixtures, fakes), and running
-// ditto-recover itself (ToolRunner.swift). Engine tests import EngineTestSupport alone.
-@_exported import EngineTestSupport
+// The CLI tests' support: running ditto-recover itself, in-process or as a child, and shell
+// commands (ToolRunner.swift). Engine tests use EngineTestSupport alone, which has no CLI in it.

@@ -1,4 +1,5 @@
 import DittoRecoverCLI
+import EngineTestSupport
 import FixtureTool
 import Foundation
 import SafeFiles

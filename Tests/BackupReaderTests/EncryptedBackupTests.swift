@@ -1,7 +1,7 @@
 import BackupCrypto
 import BackupReader
+import EngineTestSupport
 import Foundation
-import TestSupport
 import Testing
 
 /// Encrypted backups: the keybag, the password, the manifest and the files, built with the same

@@ -1,7 +1,7 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
 import PropertyLists
-import TestSupport
 import Testing
 
 /// MBFile blobs: NSKeyedArchiver archives written by Python's plistlib and by Foundation.

@@ -1,7 +1,7 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// Manifest.db: the Ditto rows, on a private copy; encryption detection; discovery of backup folders.

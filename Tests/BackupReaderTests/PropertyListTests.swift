@@ -1,6 +1,6 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
-import TestSupport
 import Testing
 
 #if canImport(Glibc)

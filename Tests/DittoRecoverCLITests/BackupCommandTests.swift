@@ -1,4 +1,5 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
 import StoreFixtures
 import TestSupport

@@ -1,4 +1,5 @@
 import DittoRecoverCLI
+import EngineTestSupport
 import Foundation
 import StoreFixtures
 import TestSupport

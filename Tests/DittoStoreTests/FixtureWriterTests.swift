@@ -1,8 +1,8 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import SQLiteDB
 import StoreFixtures
-import TestSupport
 import Testing
 
 @Suite struct FixtureWriterTests {

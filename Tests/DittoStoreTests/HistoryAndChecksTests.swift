@@ -1,10 +1,10 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// History as Core Data writes a save, iCloud stores without a Profile, and the check before the

@@ -1,9 +1,9 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// Merges into copies of the fixtures through `DittoStoreDestination` and checks every rule.

@@ -1,8 +1,8 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
-import TestSupport
 import Testing
 
 @Suite struct ReadTests {

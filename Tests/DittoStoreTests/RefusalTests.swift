@@ -1,10 +1,10 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// Stores that are not Ditto 3.x libraries, or cannot be written now: refused or failed, and left

@@ -1,10 +1,10 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// Stores shaped unlike the fixtures: several profiles, odd sort orders, integer dates, other column

@@ -1,9 +1,9 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LibraryMerge
 import SQLiteDB
 import SafeFiles
-import TestSupport
 import Testing
 
 /// The Ditto 3.x fixtures in `Tests/Fixtures/ditto-3x`, made outside this repository.

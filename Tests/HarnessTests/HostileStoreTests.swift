@@ -1,4 +1,5 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore

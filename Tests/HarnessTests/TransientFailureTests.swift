@@ -1,5 +1,6 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import SQLiteDB

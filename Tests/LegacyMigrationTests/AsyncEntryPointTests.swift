@@ -1,11 +1,11 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The app's entry points: async, off the main actor, cancellable without a trace; the report says

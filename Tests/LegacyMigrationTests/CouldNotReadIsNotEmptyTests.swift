@@ -1,8 +1,8 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// "Could not read" never becomes "nothing there", in the sources that are not the Core Data store.
@@ -27,16 +27,6 @@ import Testing
     #expect(report.sources.first?.error?.contains("dittos") == true)
     #expect(report.telemetryLine.contains("outcome=found_unreadable"))
     try harness.assertPreserved()
-  }
-
-  @Test func statusShowsAnUnreadableDefaultsFileAsASourceWithItsError() throws {
-    let harness = try harnessWithUnusableDefaults()
-    let run = ToolRunner.run(["status", "--container", harness.folder.path, "--json"])
-    #expect(run.exitCode == 0, "\(run.standardError)")
-    let sources = try #require(run.json?["sources"] as? [[String: Any]])
-    #expect(sources.map { $0["kind"] as? String } == ["defaults"])
-    #expect((sources.first?["error"] as? String)?.contains("unexpected type") == true)
-    #expect(run.json?["defaultsError"] is String)
   }
 
   @Test func aGarbageDefaultsFileIsASourceWithAnError() throws {

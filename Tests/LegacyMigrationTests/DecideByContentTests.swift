@@ -1,40 +1,16 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The store a migration imports is the one holding the most dittos (its `-wal` applied), not the
 /// largest file; whatever else holds dittos is named, and "Recover Old Dittos" imports it too.
 @Suite struct DecideByContentTests {
-  /// `count` categories titled `prefix 1…`, each with `perCategory` texts no other helper makes.
-  static func distinct(_ prefix: String, categories count: Int, perCategory: Int)
-    -> LegacyStoreSpec
-  {
-    LegacyStoreSpec(
-      categories: (1...count).map { category in
-        LegacyStoreSpec.Category(
-          title: "\(prefix) \(category)",
-          dittos: (1...perCategory).map {
-            LegacyStoreSpec.Ditto(text: "\(prefix) text \(category).\($0)", useCount: Int64($0))
-          })
-      })
-  }
-
-  /// A 2.x store never checkpointed at the root (4 KB main file, 120 dittos in 4 categories in its
-  /// `-wal`) and a stale checkpointed copy in `Library/Application Support` (28 other dittos).
-  static func walHeavyContainer(_ harness: MigrationHarness) throws {
-    try harness.builder.writeStore(
-      Self.distinct("Work", categories: 4, perCategory: 30), journal: .walOnly)
-    try harness.builder.writeStore(
-      Self.distinct("Old", categories: 4, perCategory: 7),
-      at: "Library/Application Support/Ditto.sqlite")
-  }
-
   static func size(_ path: String) throws -> Int64 {
     let status = try FileStatus.of(path: path)
     return try #require(status).size
@@ -42,7 +18,7 @@ import Testing
 
   @Test func aStoreOnlyInItsWALBeatsALargerStaleCopy() throws {
     let harness = try MigrationHarness()
-    try Self.walHeavyContainer(harness)
+    try harness.writeWALHeavyStores()
     let root = harness.builder.path("Ditto.sqlite")
     let stale = harness.builder.path("Library/Application Support/Ditto.sqlite")
     // The old rule's trap: the stale copy's main file is the larger one.
@@ -83,7 +59,7 @@ import Testing
 
   @Test func aManualRecoveryImportsEveryReadableStore() throws {
     let harness = try MigrationHarness()
-    try Self.walHeavyContainer(harness)
+    try harness.writeWALHeavyStores()
     try harness.recordFiles()
     let report = harness.makeMigrator().recoverNow()
     #expect(report.recoveryResult == .inserted(148))
@@ -96,30 +72,12 @@ import Testing
     try harness.assertPreserved()
   }
 
-  @Test func theLeftBehindStoresCommandImportsItAsPrinted() throws {
-    let harness = try MigrationHarness()
-    try Self.walHeavyContainer(harness)
-    try harness.recordFiles()
-    let migrated = ToolRunner.run(["migrate", "--container", harness.folder.path])
-    #expect(migrated.exitCode == 0, "\(migrated.standardError)")
-    let next = try #require(
-      migrated.standardOutput.split(separator: "\n").first { $0.hasPrefix("next: ") })
-    let command = String(next.dropFirst("next: ".count))
-    #expect(command.hasPrefix("ditto-recover recover --from "))
-    // Run as printed, by a shell, with ditto-recover on the PATH.
-    let run = try ToolRun.pasted(command)
-    #expect(run.exitCode == 0, "\(run.standardError)")
-    #expect(run.standardOutput.hasPrefix("Recovered 28 dittos from your previous version."))
-    #expect(try harness.libraryContents().reduce(0) { $0 + $1.1.count } == 148)
-    try harness.assertPreserved()
-  }
-
   @Test func aBloatedStaleCopyLosesToTheRealStore() throws {
     let harness = try MigrationHarness()
-    try harness.builder.writeStore(Self.distinct("Old", categories: 1, perCategory: 5))
+    try harness.builder.writeStore(LegacyStoreSpec.distinct("Old", categories: 1, perCategory: 5))
     try harness.builder.bloat("Ditto.sqlite", toAtLeast: 750 * 1024)
     try harness.builder.writeStore(
-      Self.distinct("Work", categories: 4, perCategory: 7),
+      LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 7),
       at: "Library/Application Support/Ditto.sqlite")
     #expect(try Self.size(harness.builder.path("Ditto.sqlite")) >= 750 * 1024)
     #expect(try Self.size(harness.builder.path("Library/Application Support/Ditto.sqlite")) < 65536)
@@ -136,7 +94,7 @@ import Testing
     let harness = try MigrationHarness()
     try harness.builder.writeGarbage(count: 600_000, seed: 3, at: "Ditto.sqlite")
     try harness.builder.writeStore(
-      Self.distinct("Work", categories: 4, perCategory: 7), at: "Documents/Ditto.sqlite")
+      LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 7), at: "Documents/Ditto.sqlite")
     try harness.recordFiles()
     let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
     #expect(report.outcome == .success)
@@ -177,7 +135,7 @@ import Testing
   }
 
   @Test func tiesGoToMoreBytesThenToTheProbeOrder() throws {
-    let spec = Self.distinct("Same", categories: 2, perCategory: 3)
+    let spec = LegacyStoreSpec.distinct("Same", categories: 2, perCategory: 3)
     let equal = try MigrationHarness()
     try equal.builder.writeStore(spec, at: "Documents/Ditto.sqlite")
     try equal.builder.writeStore(spec, at: "Library/Application Support/Ditto.sqlite")
@@ -195,7 +153,7 @@ import Testing
 
   @Test func aLibraryErrorLineCarriesWhatWasRead() throws {
     let harness = try MigrationHarness(library: nil)
-    try harness.builder.writeStore(Self.distinct("Work", categories: 4, perCategory: 7))
+    try harness.builder.writeStore(LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 7))
     try harness.builder.writeGarbage(count: 100, seed: 1, at: "NotALibrary.store")
     let report = try #require(
       harness.makeMigrator(library: harness.builder.path("NotALibrary.store")).migrateIfNeeded()

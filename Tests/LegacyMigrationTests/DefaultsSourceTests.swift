@@ -1,10 +1,10 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The App Group defaults as a legacy source: 1.x lists, 1.x/early-2.x pairs, keyboard additions.
@@ -144,9 +144,4 @@ import Testing
     #expect(Set(content.problems) == ["dittos", "pendingCategories", "pendingDittos"])
   }
 
-  @Test func exportLegacyOfTheDefaultsFile() throws {
-    let run = ToolRunner.run(["export", "--legacy", Self.fixtures + "/pending.binary.plist"])
-    #expect(run.exitCode == 0)
-    #expect(run.standardOutput.contains("\"added in keyboard\""))
-  }
 }

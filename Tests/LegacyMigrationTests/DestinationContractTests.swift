@@ -1,4 +1,5 @@
 import ContainerFiles
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
@@ -6,10 +7,7 @@ import LibraryMerge
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
-
-@testable import DittoRecoverCLI
 
 /// The engine against the destination and flag-store protocols: a library's error is never a
 /// legacy-read error, and the flag policy follows the outcome.
@@ -52,7 +50,6 @@ import Testing
     #expect(report.outcome == .libraryError)
     #expect(report.readError == nil)
     #expect(report.destinationError?.kind == .writeFailed)
-    #expect(ExitCode.of(report) == .ioError)
     #expect(flags.flags == MigrationFlags())
     #expect(flags.writes == 0)
     #expect(destination.categories.isEmpty)

@@ -1,10 +1,10 @@
 import ContainerFiles
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// A launch before the first unlock writes nothing, whatever the source: the app says protected

@@ -1,9 +1,9 @@
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import StoreFixtures
-import TestSupport
 import Testing
 
 @Suite struct OutcomeTests {

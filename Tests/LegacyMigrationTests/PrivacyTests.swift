@@ -1,9 +1,9 @@
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import RecoveryFile
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// User text (ditto texts, category titles) never appears in a public log line.

@@ -1,9 +1,9 @@
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 @Suite struct ProbeTests {

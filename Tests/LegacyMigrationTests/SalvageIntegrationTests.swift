@@ -1,11 +1,11 @@
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// Stores SQLite cannot open: the automatic path reports them; only "Recover Old Dittos" rebuilds them.
@@ -72,32 +72,4 @@ import Testing
     #expect(report.recoveryResult.detail?.contains("Ditto.sqlite") == true)
   }
 
-  @Test func salvageCommandJSON() throws {
-    let harness = try MigrationHarness()
-    try harness.builder.writeStore(spec, journal: .walOnly)
-    // Delete a few rows so free space holds them, then checkpoint into a copy.
-    let live = harness.builder.path("live.sqlite")
-    try LegacyStoreWriter.write(spec, to: live)
-    let database = try Database(path: UserPath.resolvingFolder(of: live), mode: .readWrite)
-    try database.execute(sql: "PRAGMA secure_delete = OFF; DELETE FROM ZDITTO WHERE Z_PK % 5 = 0")
-    try database.close()
-    let run = ToolRunner.run(["salvage", live, "--include-deleted", "--json"])
-    #expect(run.exitCode == 0, "\(run.standardError)")
-    let json = try #require(run.json)
-    let sources = try #require(json["sources"] as? [[String: Any]])
-    #expect(
-      sources.allSatisfy {
-        ["main", "wal", "freelist"].contains($0["kind"] as? String ?? "") && $0["pages"] is Int
-          && $0["rows"] is Int
-      })
-    #expect((json["categories"] as? [[String: Any]])?.count == 3)
-    let deleted = try #require(json["deleted"] as? [[String: Any]])
-    #expect(deleted.count == 3)
-    #expect(deleted.allSatisfy { $0["text"] is String && $0["useCount"] is Int })
-    let csv = ToolRunner.run([
-      "salvage", harness.builder.path("Ditto.sqlite-wal"), "--format", "csv",
-    ])
-    #expect(csv.standardOutput.hasPrefix("Category,Ditto\r\n"))
-    #expect(ToolRunner.run(["salvage", harness.builder.path("nothing.sqlite")]).exitCode == 66)
-  }
 }

@@ -1,10 +1,10 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The seed's test plan, item by item, on temporary containers.

@@ -1,9 +1,9 @@
 import ContainerFiles
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The survey reads for real and writes nothing; `status` renders it.
@@ -59,46 +59,4 @@ import Testing
     }
   }
 
-  @Test func statusJSONCountsWhatItReadAndNeverSaysZeroForNotRead() throws {
-    let folder = try TemporaryDirectory("status-counts")
-    let container = try Self.container(.user578kb, in: folder)
-    let run = ToolRunner.run(["status", "--container", container, "--json"])
-    #expect(run.exitCode == 0, "\(run.standardError)")
-    let candidates = try #require(run.json?["candidates"] as? [[String: Any]])
-    let truncated = try #require(candidates.first { $0["path"] as? String == "Ditto.sqlite" })
-    #expect(truncated["dittos"] is NSNull)
-    #expect(truncated["categories"] is NSNull)
-    #expect(truncated["errorCode"] as? String == "not_a_database")
-    #expect(truncated["transient"] as? Bool == false)
-    let real = try #require(
-      candidates.first { $0["path"] as? String == "Library/Application Support/Ditto.sqlite" })
-    #expect(real["dittos"] as? Int == 24)
-    #expect(real["categories"] as? Int == 4)
-    #expect(real["error"] is NSNull)
-    let sources = try #require(run.json?["sources"] as? [[String: Any]])
-    #expect(sources.contains { $0["dittos"] is NSNull && $0["error"] is String })
-    #expect(!sources.contains { ($0["dittos"] as? Int) == 0 && $0["error"] is String })
-    let recoverable = try #require(run.json?["recoverable"] as? [String: Any])
-    #expect(recoverable["dittos"] as? Int == 24)
-    let text = ToolRunner.run(["status", "--container", container])
-    #expect(
-      text.standardOutput.hasPrefix(
-        "recoverable: 24 dittos in 4 categories (Library/Application Support/Ditto.sqlite)\n"))
-  }
-
-  /// A lone -wal (3.0.0's delete succeeded for the main file): nothing SQLite can read, and status
-  /// says how many dittos salvage rebuilds from it.
-  @Test func aLoneWALIsCountedBySalvage() throws {
-    let folder = try TemporaryDirectory("status-lone-wal")
-    let container = try Self.container(.walOnly, in: folder)
-    try FileManager.default.removeItem(atPath: container + "/Ditto.sqlite")
-    let run = ToolRunner.run(["status", "--container", container, "--json"])
-    let wals = try #require(run.json?["orphanWALs"] as? [[String: Any]])
-    #expect(wals.first?["hasValidFrames"] as? Bool == true)
-    #expect(wals.first?["salvageable"] as? Int == 24)
-    let text = ToolRunner.run(["status", "--container", container])
-    #expect(
-      text.standardOutput.hasPrefix(
-        "recoverable: 24 dittos in 4 categories (Ditto.sqlite-wal, rebuilt by salvage)\n"))
-  }
 }

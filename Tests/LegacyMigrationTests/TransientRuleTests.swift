@@ -1,9 +1,9 @@
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import StoreFixtures
-import TestSupport
 import Testing
 
 /// The engine's transient rule, against a flag store that records every call: a failure that says

@@ -1,8 +1,8 @@
+import EngineTestSupport
 import Foundation
 import LegacyStore
 import SQLiteDB
 import SafeFiles
-import TestSupport
 import Testing
 
 /// The generic layer on stores written by Apple's Core Data.

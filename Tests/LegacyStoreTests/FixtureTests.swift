@@ -1,5 +1,5 @@
+import EngineTestSupport
 import LegacyStore
-import TestSupport
 import Testing
 
 /// The 2.x stores made outside this repository (Tests/Fixtures/ditto-2x) must read exactly as their

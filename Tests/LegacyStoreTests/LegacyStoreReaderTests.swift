@@ -1,9 +1,9 @@
+import EngineTestSupport
 import Foundation
 import LegacyStore
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
-import TestSupport
 import Testing
 
 @Suite struct LegacyStoreReaderTests {

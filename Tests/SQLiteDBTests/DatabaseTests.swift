@@ -1,7 +1,7 @@
+import EngineTestSupport
 import Foundation
 import SQLiteDB
 import SafeFiles
-import TestSupport
 import Testing
 
 @Suite struct DatabaseTests {

@@ -1,6 +1,6 @@
+import EngineTestSupport
 import Foundation
 import LegacyStore
-import TestSupport
 import Testing
 
 @testable import Salvage

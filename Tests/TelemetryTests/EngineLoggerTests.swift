@@ -1,5 +1,5 @@
+import EngineTestSupport
 import Telemetry
-import TestSupport
 import Testing
 
 @Suite struct EngineLoggerTests {

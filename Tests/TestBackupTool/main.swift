@@ -1,9 +1,9 @@
+import EngineTestSupport
 // A test-only maker of a Finder/iTunes backup of a device with Ditto 2.x data (DittoBackupFixture),
 // for the release test (scripts/release-test), which runs the shipped binary on it.
 //
 //   test-backup-tool <backup folder to create> [<password>]   (with a password: encrypted)
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -13,11 +13,19 @@ let scratch = Scratch()
 /// the library has one, after its last ditto, unless that category already holds the text.
 /// Returns whether it was inserted.
 func merge(_ session: any ImportSession) throws(ImportFailure) -> Bool {
+  do {
+    return try insertOnce(session)
+  } catch {
+    throw .library(error)
+  }
+}
+
+func insertOnce(_ session: any ImportSession) throws(DestinationError) -> Bool {
   let outline = session.outline
   let category: CategoryID
   let sortOrder: Int64
   if let existing = outline.categories.first(where: { $0.title == "Fuzz" }) {
-    if session.heldBeforeImport("fuzz ditto", in: existing.id) { return false }
+    if try session.heldBeforeImport("fuzz ditto", in: existing.id) { return false }
     category = existing.id
     sortOrder = (existing.largestDittoSortOrder ?? -1) + 1
   } else {

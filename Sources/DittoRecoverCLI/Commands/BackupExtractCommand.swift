@@ -1,4 +1,5 @@
 import BackupReader
+import Exchange
 import Foundation
 import LegacyMigration
 import RecoveryFile
@@ -76,17 +77,12 @@ struct BackupExtractCommand: Command {
     info.deviceName = metadata.deviceName
     info.backupDate = metadata.date
     info.backupPath = OutputFolder.resolved(chosen.backup.path)
-    var backupJSON = BackupRendering.identityJSON(chosen.backup)
-    backupJSON["backupsFound"] = .number(summaries.count)
-    backupJSON["files"] = .array(
-      rebuild.files.map {
-        [
-          "domain": .string($0.domain), "relativePath": .string($0.relativePath),
-          "status": .string($0.status.rawValue), "reason": .optional($0.reason),
-        ]
-      })
+    let backupOutput = Combined(
+      BackupIdentity(chosen.backup),
+      BackupExtractOutput(backupsFound: summaries.count, rebuild: rebuild))
     var exitCode = try RecoveryFileOutput.finish(
-      extraction, info: info, out: out, json: json, extra: ["backup": .object(backupJSON)],
+      extraction, info: info, out: out, json: json,
+      extra: ["backup": JSONValue(encoding: backupOutput)],
       context: context)
     let failedInputs = rebuild.failedEngineInputs
     if !failedInputs.isEmpty {

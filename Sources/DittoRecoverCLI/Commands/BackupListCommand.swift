@@ -59,18 +59,17 @@ struct BackupListCommand: Command {
     }
     let surveys = summaries.map { Self.survey($0, context: context) }
     if json {
-      let backups = zip(summaries, surveys).map { summary, survey -> JSONValue in
-        guard case .object(var object) = BackupRendering.listJSON(summary) else { return .null }
-        object["recoverable"] = survey.map(StatusRendering.recoverableJSON) ?? .null
-        return .object(object)
+      let backups = zip(summaries, surveys).map { summary, survey in
+        BackupRendering.listOutput(
+          summary,
+          recoverable: survey.map { StatusOutput.Recoverable(StatusRendering.Recoverable($0)) })
       }
-      var object: [String: JSONValue] = [
-        "backups": .array(backups), "newestWithDittoStore": .optional(newest?.backup.path),
-        "newestDependsOn": .array(undecided.map { .string($0.backup.path) }),
-      ]
-      if !next.commands.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
-      if !next.notes.isEmpty { object["notes"] = .array(next.notes.map(JSONValue.string)) }
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      let output = BackupListOutput(
+        backups: backups, newestWithDittoStore: newest?.backup.path,
+        newestDependsOn: undecided.map(\.backup.path),
+        next: next.commands.isEmpty ? nil : next.commands,
+        notes: next.notes.isEmpty ? nil : next.notes)
+      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
     } else {
       context.standardOutput.write(
         BackupRendering.listText(summaries, newest: newest, undecided: undecided) { index in

@@ -116,8 +116,12 @@ struct BackupRecoverCommand: Command {
         case .object(var object) = ReportRendering.json(
           report, libraryPath: libraryPath)
       else { return exitCode }
-      object["backup"] = BackupRendering.recoverJSON(
-        chosen, listing: listing, rebuild: rebuild, output: output, backupsFound: summaries.count)
+      object["backup"] = JSONValue(
+        encoding: Combined(
+          BackupIdentity(chosen.backup),
+          BackupRecoverOutput(
+            chosen, listing: listing, rebuild: rebuild, output: output,
+            backupsFound: summaries.count)))
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     } else {
       context.standardOutput.write(

@@ -46,7 +46,7 @@ struct CompletionCommand: Command {
       case .fish: tree.fish()
       }
     if json {
-      let object: JSONValue = ["shell": .string(shell.rawValue), "script": .string(script)]
+      let object = JSONValue(encoding: CompletionOutput(shell: shell.rawValue, script: script))
       context.standardOutput.write(object.rendered() + "\n")
     } else {
       context.standardOutput.write(script)

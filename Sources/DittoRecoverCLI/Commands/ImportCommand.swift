@@ -76,14 +76,13 @@ struct ImportCommand: Command {
       )
     }
     if json {
-      let object: JSONValue = .object([
-        "categories": .number(counts.categoriesRead), "dittos": .number(counts.dittosRead),
-        "insertedCategories": .number(counts.insertedCategories),
-        "inserted": .number(counts.inserted), "skipped": .number(counts.skipped),
-        "skippedEmptyTexts": .number(source.skippedEmptyTexts),
-        "skippedCategories": .number(counts.categoriesOverLimit),
-        "skippedDittos": .number(counts.dittosOverLimit), "library": .string(library),
-      ])
+      let object = JSONValue(
+        encoding: ImportOutput(
+          categories: counts.categoriesRead, dittos: counts.dittosRead,
+          insertedCategories: counts.insertedCategories, inserted: counts.inserted,
+          skipped: counts.skipped, skippedEmptyTexts: source.skippedEmptyTexts,
+          skippedCategories: counts.categoriesOverLimit, skippedDittos: counts.dittosOverLimit,
+          library: library))
       context.standardOutput.write(object.rendered() + "\n")
     } else {
       context.standardOutput.write(

@@ -44,24 +44,17 @@ struct InspectCommand: Command {
       recoveryError = error.description
     }
     if json {
-      var object: [String: JSONValue] = [
-        "entities": .array(
-          entities.map { item in
-            .object([
-              "name": .string(item.entity.name), "ent": .int(item.entity.number),
-              "table": .optional(item.entity.table), "rows": item.rows.map { .number($0) } ?? .null,
-              "super": .int(item.entity.superNumber),
-            ])
-          }),
-        "storeUUID": .optional(store.storeUUID),
-        "journal": .string(store.journalMode.rawValue),
-        "frameworkVersion": store.frameworkVersion.map { .number($0) } ?? .null,
-        "storeType": .optional(store.storeType),
-        "hasWAL": .bool(store.snapshot.hasWAL),
-        "recovery": recovery.map(RecoveryRendering.json) ?? .null,
-      ]
-      if let recoveryError { object["recoveryError"] = .string(recoveryError) }
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      let output = InspectOutput(
+        entities: entities.map {
+          InspectOutput.Entity(
+            name: $0.entity.name, ent: $0.entity.number, table: $0.entity.table, rows: $0.rows,
+            super: $0.entity.superNumber)
+        },
+        storeUUID: store.storeUUID, journal: store.journalMode.rawValue,
+        frameworkVersion: store.frameworkVersion, storeType: store.storeType,
+        hasWAL: store.snapshot.hasWAL, recovery: recovery.map(RecoveryOutput.init),
+        recoveryError: recoveryError)
+      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
       return .success
     }
     var lines = [

@@ -24,13 +24,10 @@ struct InventoryCommand: Command {
     try target.validate(context)
     let layout = target.layout
     if json {
-      var lines: [JSONValue] = []
-      Inventory.produce(for: layout) { lines.append(.string($0)) }
-      let object: JSONValue = .object([
-        "container": .string(layout.container), "home": .optional(layout.home),
-        "lines": .array(lines),
-      ])
-      context.standardOutput.write(object.rendered() + "\n")
+      var lines: [String] = []
+      Inventory.produce(for: layout) { lines.append($0) }
+      let object = InventoryOutput(container: layout.container, home: layout.home, lines: lines)
+      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
       return .success
     }
     var buffer = ""

@@ -28,10 +28,8 @@ struct MigrateCommand: Command {
     switch target.makeMigrator(context).migrateIfNeeded() {
     case .alreadyComplete:
       if json {
-        let object: JSONValue = [
-          "attempted": false, "source": "auto", "reason": "already_complete", "flagSet": true,
-        ]
-        context.standardOutput.write(object.rendered() + "\n")
+        context.standardOutput.write(
+          JSONValue(encoding: AlreadyCompleteOutput()).rendered() + "\n")
       } else {
         context.standardOutput.write(
           "Nothing to do: the 3.0.2 migration already completed (\(AppGroupDefaults.completionKey) is set).\nUse 'ditto-recover recover' to recover again.\n"
@@ -43,11 +41,5 @@ struct MigrateCommand: Command {
         report, libraryPath: target.libraryPath, folders: target, json: json, to: context)
       return ExitCode.of(report)
     }
-  }
-}
-
-extension JSONValue: ExpressibleByDictionaryLiteral {
-  public init(dictionaryLiteral elements: (String, JSONValue)...) {
-    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }
 }

@@ -96,15 +96,13 @@ enum RecoveryFileOutput {
       exitCode = .dataError
     }
     if json {
-      var object = extra
-      object["out"] = .string(out)
-      object["outcome"] = .string(report.outcome.rawValue)
-      object["categories"] = .number(info.categories)
-      object["dittos"] = .number(info.dittos)
-      object["salvaged"] = info.salvaged.map { .number($0) } ?? .null
-      object["sources"] = .array(report.sources.map(ReportRendering.sourceJSON))
-      object["recovery"] = RecoveryRendering.json(info)
-      if let error = report.errorDescription { object["error"] = .string(error) }
+      let written = WrittenRecoveryOutput(
+        out: out, outcome: report.outcome.rawValue, categories: info.categories,
+        dittos: info.dittos, salvaged: info.salvaged,
+        sources: report.sources.map(ReportOutput.Source.init), recovery: RecoveryOutput(info),
+        error: report.errorDescription)
+      guard case .object(var object) = JSONValue(encoding: written) else { return exitCode }
+      object.merge(extra) { own, _ in own }
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
     } else {
       let lines =
@@ -121,4 +119,17 @@ enum RecoveryFileOutput {
     }
     return exitCode
   }
+}
+
+/// `extract --json` and `backup extract --json`: the file written and what it holds (the command
+/// adds where it read from: `container` or `backup`).
+struct WrittenRecoveryOutput: Encodable {
+  let out: String
+  let outcome: String
+  let categories: Int
+  let dittos: Int
+  let salvaged: Int?
+  let sources: [ReportOutput.Source]
+  let recovery: RecoveryOutput
+  @OmittedWhenNil var error: String? = nil
 }

@@ -55,30 +55,7 @@ struct SalvageCommand: Command {
   }
 
   private func json(_ result: SalvageResult) -> JSONValue {
-    var object: [String: JSONValue] = [
-      "categories": .array(
-        result.library.categories.map { category in
-          .object([
-            "title": .string(category.title),
-            "dittos": .array(category.dittos.map(Self.dittoJSON)),
-          ])
-        }),
-      "sources": .array(
-        result.sources.map {
-          .object([
-            "kind": .string($0.kind.rawValue), "pages": .number($0.pages), "rows": .number($0.rows),
-          ])
-        }),
-      "usedSQLite": .bool(result.usedSQLite),
-      "neverCommitted": .number(result.neverCommitted),
-      "notes": .array(result.notes.map(JSONValue.string)),
-    ]
-    if includeDeleted { object["deleted"] = .array(result.deleted.map(Self.dittoJSON)) }
-    return .object(object)
-  }
-
-  private static func dittoJSON(_ ditto: LegacyDitto) -> JSONValue {
-    .object(["text": .string(ditto.text), "useCount": .int(ditto.useCount)])
+    JSONValue(encoding: SalvageOutput(result, includeDeleted: includeDeleted))
   }
 
   private func text(_ result: SalvageResult) -> String {

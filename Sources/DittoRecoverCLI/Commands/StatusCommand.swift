@@ -49,10 +49,9 @@ struct StatusCommand: Command {
       let headline =
         "recoverable: unknown: \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.joined(separator: ", ")))"
       if json {
-        let object: JSONValue = [
-          "recoverable": .null, "ambiguous": .array(ambiguity.choices.map(JSONValue.string)),
-          "next": .array(ambiguity.steps.commands.map(JSONValue.string)),
-        ]
+        let object = JSONValue(
+          encoding: AmbiguousFolderOutput(
+            ambiguous: ambiguity.choices, next: ambiguity.steps.commands))
         context.standardOutput.write(object.rendered() + "\n")
       } else {
         context.standardOutput.write(
@@ -63,49 +62,20 @@ struct StatusCommand: Command {
     try target.validate(context)
     let migrator = target.makeMigrator(context)
     let survey = migrator.survey(.contentsAndSalvage)
-    var flagSet = false
-    var flagError: String?
-    do {
-      flagSet = try migrator.flags.readFlags().isComplete
-    } catch {
-      flagError = error.description
+    let flag = Result { () throws(FlagStoreError) -> Bool in
+      try migrator.flags.readFlags().isComplete
     }
     let library = LibraryStatus(path: target.libraryPath)
     if json {
-      var object: [String: JSONValue] = [
-        "hasRecoverableLegacyData": .bool(survey.hasRecoverableLegacyData),
-        "flagSet": .bool(flagSet),
-        "candidates": .array(
-          survey.stores.map { StatusRendering.storeJSON($0, chosen: survey.chosen) }),
-        "otherStores": .array(
-          survey.otherReadableStores.map { store in
-            [
-              "path": .string(store.candidate.relativePath),
-              "root": .string(store.candidate.root.rawValue),
-              "file": .string(store.candidate.path),
-              "categories": .number(store.categories ?? 0), "dittos": .number(store.dittos ?? 0),
-              "missing": store.missingFromChosen.map { .number($0) } ?? .null,
-            ]
-          }),
-        "chosen": .optional(survey.chosen?.relativePath),
-        "skipped": .array(survey.skipped.map(ReportRendering.skippedJSON)),
-        "notOpened": .array(survey.skipped.map(ReportRendering.skippedJSON)),
-        "transientReason": .optional(survey.transientReason?.rawValue),
-        "orphanWALs": .array(survey.loneWALs.map(StatusRendering.loneWALJSON)),
-        "library": library.json,
-        "sources": .array(
-          StatusRendering.sourcesJSON(survey, defaultsPath: target.layout.defaultsPath)),
-        "recoverable": StatusRendering.recoverableJSON(survey),
-      ]
-      object.merge(target.resolvedJSON) { _, folder in folder }
-      if let flagError { object["flagError"] = .string(flagError) }
-      let next = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
-      if !next.isEmpty { object["next"] = .array(next.commands.map(JSONValue.string)) }
-      if case .failed(let error) = survey.defaults {
-        object["defaultsError"] = .string(error.description)
-      }
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      let output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
+      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
       return .success
+    }
+    var flagSet = false
+    var flagError: String?
+    switch flag {
+    case .success(let isComplete): flagSet = isComplete
+    case .failure(let error): flagError = error.description
     }
     var lines = [StatusRendering.headline(survey), "container: \(target.layout.container)"]
     lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
@@ -188,12 +158,10 @@ extension StatusCommand {
     }
     let info = try RecoveryFileInfo.read(path: file)
     if json {
-      let object: JSONValue = [
-        "file": .string(file),
-        "recovery": info.map(RecoveryRendering.json) ?? .null,
-        "categories": .number(summary.categories),
-        "dittos": .number(summary.dittos),
-      ]
+      let object = JSONValue(
+        encoding: FileDescriptionOutput(
+          file: file, recovery: info.map(RecoveryOutput.init), categories: summary.categories,
+          dittos: summary.dittos))
       context.standardOutput.write(object.rendered() + "\n")
       return .success
     }
@@ -222,28 +190,6 @@ struct LibraryStatus {
       summary = nil
       self.error = error
     }
-  }
-
-  /// `{"path", "exists", "categories", "dittos", "history", "cloudKit"}`, plus `error` when it could
-  /// not be read.
-  var json: JSONValue {
-    var object: [String: JSONValue] = [
-      "path": .string(path),
-      "exists": .bool(summary?.exists ?? (error?.kind != .noLibrary)),
-      "categories": .number(summary?.categories ?? 0),
-      "dittos": .number(summary?.dittos ?? 0),
-      "history": .bool(summary?.history ?? false),
-      "cloudKit": .bool(summary?.cloudKit ?? false),
-    ]
-    if let summary {
-      object["profiles"] = .number(summary.profiles)
-      if let refusal = summary.writeRefusal { object["writeRefusal"] = .string(refusal) }
-    }
-    if let error, error.kind != .noLibrary {
-      object["error"] = .string(error.description)
-      object["errorCode"] = .string(error.code)
-    }
-    return .object(object)
   }
 
   var line: String {

@@ -9,50 +9,40 @@ enum BackupRendering {
     date.map { ISO8601DateFormatter().string(from: $0) }
   }
 
-  /// The keys every backup object has: path, deviceName, date, iosVersion, encrypted.
-  static func identityJSON(_ backup: Backup) -> [String: JSONValue] {
-    let metadata = backup.metadata
-    return [
-      "path": .string(backup.path),
-      "deviceName": .optional(metadata.deviceName),
-      "date": .optional(isoDate(metadata.date)),
-      "iosVersion": .optional(metadata.iosVersion),
-      "encrypted": .bool(metadata.isEncrypted == true),
-      "snapshotState": .optional(metadata.snapshotState),
-    ]
-  }
-
   /// One backup of `backup list --json`:
   /// `{"path", "deviceName", "date", "iosVersion", "encrypted", "dittoFiles": [{"domain",
   /// "relativePath", "bytes"}], "hasDittoStore", "snapshotState", "error", "problems"}`.
   /// `dittoFiles` is null (and `error` says why) when the manifest could not be read.
-  static func listJSON(_ summary: BackupSummary) -> JSONValue {
-    var object = identityJSON(summary.backup)
-    if case .failure(.encrypted) = summary.listing { object["encrypted"] = true }
-    object["decrypted"] = .bool(summary.keys != nil && summary.error == nil)
+  static func listOutput(_ summary: BackupSummary, recoverable: StatusOutput.Recoverable?)
+    -> Combined<BackupIdentity, BackupListOutput.Backup>
+  {
+    let identity = BackupIdentity(summary.backup)
+    var encrypted = identity.encrypted
+    if case .failure(.encrypted) = summary.listing { encrypted = true }
+    let decrypted = summary.keys != nil && summary.error == nil
     var problems = summary.backup.metadata.problems
     switch summary.listing {
     case .success(let listing):
-      var files: [JSONValue] = []
-      for entry in listing.files {
+      let files = listing.files.map { entry in
         let stored = storedBytes(summary.backup, entry, problems: &problems)
-        files.append([
-          "domain": .string(entry.domain), "relativePath": .string(entry.relativePath),
-          "bytes": (entry.expectedBytes ?? stored).map(JSONValue.number) ?? .null,
-        ])
+        return BackupListOutput.Backup.File(
+          domain: entry.domain, relativePath: entry.relativePath,
+          bytes: entry.expectedBytes ?? stored)
       }
-      problems += listing.problems
-      object["dittoFiles"] = .array(files)
-      object["hasDittoStore"] = .bool(listing.hasDittoStore)
-      object["error"] = .null
+      return Combined(
+        identity,
+        BackupListOutput.Backup(
+          encrypted: encrypted, decrypted: decrypted, dittoFiles: files,
+          hasDittoStore: listing.hasDittoStore, error: nil, problems: problems + listing.problems,
+          recoverable: recoverable))
     case .failure(let error):
-      object["dittoFiles"] = .null
-      object["hasDittoStore"] = false
-      object["error"] = .string(error.description)
-      object["errorCode"] = .string(error.code)
+      return Combined(
+        identity,
+        BackupListOutput.Backup(
+          encrypted: encrypted, decrypted: decrypted, dittoFiles: nil, hasDittoStore: false,
+          error: error.description, errorCode: error.code, problems: problems,
+          recoverable: recoverable))
     }
-    object["problems"] = .array(problems.map(JSONValue.string))
-    return .object(object)
   }
 
   /// The stored file's size; notes a missing stored file or a size that differs from the manifest.
@@ -144,32 +134,6 @@ extension BackupRendering {
     let names = undecided.map(\.backup.path).joined(separator: ", ")
     return
       "\(plural(undecided.count, "newer or undated backup", "newer or undated backups")) could not be read (\(names))"
-  }
-
-  /// The `backup` key `backup recover --json` adds to the `recover --json` object.
-  static func recoverJSON(
-    _ summary: BackupSummary, listing: ManifestListing, rebuild: RebuildReport, output: String,
-    backupsFound: Int
-  ) -> JSONValue {
-    var object = identityJSON(summary.backup)
-    object["decrypted"] = .bool(summary.keys != nil)
-    object["backupsFound"] = .number(backupsFound)
-    object["out"] = .string(output)
-    object["container"] = .string(rebuild.container)
-    object["home"] = .optional(rebuild.home)
-    object["foldersCreated"] = .number(rebuild.folders)
-    object["files"] = .array(
-      rebuild.files.map { file in
-        [
-          "domain": .string(file.domain), "relativePath": .string(file.relativePath),
-          "bytes": file.expectedBytes.map(JSONValue.number) ?? .null,
-          "copiedBytes": file.copiedBytes.map(JSONValue.number) ?? .null,
-          "status": .string(file.status.rawValue), "reason": .optional(file.reason),
-        ]
-      })
-    let problems = summary.backup.metadata.problems + listing.problems + rebuild.folderProblems
-    object["problems"] = .array(problems.map(JSONValue.string))
-    return .object(object)
   }
 
   /// The lines `backup recover` prints before the recovery's own.

@@ -6,32 +6,6 @@ import SafeFiles
 /// The JSON and text forms of a recovery file's metadata record (`inspect`, `status --from`,
 /// `extract`).
 enum RecoveryRendering {
-  /// `{"format", "origin", "deviceName", "backupDate", "backupPath", "container", "createdAt",
-  /// "toolVersion", "categories", "dittos", "salvaged", "sources": [{"kind", "categories", "dittos"}]}`.
-  static func json(_ info: RecoveryFileInfo) -> JSONValue {
-    .object([
-      "format": .number(info.format),
-      "origin": .string(info.origin.rawValue),
-      "deviceName": .optional(info.deviceName),
-      "backupDate": .optional(info.backupDate.map(RecoveryFileInfo.isoDate)),
-      "backupPath": .optional(info.backupPath),
-      "container": .optional(info.container),
-      "createdAt": .string(RecoveryFileInfo.isoDate(info.createdAt)),
-      "toolVersion": .string(info.toolVersion),
-      "categories": .number(info.categories),
-      "dittos": .number(info.dittos),
-      "salvaged": info.salvaged.map { .number($0) } ?? .null,
-      "sources": .array(info.sources.map(sourceJSON)),
-    ])
-  }
-
-  static func sourceJSON(_ source: RecoveryFileInfo.SourceCount) -> JSONValue {
-    .object([
-      "kind": .string(source.kind), "categories": .number(source.categories),
-      "dittos": .number(source.dittos),
-    ])
-  }
-
   /// Human lines: where it came from, when, by which tool, what it holds.
   static func lines(_ info: RecoveryFileInfo) -> [String] {
     var origin: String

@@ -11,80 +11,9 @@ enum ReportRendering {
   static func json(_ report: MigrationReport, libraryPath: String, invocation: [String] = [])
     -> JSONValue
   {
-    var object: [String: JSONValue] = [
-      "attempted": true,
-      "source": .string(report.trigger.rawValue),
-      "outcome": .string(report.outcome.rawValue),
-      "legacyStore": .optional(report.store?.relativePath),
-      "legacyRoot": .optional(report.store?.root.rawValue),
-      "legacyBytes": .number(report.store?.bytes ?? 0),
-      "legacyWALBytes": .number(report.store?.walBytes ?? 0),
-      "categories": .number(report.counts.categoriesRead),
-      "dittos": .number(report.counts.dittosRead),
-      "insertedCategories": .number(report.counts.insertedCategories),
-      "inserted": .number(report.counts.inserted),
-      "skipped": .number(report.counts.skipped),
-      // The completion flag as it stands after the attempt (set now or before).
-      "flagSet": .bool(report.settled),
-      "settled": .bool(report.settled),
-      "otherStores": .array(report.otherStores.map(otherStoreJSON)),
-      "error": .optional(report.errorDescription),
-      "library": .string(libraryPath),
-      "libraryCloudKit": .bool(report.libraryFacts?.hasCloudKitTables ?? false),
-    ]
-    if let code = report.destinationError?.code ?? report.readError?.code {
-      object["errorCode"] = .string(code)
-    }
-    if let flagError = report.flagError { object["flagError"] = .string(flagError.description) }
-    if let attempts = report.attempts { object["attempts"] = .number(attempts) }
-    if let salvaged = report.salvaged { object["salvaged"] = .number(salvaged) }
-    object["sources"] = .array(report.sources.map(sourceJSON))
-    if !report.orphanWALs.isEmpty {
-      object["orphanWALs"] = .array(report.orphanWALs.map(ReportRendering.candidateJSON))
-    }
-    if !report.skipped.isEmpty {
-      object["notOpened"] = .array(report.skipped.map(skippedJSON))
-    }
-    object["transient"] = .bool(report.transientReason != nil)
-    if let reason = report.transientReason { object["reason"] = .string(reason.rawValue) }
     let steps =
       advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
-    // "advice": every step as printed after "next: " or "note: " (the key's meaning since 3.0.2's
-    // first tool); "next": the commands alone, each as it pastes; "notes": the sentences.
-    if !steps.isEmpty {
-      object["advice"] = .array(steps.map { .string($0.pasteable) })
-      if !steps.commands.isEmpty { object["next"] = .array(steps.commands.map(JSONValue.string)) }
-      if !steps.notes.isEmpty { object["notes"] = .array(steps.notes.map(JSONValue.string)) }
-    }
-    if let defaultsError = report.defaultsError {
-      object["defaultsError"] = .string(defaultsError.description)
-    }
-    if report.trigger == .manual {
-      object["result"] = .string(report.recoveryResult.kind)
-      object["message"] = .string(report.recoveryResult.message)
-      object["detail"] = .optional(report.recoveryResult.detail)
-    }
-    if report.isDryRun {
-      object["dryRun"] = true
-      object["preview"] = .string(previewLine(report))
-      if let warning = report.libraryWarning {
-        object["libraryWarning"] = .string(warning.description)
-      }
-      object["categoriesReceivingDittos"] = .number(report.counts.categoriesReceivingDittos)
-    }
-    return .object(object)
-  }
-
-  /// `{"path", "root", "bytes", "walBytes", "categories", "dittos", "missing", "imported"}` of a
-  /// store that reads besides the one imported (`missing`: its dittos the imported store lacks).
-  static func otherStoreJSON(_ other: OtherLegacyStore) -> JSONValue {
-    [
-      "path": .string(other.candidate.relativePath), "root": .string(other.candidate.root.rawValue),
-      "file": .string(other.candidate.path),
-      "bytes": .number(other.candidate.bytes), "walBytes": .number(other.candidate.walBytes),
-      "categories": .number(other.categories), "dittos": .number(other.dittos),
-      "missing": other.missing.map { .number($0) } ?? .null, "imported": .bool(other.imported),
-    ]
+    return JSONValue(encoding: ReportOutput(report, libraryPath: libraryPath, steps: steps))
   }
 
   /// For each store the attempt did not import that holds dittos the imported store lacks: the
@@ -109,23 +38,6 @@ enum ReportRendering {
       candidate.walBytes > 0
       ? "\(candidate.bytes) bytes, -wal \(candidate.walBytes) bytes" : "\(candidate.bytes) bytes"
     return "\(candidate.relativePath) \(root) (\(sizes))"
-  }
-
-  /// `{"path", "bytes", "root"}` of a probed file.
-  static func candidateJSON(_ candidate: LegacyCandidate) -> JSONValue {
-    [
-      "path": .string(candidate.relativePath), "bytes": .number(candidate.bytes),
-      "root": .string(candidate.root.rawValue),
-    ]
-  }
-
-  /// `{"path", "root", "reason", "error", "errorCode"}` of a path the probe found but did not open.
-  static func skippedJSON(_ skipped: SkippedCandidate) -> JSONValue {
-    [
-      "path": .string(skipped.relativePath), "root": .string(skipped.root.rawValue),
-      "reason": .string(skipped.reason), "error": .string(skipped.error.description),
-      "errorCode": .string(skipped.error.code),
-    ]
   }
 
   /// What to do about the failure that made the attempt count for nothing: the lines of
@@ -215,14 +127,6 @@ enum ReportRendering {
     case .success, .noNewData:
       return report.previewMessage
     }
-  }
-
-  static func sourceJSON(_ source: LegacySourceReport) -> JSONValue {
-    .object([
-      "kind": .string(source.kind.rawValue), "path": .string(source.path),
-      "categories": .number(source.categories), "dittos": .number(source.dittos),
-      "error": .optional(source.error),
-    ])
   }
 
   /// A few readable lines for standard output.

@@ -67,10 +67,12 @@ struct ContainerOptions {
 
   /// `"container"` and `"home"`, the folders read, for a command's JSON.
   var resolvedJSON: [String: JSONValue] {
-    [
-      "container": hasContainer ? .string(layout.container) : .null,
-      "home": layout.home.map(JSONValue.string) ?? .null,
-    ]
+    guard
+      case .object(let members) = JSONValue(
+        encoding: FoldersReadOutput(
+          container: hasContainer ? layout.container : nil, home: layout.home))
+    else { return [:] }
+    return members
   }
 
   /// When `--container` or `--home` holds several folders that could be it: each, with the

@@ -1,9 +1,10 @@
 import Foundation
 import StoreFixtures
+import EngineTestSupport
 import TestSupport
 import Testing
 
-@Suite struct ExchangeTests {
+@Suite struct ExportImportCommandTests {
   /// The JSON `export` prints, parsed.
   func exported(_ arguments: [String]) throws -> [(
     title: String, dittos: [(text: String, useCount: Int64)]

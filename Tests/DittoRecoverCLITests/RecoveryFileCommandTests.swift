@@ -5,11 +5,12 @@ import LegacyMigration
 import LegacyStore
 import RecoveryFile
 import StoreFixtures
+import EngineTestSupport
 import TestSupport
 import Testing
 
 /// `backup extract`, `extract`, `recover --from` and `recoverNow(from:)`: the `.dittorecovery` file.
-@Suite struct RecoveryFileTests {
+@Suite struct RecoveryFileCommandTests {
   static let backupDate = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
 
   /// Presets, plus some of the backup's own dittos (so the merge must skip them).

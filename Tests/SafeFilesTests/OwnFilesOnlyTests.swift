@@ -6,7 +6,7 @@ import SQLiteSnapshot
 import SafeFiles
 import Salvage
 import StoreFixtures
-import TestSupport
+import EngineTestSupport
 import Testing
 
 @testable import ContainerFiles

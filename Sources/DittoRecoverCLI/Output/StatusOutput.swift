@@ -1,0 +1,257 @@
+import Exchange
+import LegacyMigration
+import LegacyStore
+import LibraryMerge
+
+/// `status --json`: the survey as one value (every count one read for real; a store that could not
+/// be read has `null` counts and its error, never 0). Text rendering reads the same survey.
+struct StatusOutput: Encodable {
+  let hasRecoverableLegacyData: Bool
+  /// The completion flag as stored.
+  let flagSet: Bool
+  let candidates: [Candidate]
+  let otherStores: [OtherStore]
+  /// The chosen store's path in its root.
+  let chosen: String?
+  /// The paths the probe found but did not open; `notOpened` is the same list (its later name).
+  let skipped: [SkippedOutput]
+  let notOpened: [SkippedOutput]
+  let transientReason: String?
+  let orphanWALs: [LoneWAL]
+  let library: LibraryOutput
+  let sources: [Source]
+  let recoverable: Recoverable
+  /// The container folder read (null when none was given).
+  let container: String?
+  let home: String?
+  @OmittedWhenNil var flagError: String? = nil
+  /// The commands that import the stores the chosen store lacks, when there are any.
+  @OmittedWhenNil var next: [String]? = nil
+  @OmittedWhenNil var defaultsError: String? = nil
+
+  init(
+    survey: LegacySurvey, flag: Result<Bool, FlagStoreError>, library: LibraryStatus,
+    target: ContainerOptions
+  ) {
+    hasRecoverableLegacyData = survey.hasRecoverableLegacyData
+    switch flag {
+    case .success(let isComplete): flagSet = isComplete
+    case .failure(let error):
+      flagSet = false
+      flagError = error.description
+    }
+    candidates = survey.stores.map { Candidate($0, chosen: survey.chosen) }
+    otherStores = survey.otherReadableStores.map(OtherStore.init)
+    chosen = survey.chosen?.relativePath
+    skipped = survey.skipped.map(SkippedOutput.init)
+    notOpened = skipped
+    transientReason = survey.transientReason?.rawValue
+    orphanWALs = survey.loneWALs.map(LoneWAL.init)
+    self.library = LibraryOutput(library)
+    sources = Source.all(survey, defaultsPath: target.layout.defaultsPath)
+    recoverable = Recoverable(StatusRendering.Recoverable(survey))
+    container = target.hasContainer ? target.layout.container : nil
+    home = target.layout.home
+    let steps = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
+    next = steps.isEmpty ? nil : steps.commands
+    if case .failed(let error) = survey.defaults { defaultsError = error.description }
+  }
+
+  /// `categories`, `dittos` (null when not read), `error`, `errorCode`, `transient`.
+  struct Content: Encodable {
+    var categories: Int?
+    var dittos: Int?
+    var error: String?
+    var errorCode: String?
+    var transient: Bool?
+
+    init(_ content: LegacySurvey.Content?) {
+      switch content {
+      case .read(let categories, let dittos):
+        self.categories = categories
+        self.dittos = dittos
+      case .failed(let error):
+        self.error = error.description
+        errorCode = error.code
+        transient = error.isTransient
+      case nil: break
+      }
+    }
+  }
+
+  /// A probed store: where, how large, whether chosen, what it holds.
+  struct Candidate: Encodable {
+    let path: String
+    let bytes: Int64
+    let walBytes: Int64
+    let root: String
+    let chosen: Bool
+    /// Its dittos the chosen store lacks (null for the chosen store or when not compared).
+    let missing: Int?
+    let categories: Int?
+    let dittos: Int?
+    let error: String?
+    let errorCode: String?
+    let transient: Bool?
+    /// Dittos salvage rebuilds; null when salvage was not run or found nothing it could decode.
+    let salvageable: Int?
+
+    init(_ store: LegacySurvey.Store, chosen: LegacyCandidate?) {
+      path = store.candidate.relativePath
+      bytes = store.candidate.bytes
+      walBytes = store.candidate.walBytes
+      root = store.candidate.root.rawValue
+      self.chosen = store.candidate == chosen
+      missing = store.missingFromChosen
+      let content = Content(store.content)
+      categories = content.categories
+      dittos = content.dittos
+      error = content.error
+      errorCode = content.errorCode
+      transient = content.transient
+      salvageable = store.salvage?.rebuiltDittos
+    }
+  }
+
+  /// A store that reads besides the chosen one.
+  struct OtherStore: Encodable {
+    let path: String
+    let root: String
+    let file: String
+    let categories: Int
+    let dittos: Int
+    let missing: Int?
+
+    init(_ store: LegacySurvey.Store) {
+      path = store.candidate.relativePath
+      root = store.candidate.root.rawValue
+      file = store.candidate.path
+      categories = store.categories ?? 0
+      dittos = store.dittos ?? 0
+      missing = store.missingFromChosen
+    }
+  }
+
+  /// A `-wal` without its store.
+  struct LoneWAL: Encodable {
+    let path: String
+    let bytes: Int64
+    let root: String
+    let hasValidFrames: Bool
+    let salvageable: Int?
+
+    init(_ wal: LegacySurvey.LoneWAL) {
+      path = wal.candidate.relativePath
+      bytes = wal.candidate.bytes
+      root = wal.candidate.root.rawValue
+      hasValidFrames = wal.hasValidFrames
+      salvageable = wal.salvage?.rebuiltDittos
+    }
+  }
+
+  /// A legacy source: a store (counts read, or null with the error) or the App Group defaults' keys.
+  struct Source: Encodable {
+    let kind: String
+    let path: String
+    let categories: Int?
+    let dittos: Int?
+    let error: String?
+
+    static func all(_ survey: LegacySurvey, defaultsPath: String) -> [Source] {
+      var sources = survey.stores.map { store in
+        let content = Content(store.content)
+        return Source(
+          kind: LegacySourceReport.Kind.coreData.rawValue, path: store.candidate.path,
+          categories: content.categories, dittos: content.dittos, error: content.error)
+      }
+      switch survey.defaults {
+      case .none: break
+      case .read(let content):
+        for (kind, categories) in [
+          (LegacySourceReport.Kind.pending, content.pending), (.v1, content.version1),
+        ] where !categories.isEmpty {
+          sources.append(
+            Source(
+              kind: kind.rawValue, path: defaultsPath, categories: categories.count,
+              dittos: categories.reduce(0) { $0 + $1.dittos.count }, error: nil))
+        }
+      case .failed(let error):
+        sources.append(
+          Source(
+            kind: LegacySourceReport.Kind.defaults.rawValue, path: defaultsPath, categories: nil,
+            dittos: nil, error: error.description))
+      }
+      return sources
+    }
+  }
+
+  /// What "Recover Old Dittos" would import here.
+  struct Recoverable: Encodable {
+    let categories: Int
+    let dittos: Int
+    let from: [String]
+    let salvaged: Bool
+
+    init(_ recoverable: StatusRendering.Recoverable) {
+      categories = recoverable.categories
+      dittos = recoverable.dittos
+      from = recoverable.from
+      salvaged = recoverable.isSalvaged
+    }
+  }
+}
+
+/// `{"path", "root", "reason", "error", "errorCode"}` of a path the probe found but did not open.
+struct SkippedOutput: Encodable {
+  let path: String
+  let root: String
+  let reason: String
+  let error: String
+  let errorCode: String
+
+  init(_ skipped: SkippedCandidate) {
+    path = skipped.relativePath
+    root = skipped.root.rawValue
+    reason = skipped.reason
+    error = skipped.error.description
+    errorCode = skipped.error.code
+  }
+}
+
+/// `{"path", "exists", "categories", "dittos", "history", "cloudKit"}`, `profiles` and
+/// `writeRefusal` when read, `error` and `errorCode` when it could not be read.
+struct LibraryOutput: Encodable {
+  let path: String
+  let exists: Bool
+  let categories: Int
+  let dittos: Int
+  let history: Bool
+  let cloudKit: Bool
+  @OmittedWhenNil var profiles: Int? = nil
+  @OmittedWhenNil var writeRefusal: String? = nil
+  @OmittedWhenNil var error: String? = nil
+  @OmittedWhenNil var errorCode: String? = nil
+
+  init(_ status: LibraryStatus) {
+    path = status.path
+    exists = status.summary?.exists ?? (status.error?.kind != .noLibrary)
+    categories = status.summary?.categories ?? 0
+    dittos = status.summary?.dittos ?? 0
+    history = status.summary?.history ?? false
+    cloudKit = status.summary?.cloudKit ?? false
+    profiles = status.summary?.profiles
+    writeRefusal = status.summary?.writeRefusal
+    if let error = status.error, error.kind != .noLibrary {
+      self.error = error.description
+      errorCode = error.code
+    }
+  }
+}
+
+extension LegacySurvey.SalvageCount {
+  /// The dittos salvage rebuilt, or nil when it found nothing it could decode.
+  var rebuiltDittos: Int? {
+    guard case .rebuilt(_, let dittos) = self else { return nil }
+    return dittos
+  }
+}

@@ -1,0 +1,58 @@
+import EngineTestSupport
+import Foundation
+import SQLiteDB
+import SQLiteSnapshot
+import SafeFiles
+import StoreFixtures
+import Testing
+
+/// Every store is read on a private copy of it and its -wal: the original is never opened, the
+/// copy reads what SQLite reads, and it is gone once removed.
+@Suite struct StoreSnapshotTests {
+  static func store(in folder: TemporaryDirectory, journal: LegacyStoreWriter.Journal) throws
+    -> String
+  {
+    let path = folder.appending("Ditto.sqlite")
+    try LegacyStoreWriter.write(
+      FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 8), to: path, journal: journal)
+    return path
+  }
+
+  @Test func theCopyHoldsTheWALAndTheOriginalIsUntouched() throws {
+    let folder = try TemporaryDirectory("snapshot-wal")
+    let path = try Self.store(in: folder, journal: .walOnly)
+    let before = try FileHashes(of: folder.path)
+    let snapshot = try StoreSnapshot(of: path)
+    #expect(snapshot.hasWAL)
+    #expect(snapshot.directory != folder.path)
+    let database = try snapshot.open(displayName: path)
+    let dittos = try database.makeStatement(sql: "SELECT count(*) FROM ZDITTO").scalarInt64()
+    #expect(dittos == 6)
+    try database.close()
+    snapshot.remove()
+    #expect(try FileStatus.of(path: snapshot.directory) == nil)
+    #expect(try FileHashes(of: folder.path) == before)
+  }
+
+  @Test func aFileWithoutTheSQLiteHeaderIsRefusedWithoutACopyLeft() throws {
+    let folder = try TemporaryDirectory("snapshot-garbage")
+    let path = folder.appending("Ditto.sqlite")
+    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    let before = try FileHashes(of: folder.path)
+    #expect(throws: SnapshotError.self) { _ = try StoreSnapshot(of: path) }
+    // Nothing recorded for removal inside the folder, and the folder as it was.
+    #expect(!RunCleanup.recordedPaths.contains { $0.hasPrefix(folder.path + "/") })
+    #expect(try FileHashes(of: folder.path) == before)
+  }
+
+  @Test func aMissingStoreIsAnErrorNamingIt() throws {
+    let folder = try TemporaryDirectory("snapshot-missing")
+    let path = folder.appending("Ditto.sqlite")
+    do {
+      _ = try StoreSnapshot(of: path)
+      Issue.record("a missing store gave a snapshot")
+    } catch {
+      #expect("\(error)".contains(path))
+    }
+  }
+}
