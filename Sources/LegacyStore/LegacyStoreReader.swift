@@ -391,8 +391,8 @@ public final class LegacyStoreReader {
       let conventional = "Z" + entityName.uppercased()
       return try store.hasTable(conventional) ? conventional : nil
     }
-    let categoryTable = try table(for: "Category")
-    let dittoTable = try table(for: "Ditto")
+    let categoryTable = try table(for: LegacySchema.category.entity)
+    let dittoTable = try table(for: LegacySchema.ditto.entity)
     guard let categoryTable, let dittoTable else {
       if !store.hasPrimaryKeyTable {
         throw LegacyStoreError.notACoreDataStore(file: store.file, missing: ["Z_PRIMARYKEY"])
@@ -401,8 +401,12 @@ public final class LegacyStoreReader {
         throw LegacyStoreError.ditto3Library(file: store.file)
       }
       var missing: [String] = []
-      if categoryTable == nil { missing.append(Self.describeMissing("Category", store)) }
-      if dittoTable == nil { missing.append(Self.describeMissing("Ditto", store)) }
+      if categoryTable == nil {
+        missing.append(Self.describeMissing(LegacySchema.category.entity, store))
+      }
+      if dittoTable == nil {
+        missing.append(Self.describeMissing(LegacySchema.ditto.entity, store))
+      }
       throw LegacyStoreError.notADittoStore(file: store.file, missing: missing)
     }
     let categoryColumns = try store.database.columnNames(of: categoryTable)
@@ -414,7 +418,7 @@ public final class LegacyStoreReader {
     guard missing.isEmpty else {
       throw LegacyStoreError.notADittoStore(file: store.file, missing: missing)
     }
-    var profileTable = try table(for: "Profile")
+    var profileTable = try table(for: LegacySchema.profile.entity)
     if let candidate = profileTable, try !store.database.columnNames(of: candidate).contains("Z_PK")
     {
       profileTable = nil

@@ -1,3 +1,4 @@
+import LegacyStore
 import LibraryMerge
 import SQLiteDB
 
@@ -15,14 +16,20 @@ final class RecoveryFileSession: ImportSession {
   private let insertDitto: Statement
 
   init(database: Database) throws(SQLiteError) {
-    try database.execute(sql: "INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT) VALUES (1, 3, 1)")
+    let (profile, category, ditto) = (
+      LegacySchema.profile, LegacySchema.category, LegacySchema.ditto
+    )
+    try database.execute(
+      sql:
+        "INSERT INTO \(profile.name) (\(profile.columnList)) VALUES (1, \(profile.entityNumber), 1)"
+    )
     insertCategory = try database.makeStatement(
       sql:
-        "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZPROFILE, Z_FOK_PROFILE, ZTITLE) VALUES (?, 1, 1, 1, ?, ?)"
+        "INSERT INTO \(category.name) (\(category.columnList)) VALUES (?, \(category.entityNumber), 1, 1, ?, ?)"
     )
     insertDitto = try database.makeStatement(
       sql:
-        "INSERT INTO ZDITTO (Z_PK, Z_ENT, Z_OPT, ZUSE_COUNT, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT) VALUES (?, 2, 1, ?, ?, ?, ?)"
+        "INSERT INTO \(ditto.name) (\(ditto.columnList)) VALUES (?, \(ditto.entityNumber), 1, ?, ?, ?, ?)"
     )
   }
 

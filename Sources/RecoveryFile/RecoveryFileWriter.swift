@@ -135,28 +135,21 @@ public enum RecoveryFileWriter {
   }
 
   /// Core Data's DDL for the Ditto 2.x model, then the metadata table.
-  static let schema = [
-    "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPROFILE INTEGER, Z_FOK_PROFILE INTEGER, ZTITLE VARCHAR )",
-    "CREATE TABLE ZDITTO ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSE_COUNT INTEGER, ZCATEGORY INTEGER, Z_FOK_CATEGORY INTEGER, ZTEXT VARCHAR )",
-    "CREATE TABLE ZPROFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
-    "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
-    "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
-    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-    "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-    "CREATE TABLE \(RecoveryFileInfo.tableName) (KEY TEXT PRIMARY KEY, VALUE TEXT)",
-  ]
+  static let schema =
+    LegacySchema.createStatements + [
+      "CREATE TABLE \(RecoveryFileInfo.tableName) (KEY TEXT PRIMARY KEY, VALUE TEXT)"
+    ]
 
   /// The Core Data bookkeeping rows and the `DITTO_RECOVERY` record, after the merge.
   private static func insertRecord(
     _ database: Database, info: RecoveryFileInfo, session: RecoveryFileSession
   ) throws {
-    let primaryKeys = try database.makeStatement(
-      sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)")
-    for (number, name, maximum) in [
-      (Int64(1), "Category", session.categoryCount), (2, "Ditto", session.dittoCount),
-      (3, "Profile", 1),
+    let primaryKeys = try database.makeStatement(sql: LegacySchema.primaryKeyInsert)
+    for (table, maximum) in [
+      (LegacySchema.category, session.categoryCount), (LegacySchema.ditto, session.dittoCount),
+      (LegacySchema.profile, 1),
     ] {
-      try primaryKeys.bind(.integer(number), .text(name), .integer(maximum))
+      try primaryKeys.bind(.integer(table.entityNumber), .text(table.entity), .integer(maximum))
       try primaryKeys.run()
     }
     let metadata = try database.makeStatement(
@@ -177,7 +170,8 @@ public enum RecoveryFileWriter {
     let plist: PropertyListValue = [
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": 641,
-      "NSStoreModelVersionHashes": ["Category": hash, "Ditto": hash, "Profile": hash],
+      "NSStoreModelVersionHashes": .dictionary(
+        Dictionary(uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) })),
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
       "DittoRecoveryFormat": .integer(Int64(RecoveryFileInfo.currentFormat)),

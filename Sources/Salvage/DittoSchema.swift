@@ -1,3 +1,5 @@
+import LegacyStore
+
 // THE DITTO TABLES AS SALVAGE MATCHES THEM
 //
 // Column positions come from the CREATE TABLE text in sqlite_master when it was recovered, else
@@ -21,20 +23,26 @@
 // strictly; only the matching records are kept. The other Core Data tables (Z_PRIMARYKEY,
 // Z_METADATA, Z_MODELCACHE) and sqlite_master have shapes none of the three Ditto tables accept.
 
-/// The three entity tables of a Ditto store.
-enum DittoTable: String, CaseIterable, Sendable {
-  case profile = "ZPROFILE"
-  case category = "ZCATEGORY"
-  case ditto = "ZDITTO"
+/// The three entity tables of a Ditto store (their layout is `LegacySchema`'s).
+enum DittoTable: CaseIterable, Sendable {
+  case profile
+  case category
+  case ditto
 
-  /// The Core Data entity name (the Z_NAME in Z_PRIMARYKEY).
-  var entityName: String {
+  /// The table as the 2.x model defines it.
+  var schema: LegacySchema.Table {
     switch self {
-    case .profile: "Profile"
-    case .category: "Category"
-    case .ditto: "Ditto"
+    case .profile: LegacySchema.profile
+    case .category: LegacySchema.category
+    case .ditto: LegacySchema.ditto
     }
   }
+
+  /// The SQLite table name (`ZDITTO`).
+  var rawValue: String { schema.name }
+
+  /// The Core Data entity name (the Z_NAME in Z_PRIMARYKEY).
+  var entityName: String { schema.entity }
 }
 
 /// The Ditto tables' column layouts and entity numbers, as recovered or as known.
@@ -83,16 +91,10 @@ struct DittoSchema: Sendable {
   }
 
   /// The layout Core Data writes for the Ditto 2.x model.
-  static let known: [DittoTable: TableSpec] = [
-    .profile: spec("ZPROFILE", ["Z_PK", "Z_ENT", "Z_OPT"], text: []),
-    .category: spec(
-      "ZCATEGORY", ["Z_PK", "Z_ENT", "Z_OPT", "ZPROFILE", "Z_FOK_PROFILE", "ZTITLE"],
-      text: ["ZTITLE"]),
-    .ditto: spec(
-      "ZDITTO",
-      ["Z_PK", "Z_ENT", "Z_OPT", "ZUSE_COUNT", "ZCATEGORY", "Z_FOK_CATEGORY", "ZTEXT"],
-      text: ["ZTEXT"]),
-  ]
+  static let known: [DittoTable: TableSpec] = Dictionary(
+    uniqueKeysWithValues: DittoTable.allCases.map { table in
+      (table, spec(table.schema.name, table.schema.columnNames, text: table.schema.textColumns))
+    })
 
   private static func spec(_ name: String, _ columns: [String], text: Set<String>) -> TableSpec {
     TableSpec(

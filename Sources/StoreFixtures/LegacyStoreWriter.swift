@@ -22,15 +22,7 @@ public enum LegacyStoreWriter {
 
   /// Core Data's DDL for the Ditto model, in sqlite_master order.
   static func schema(_ variant: LegacyStoreSpec.Variant) -> [String] {
-    var statements = [
-      "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPROFILE INTEGER, Z_FOK_PROFILE INTEGER, ZTITLE VARCHAR )",
-      "CREATE TABLE ZDITTO ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSE_COUNT INTEGER, ZCATEGORY INTEGER, Z_FOK_CATEGORY INTEGER, ZTEXT VARCHAR )",
-      "CREATE TABLE ZPROFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
-      "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
-      "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
-      "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-      "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-    ]
+    var statements = LegacySchema.createStatements
     if variant == .ios9 { statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)") }
     return statements
   }
@@ -75,8 +67,11 @@ public enum LegacyStoreWriter {
   private static func insertRows(
     _ database: Database, spec: LegacyStoreSpec, random: inout SeededGenerator
   ) throws {
+    let schema = (LegacySchema.profile, LegacySchema.category, LegacySchema.ditto)
     let profile = try database.makeStatement(
-      sql: "INSERT INTO ZPROFILE (Z_PK, Z_ENT, Z_OPT) VALUES (?, 3, 1)")
+      sql:
+        "INSERT INTO \(schema.0.name) (\(schema.0.columnList)) VALUES (?, \(schema.0.entityNumber), 1)"
+    )
     for number in 0..<spec.profileCount {
       try profile.bind(.integer(Int64(number + 1)))
       try profile.run()
@@ -91,11 +86,11 @@ public enum LegacyStoreWriter {
     }
     let category = try database.makeStatement(
       sql:
-        "INSERT INTO ZCATEGORY (Z_PK, Z_ENT, Z_OPT, ZPROFILE, Z_FOK_PROFILE, ZTITLE) VALUES (?, 1, 1, ?, ?, ?)"
+        "INSERT INTO \(schema.1.name) (\(schema.1.columnList)) VALUES (?, \(schema.1.entityNumber), 1, ?, ?, ?)"
     )
     let ditto = try database.makeStatement(
       sql:
-        "INSERT INTO ZDITTO (Z_PK, Z_ENT, Z_OPT, ZUSE_COUNT, ZCATEGORY, Z_FOK_CATEGORY, ZTEXT) VALUES (?, 2, 1, ?, ?, ?, ?)"
+        "INSERT INTO \(schema.2.name) (\(schema.2.columnList)) VALUES (?, \(schema.2.entityNumber), 1, ?, ?, ?, ?)"
     )
     var nextDitto = 0
     var positionInProfile: [Int: Int64] = [:]
@@ -125,13 +120,12 @@ public enum LegacyStoreWriter {
       try insert(ditto, key: dittoKeys[nextDitto], item: item, category: .null, order: .null)
       nextDitto += 1
     }
-    let primaryKeys = try database.makeStatement(
-      sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)")
-    for (number, name, maximum) in [
-      (1, "Category", spec.categories.count), (2, "Ditto", allDittos),
-      (3, "Profile", spec.profileCount),
+    let primaryKeys = try database.makeStatement(sql: LegacySchema.primaryKeyInsert)
+    for (table, maximum) in [
+      (schema.1, spec.categories.count), (schema.2, allDittos), (schema.0, spec.profileCount),
     ] {
-      try primaryKeys.bind(.integer(Int64(number)), .text(name), .integer(Int64(maximum)))
+      try primaryKeys.bind(
+        .integer(table.entityNumber), .text(table.entity), .integer(Int64(maximum)))
       try primaryKeys.run()
     }
     let metadata = try database.makeStatement(
@@ -167,7 +161,8 @@ public enum LegacyStoreWriter {
     let plist: [String: Any] = [
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": variant == .ios8 ? 519 : 641,
-      "NSStoreModelVersionHashes": ["Category": hash, "Ditto": hash, "Profile": hash],
+      "NSStoreModelVersionHashes": Dictionary(
+        uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) }),
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
       "_NSAutoVacuumLevel": "2",

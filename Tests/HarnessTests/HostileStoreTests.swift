@@ -16,13 +16,11 @@ import Testing
     INSERT INTO Z_PRIMARYKEY VALUES (1, 'Category', 0, 9), (2, 'Ditto', 0, 9), (3, 'Profile', 0, 1);
     CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
     INSERT INTO Z_METADATA VALUES (1, 'UUID', x'00');
-    CREATE TABLE ZPROFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER );
+    \(LegacySchema.profile.createStatement);
     INSERT INTO ZPROFILE VALUES (1, 3, 1);
     """
-  static let categoryTable =
-    "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPROFILE INTEGER, Z_FOK_PROFILE INTEGER, ZTITLE VARCHAR );"
-  static let dittoTable =
-    "CREATE TABLE ZDITTO ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSE_COUNT INTEGER, ZCATEGORY INTEGER, Z_FOK_CATEGORY INTEGER, ZTEXT VARCHAR );"
+  static let categoryTable = LegacySchema.category.createStatement + ";"
+  static let dittoTable = LegacySchema.ditto.createStatement + ";"
 
   struct Case: CustomStringConvertible, Sendable {
     var name: String
