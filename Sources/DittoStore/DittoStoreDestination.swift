@@ -80,26 +80,18 @@ public final class DittoStoreDestination: MigrationDestination {
   {
     let path = path
     let time = now()
-    var outcome: Result?
-    var failure: ImportFailure?
+    let outcome: Swift.Result<Result, ImportFailure>
     do throws(DestinationError) {
-      try DittoStoreFile.withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
+      outcome = try DittoStoreFile.withSnapshot(of: path) {
+        (database, layout) throws(SQLiteError) in
         let session = try DittoStoreSession(
           database: database, layout: layout, writes: false, now: time, file: path)
-        do throws(ImportFailure) {
-          outcome = try body(session)
-        } catch {
-          failure = error
-        }
+        return Swift.Result { () throws(ImportFailure) in try body(session) }
       }
     } catch {
       throw .library(error)
     }
-    if let failure { throw failure }
-    guard let outcome else {
-      throw .library(DestinationError(.readFailed, file: path, reason: "the preview did not run"))
-    }
-    return outcome
+    return try outcome.get()
   }
 
   /// Validates the store, then runs `body` in one write transaction and commits what it inserted
@@ -139,43 +131,52 @@ public final class DittoStoreDestination: MigrationDestination {
       if !committed && !hadWAL { Self.enableCheckpointsOnClose(database) }
       Self.close(database)
     }
-    var outcome: Result?
-    var receipt: DittoStoreImportReceipt?
-    do {
-      try database.inTransaction(.immediate) {
-        // The schema is checked again under the lock: it may have changed since the snapshot.
-        let layout = try StoreLayout.inspect(database, file: path)
-        if let refusal = DittoStoreFile.writeRefusal(layout) {
-          throw DestinationError(.refused, file: path, reason: refusal)
-        }
-        let time = now()
-        let session = try DittoStoreSession(
-          database: database, layout: layout, writes: true, now: time, file: path)
-        outcome = try body(session)
-        // The last moment a cancelled task can stop the import: nothing is committed yet.
-        if Task.isCancelled { throw ImportFailure.cancelled }
-        receipt = try session.finish(author: author, now: time)
-        guard receipt != nil else { return .rollback }
-        try LibraryChecks.afterInserts(database, file: path)
-        return .commit
+    let (outcome, receipt) = try database.inTransaction(
+      .immediate, mapError: { ImportFailure.library(DestinationError.fromWrite($0, file: path)) }
+    ) { () throws(ImportFailure) -> TransactionResult<(Result, DittoStoreImportReceipt?)> in
+      // The schema is checked again under the lock: it may have changed since the snapshot.
+      let layout: StoreLayout
+      do throws(DestinationError) {
+        layout = try StoreLayout.inspect(database, file: path)
+      } catch {
+        throw .library(error)
       }
-    } catch let failure as ImportFailure {
-      throw failure
-    } catch let error as DestinationError {
-      throw .library(error)
-    } catch let error as SQLiteError {
-      throw .library(DestinationError.fromWrite(error, file: path))
-    } catch {
-      throw .library(
-        DestinationError(.writeFailed, file: path, reason: "\(error); nothing was written"))
+      if let refusal = DittoStoreFile.writeRefusal(layout) {
+        throw .library(DestinationError(.refused, file: path, reason: refusal))
+      }
+      let time = now()
+      let session: DittoStoreSession
+      do throws(SQLiteError) {
+        session = try DittoStoreSession(
+          database: database, layout: layout, writes: true, now: time, file: path)
+      } catch {
+        throw .library(DestinationError.fromWrite(error, file: path))
+      }
+      let outcome = try body(session)
+      // The last moment a cancelled task can stop the import: nothing is committed yet.
+      if Task.isCancelled { throw ImportFailure.cancelled }
+      let receipt: DittoStoreImportReceipt
+      do {
+        // Nothing inserted: nothing is written (no history either).
+        guard let finished = try session.finish(author: author, now: time) else {
+          return .rollback((outcome, nil))
+        }
+        receipt = finished
+        try LibraryChecks.afterInserts(database, file: path)
+      } catch let error as DestinationError {
+        throw .library(error)
+      } catch let error as SQLiteError {
+        throw .library(DestinationError.fromWrite(error, file: path))
+      } catch {
+        throw .library(
+          DestinationError(.writeFailed, file: path, reason: "\(error); nothing was written"))
+      }
+      return .commit((outcome, receipt))
     }
     if receipt != nil {
       committed = true
       self.receipt.value = receipt
       Self.enableCheckpointsOnClose(database)
-    }
-    guard let outcome else {
-      throw .library(DestinationError(.writeFailed, file: path, reason: "the import did not run"))
     }
     return outcome
   }

@@ -1,9 +1,9 @@
 import BackupCrypto
 import Foundation
 import LegacyStore
+import PropertyLists
 import SQLiteDB
 import SafeFiles
-import PropertyLists
 
 /// Writes synthetic Finder/iTunes backup folders: plists, `Manifest.db` with the real schema, stored
 /// files at `<first two hex>/<fileID>`, and an NSKeyedArchiver `MBFile` blob per row.
@@ -196,7 +196,7 @@ public final class BackupBuilder {
   private func writePlainManifest(to path: String) throws {
     let database = try Database(path: UserPath.resolvingFolder(of: path), mode: .readWriteCreate)
     try database.execute(sql: Self.manifestSchema)
-    try database.inTransaction(.immediate) {
+    try database.write(mapError: { $0 as any Error }) { () throws in
       let insert = try database.makeStatement(
         sql: "INSERT INTO Files (fileID, domain, relativePath, flags, file) VALUES (?, ?, ?, ?, ?)")
       for row in rows {
@@ -206,7 +206,6 @@ public final class BackupBuilder {
           row.blob.map(SQLValue.blob) ?? .null)
         try insert.run()
       }
-      return .commit
     }
     try database.close()
   }

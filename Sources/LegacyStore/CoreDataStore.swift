@@ -77,6 +77,35 @@ public final class CoreDataStore {
   /// True when `Z_METADATA` exists.
   public let hasMetadataTable: Bool
 
+  /// Opens the store at `path` on a private snapshot, runs `body` with it, and removes the
+  /// snapshot when `body` returns or throws (no caller removes it by hand).
+  ///
+  /// - Throws: ``LegacyStoreError``, from opening or from `body`.
+  package static func withSnapshot<Value>(
+    of path: String, _ body: (CoreDataStore) throws(LegacyStoreError) -> Value
+  ) throws(LegacyStoreError) -> Value {
+    try withSnapshot(of: path, mapError: { $0 }, body)
+  }
+
+  /// Opens the store at `path` on a private snapshot, runs `body` with it, and removes the
+  /// snapshot when `body` returns or throws.
+  ///
+  /// - Parameter mapError: turns the error of opening into `body`'s error type.
+  /// - Throws: `body`'s error, or the opening's through `mapError`.
+  package static func withSnapshot<Value, Failure: Error>(
+    of path: String, mapError: (LegacyStoreError) -> Failure,
+    _ body: (CoreDataStore) throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    let store: CoreDataStore
+    do {
+      store = try CoreDataStore(path: path)
+    } catch {
+      throw mapError(error)
+    }
+    defer { store.snapshot.remove() }
+    return try body(store)
+  }
+
   /// Snapshots and opens the store at `path`.
   ///
   /// - Throws: ``LegacyStoreError``. A database without `Z_PRIMARYKEY` opens (the Ditto reader may still

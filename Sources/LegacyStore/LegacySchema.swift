@@ -65,14 +65,20 @@ package enum LegacySchema {
   /// The tables in the order Core Data creates them (`sqlite_master` order).
   package static let tables = [category, ditto, profile]
 
+  /// The indexes on the links (category → profile, ditto → category).
+  package static let linkIndexes = [
+    "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
+    "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
+  ]
+
+  /// Core Data's bookkeeping tables: entity numbers and key counters, and the metadata plist.
+  package static let bookkeeping = [
+    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+    "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+  ]
+
   /// Core Data's DDL for the model: the tables, their link indexes, then its bookkeeping tables.
-  package static let createStatements =
-    tables.map(\.createStatement) + [
-      "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
-      "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
-      "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-      "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-    ]
+  package static let createStatements = tables.map(\.createStatement) + linkIndexes + bookkeeping
 
   /// `INSERT INTO Z_PRIMARYKEY (…)` for one entity: number, name, no super-entity, highest `Z_PK`.
   package static let primaryKeyInsert =

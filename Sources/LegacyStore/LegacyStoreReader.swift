@@ -64,9 +64,9 @@ public final class LegacyStoreReader {
   ///
   /// - Throws: ``LegacyStoreError``.
   public static func read(path: String) throws(LegacyStoreError) -> LegacyLibrary {
-    let store = try CoreDataStore(path: path)
-    defer { store.snapshot.remove() }
-    return try LegacyStoreReader(store: store).read()
+    try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
+      try LegacyStoreReader(store: store).read()
+    }
   }
 
   /// The store file as the user named it (every error names it).

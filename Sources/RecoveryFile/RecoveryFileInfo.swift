@@ -175,13 +175,8 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   ///
   /// - Throws: ``RecoveryFileError`` (`.unreadable`) when the file cannot be read at all.
   public static func read(path: String) throws(RecoveryFileError) -> RecoveryFileInfo? {
-    let store: CoreDataStore
-    do {
-      store = try CoreDataStore(path: path)
-    } catch {
-      throw RecoveryFileError(.unreadable, file: path, reason: error.description)
-    }
-    defer { store.snapshot.remove() }
-    return try read(from: store.database, file: path)
+    try CoreDataStore.withSnapshot(
+      of: path, mapError: { RecoveryFileError(.unreadable, file: path, reason: $0.description) }
+    ) { store throws(RecoveryFileError) in try read(from: store.database, file: path) }
   }
 }

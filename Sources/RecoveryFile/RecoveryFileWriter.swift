@@ -113,8 +113,8 @@ public enum RecoveryFileWriter {
     let database = try Database(path: path, mode: .readWriteCreate)
     try database.execute(
       sql: "PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL")
-    var written: (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest)?
-    try database.inTransaction(.immediate) {
+    let written = try database.write(mapError: { $0 as any Error }) {
+      () throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) in
       for statement in schema { try database.execute(sql: statement) }
       let session = try RecoveryFileSession(database: database)
       let merge = try LibraryMerger.merge(sources, into: session)
@@ -126,11 +126,9 @@ public enum RecoveryFileWriter {
           kind: $0.0.kind, categories: $0.1.categoriesRead, dittos: $0.1.dittosRead)
       }
       try insertRecord(database, info: filled, session: session)
-      written = (filled, merge, session.content)
-      return .commit
+      return (filled, merge, session.content)
     }
     try database.close()
-    guard let written else { throw CocoaError(.fileWriteUnknown) }
     return written
   }
 
@@ -186,12 +184,13 @@ public enum RecoveryFileWriter {
   {
     var readBack = ContentDigest()
     do {
-      let store = try CoreDataStore(path: scratch)
-      defer { store.snapshot.remove() }
-      try LegacyStoreReader(store: store).walk { item in
-        switch item {
-        case .category(let title, _): readBack.beginCategory(title)
-        case .ditto(let ditto): readBack.add(ditto.text, useCount: ditto.useCount)
+      _ = try CoreDataStore.withSnapshot(of: scratch, mapError: { $0 as any Error }) {
+        store throws in
+        try LegacyStoreReader(store: store).walk { item in
+          switch item {
+          case .category(let title, _): readBack.beginCategory(title)
+          case .ditto(let ditto): readBack.add(ditto.text, useCount: ditto.useCount)
+          }
         }
       }
     } catch {

@@ -16,34 +16,82 @@ public enum TransactionCompletion: Sendable {
   case rollback
 }
 
+/// What a transaction body gives back: its value, with what it wrote committed or rolled back.
+public struct TransactionResult<Value> {
+  /// The body's value, returned by the transaction.
+  public let value: Value
+  /// Whether what the body wrote is kept.
+  public let completion: TransactionCompletion
+
+  /// Keeps what the body wrote and returns `value`.
+  public static func commit(_ value: Value) -> TransactionResult { .init(value, .commit) }
+  /// Undoes what the body wrote and returns `value`.
+  public static func rollback(_ value: Value) -> TransactionResult { .init(value, .rollback) }
+
+  private init(_ value: Value, _ completion: TransactionCompletion) {
+    self.value = value
+    self.completion = completion
+  }
+}
+
 extension Database {
-  /// Runs `body` inside a transaction: commits or rolls back as it answers, and rolls back if it throws.
-  ///
-  /// The first error is the one rethrown: a failed rollback after a failed body does not hide the cause.
+  /// Runs `body` in a transaction and returns its value: committed when it returns, rolled back
+  /// when it throws (as GRDB's `DatabaseWriter.write`).
   ///
   /// - Throws: the body's error, or ``SQLiteError`` from `BEGIN`/`COMMIT`.
-  public func inTransaction(
-    _ kind: TransactionKind = .immediate, _ body: () throws -> TransactionCompletion
-  ) throws {
-    try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
-    let completion: TransactionCompletion
+  public func write<Value>(
+    _ kind: TransactionKind = .immediate, _ body: () throws(SQLiteError) -> Value
+  ) throws(SQLiteError) -> Value {
+    try write(kind, mapError: { $0 }, body)
+  }
+
+  /// Runs `body` in a transaction and returns its value: committed when it returns, rolled back
+  /// when it throws.
+  ///
+  /// - Parameter mapError: turns an error of `BEGIN` or `COMMIT` into the body's error type.
+  /// - Throws: the body's error, or `BEGIN`/`COMMIT`'s error through `mapError`.
+  public func write<Value, Failure: Error>(
+    _ kind: TransactionKind = .immediate, mapError: (SQLiteError) -> Failure,
+    _ body: () throws(Failure) -> Value
+  ) throws(Failure) -> Value {
+    try inTransaction(kind, mapError: mapError) { () throws(Failure) in .commit(try body()) }
+  }
+
+  /// Runs `body` in a transaction: commits or rolls back as its result says, rolls back if it
+  /// throws, and returns its value.
+  ///
+  /// The first error is the one rethrown: a failed rollback after a failed body does not hide the
+  /// cause.
+  ///
+  /// - Parameter mapError: turns an error of `BEGIN`, `COMMIT` or `ROLLBACK` into the body's error
+  ///   type.
+  /// - Throws: the body's error, or `BEGIN`/`COMMIT`'s error through `mapError`.
+  public func inTransaction<Value, Failure: Error>(
+    _ kind: TransactionKind = .immediate, mapError: (SQLiteError) -> Failure,
+    _ body: () throws(Failure) -> TransactionResult<Value>
+  ) throws(Failure) -> Value {
     do {
-      completion = try body()
+      try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
+    } catch {
+      throw mapError(error)
+    }
+    let result: TransactionResult<Value>
+    do {
+      result = try body()
     } catch {
       rollbackIgnoringErrors()
       throw error
     }
-    switch completion {
-    case .commit:
-      do {
-        try execute(sql: "COMMIT TRANSACTION")
-      } catch {
-        rollbackIgnoringErrors()
-        throw error
+    do {
+      switch result.completion {
+      case .commit: try execute(sql: "COMMIT TRANSACTION")
+      case .rollback: try execute(sql: "ROLLBACK TRANSACTION")
       }
-    case .rollback:
-      try execute(sql: "ROLLBACK TRANSACTION")
+    } catch {
+      rollbackIgnoringErrors()
+      throw mapError(error)
     }
+    return result.value
   }
 
   private func rollbackIgnoringErrors() {

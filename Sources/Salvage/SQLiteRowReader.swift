@@ -42,20 +42,20 @@ struct SQLiteReading {
 
   /// Reads the store at `path` (a private copy: CoreDataStore copies it once more before opening).
   static func read(path: String) -> SQLiteReading {
-    var reading = SQLiteReading()
-    let store: CoreDataStore
     do {
-      store = try CoreDataStore(path: path)
+      return try CoreDataStore.withSnapshot(of: path) { store in
+        var reading = SQLiteReading()
+        reading.isOpened = true
+        for table in DittoTable.allCases {
+          reading.read(table, from: store)
+        }
+        return reading
+      }
     } catch {
+      var reading = SQLiteReading()
       reading.problems.append("SQLite could not open the store (\(error.code))")
       return reading
     }
-    defer { store.snapshot.remove() }
-    reading.isOpened = true
-    for table in DittoTable.allCases {
-      reading.read(table, from: store)
-    }
-    return reading
   }
 
   private mutating func read(_ table: DittoTable, from store: CoreDataStore) {

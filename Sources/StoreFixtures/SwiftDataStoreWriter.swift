@@ -202,10 +202,9 @@ public enum SwiftDataStoreWriter {
       try database.execute(sql: "PRAGMA wal_autocheckpoint = 0")
     }
     var random = SeededGenerator(seed: seed)
-    try database.inTransaction(.immediate) {
+    try database.write(mapError: { $0 as any Error }) { () throws in
       for statement in schema(spec) { try database.execute(sql: statement) }
       try insertRows(database, spec: spec, random: &random)
-      return .commit
     }
   }
 

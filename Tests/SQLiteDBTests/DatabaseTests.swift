@@ -75,18 +75,48 @@ import Testing
     let database = try Database(path: ":memory:", mode: .readWriteCreate)
     try database.execute(sql: "CREATE TABLE t (x)")
     #expect(throws: Failure.self) {
-      try database.inTransaction {
+      try database.write(mapError: { $0 as any Error }) { () throws in
         try database.execute(sql: "INSERT INTO t VALUES (1)")
         throw Failure()
       }
     }
     #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 0)
-    try database.inTransaction {
-      try database.execute(sql: "INSERT INTO t VALUES (1)")
-      return .commit
-    }
-    #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 1)
     #expect(!database.isInsideTransaction)
+  }
+
+  @Test func aWriteCommitsOnReturnAndGivesItsValueOut() throws {
+    let database = try Database(path: ":memory:", mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE t (x)")
+    let count = try database.write { () throws(SQLiteError) -> Int64? in
+      try database.execute(sql: "INSERT INTO t VALUES (1), (2)")
+      return try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64()
+    }
+    #expect(count == 2)
+    #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 2)
+    #expect(!database.isInsideTransaction)
+  }
+
+  @Test func aRollbackResultUndoesTheWritesAndStillGivesTheValue() throws {
+    let database = try Database(path: ":memory:", mode: .readWriteCreate)
+    try database.execute(sql: "CREATE TABLE t (x)")
+    let value = try database.inTransaction(mapError: { $0 }) {
+      () throws(SQLiteError) -> TransactionResult<String> in
+      try database.execute(sql: "INSERT INTO t VALUES (1)")
+      return .rollback("kept")
+    }
+    #expect(value == "kept")
+    #expect(try database.makeStatement(sql: "SELECT count(*) FROM t").scalarInt64() == 0)
+  }
+
+  @Test func aFailedBeginIsTheCallersErrorType() throws {
+    struct Wrapped: Error { let cause: SQLiteError }
+    let database = try Database(path: ":memory:", mode: .readWriteCreate)
+    try database.execute(sql: "BEGIN")
+    // A transaction inside a transaction fails at BEGIN: the error comes out mapped.
+    #expect(throws: Wrapped.self) {
+      try database.write(mapError: { Wrapped(cause: $0) }) { () throws(Wrapped) in }
+    }
+    try database.execute(sql: "ROLLBACK")
   }
 
   @Test func defensiveReadersRefuseWritesAndViews() throws {

@@ -14,16 +14,13 @@ final class DittoStoreBuilder {
   private var nextCategoryKey: Int64 = 1
   private var nextDittoKey: Int64 = 1
 
-  static let ddl = [
-    "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPROFILE INTEGER, Z_FOK_PROFILE INTEGER, ZTITLE VARCHAR )",
-    "CREATE INDEX ZCATEGORY_ZPROFILE_INDEX ON ZCATEGORY (ZPROFILE)",
-    "CREATE TABLE ZDITTO ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSE_COUNT INTEGER, ZCATEGORY INTEGER, Z_FOK_CATEGORY INTEGER, ZTEXT VARCHAR )",
-    "CREATE INDEX ZDITTO_ZCATEGORY_INDEX ON ZDITTO (ZCATEGORY)",
-    "CREATE TABLE ZPROFILE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
-    "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-    "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-    "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
-  ]
+  /// The 2.x DDL with each index right after its table (another page order than Core Data's).
+  static let ddl =
+    [
+      LegacySchema.category.createStatement, LegacySchema.linkIndexes[0],
+      LegacySchema.ditto.createStatement, LegacySchema.linkIndexes[1],
+      LegacySchema.profile.createStatement,
+    ] + LegacySchema.bookkeeping + ["CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"]
 
   /// Creates the store at `folder/name` with Core Data's pragmas, tables, metadata and one profile.
   init(
@@ -39,7 +36,7 @@ final class DittoStoreBuilder {
     ] {
       try database.execute(sql: "PRAGMA \(pragma)")
     }
-    try database.inTransaction {
+    try database.write { () throws(SQLiteError) in
       for statement in Self.ddl { try database.execute(sql: statement) }
       try database.execute(
         sql: """
@@ -48,14 +45,13 @@ final class DittoStoreBuilder {
           INSERT INTO Z_MODELCACHE VALUES (zeroblob(2000));
           INSERT INTO ZPROFILE VALUES (1, 3, 1);
           """)
-      return .commit
     }
   }
 
   /// Adds categories and their dittos in one transaction; keys are handed out in `keyOrder`
   /// (by default reversed inside each category, so key order differs from list order).
   func add(_ categories: [(title: String, dittos: [(text: String, useCount: Int64?)])]) throws {
-    try database.inTransaction {
+    try database.write { () throws(SQLiteError) in
       let category = try database.makeStatement(
         sql: "INSERT INTO ZCATEGORY VALUES (?, 1, 1, 1, ?, ?)")
       let ditto = try database.makeStatement(sql: "INSERT INTO ZDITTO VALUES (?, 2, 1, ?, ?, ?, ?)")
@@ -73,16 +69,12 @@ final class DittoStoreBuilder {
           nextDittoKey += 1
         }
       }
-      return .commit
     }
   }
 
   /// Runs `sql` in its own transaction.
   func execute(_ sql: String) throws {
-    try database.inTransaction {
-      try database.execute(sql: sql)
-      return .commit
-    }
+    try database.write { () throws(SQLiteError) in try database.execute(sql: sql) }
   }
 
   /// Copies the store and the sidecars that exist into `folder` (while the connection is open).

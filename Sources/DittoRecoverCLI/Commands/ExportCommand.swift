@@ -44,22 +44,19 @@ struct ExportCommand: Command {
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)
     } else if let legacy {
-      let store: CoreDataStore
-      do {
-        store = try CoreDataStore(path: legacy)
-      } catch {
-        throw Self.damaged(error, legacy: legacy, format: format)
+      try CoreDataStore.withSnapshot(
+        of: legacy, mapError: { Self.damaged($0, legacy: legacy, format: format) as any Error }
+      ) { store throws in
+        let reader: LegacyStoreReader
+        do {
+          reader = try LegacyStoreReader(store: store)
+        } catch {
+          throw WrongKind.forLegacy(legacy, format: format.rawValue) ?? error
+        }
+        try reader.walkUTF8(
+          category: { title, _ in writer.beginCategory(title: title) },
+          ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
       }
-      defer { store.snapshot.remove() }
-      let reader: LegacyStoreReader
-      do {
-        reader = try LegacyStoreReader(store: store)
-      } catch {
-        throw WrongKind.forLegacy(legacy, format: format.rawValue) ?? error
-      }
-      try reader.walkUTF8(
-        category: { title, _ in writer.beginCategory(title: title) },
-        ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
     } else if let library {
       try InputError.requireExisting(library, option: Options.library.spec)
       let content: DittoStoreContent

@@ -29,8 +29,12 @@ struct InspectCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
-    let store = try CoreDataStore(path: file)
-    defer { store.snapshot.remove() }
+    try CoreDataStore.withSnapshot(of: file, mapError: { $0 as any Error }) { store throws in
+      try describe(store, context)
+    }
+  }
+
+  private func describe(_ store: CoreDataStore, _ context: ToolContext) throws -> ExitCode {
     guard store.hasPrimaryKeyTable else {
       throw LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"])
     }

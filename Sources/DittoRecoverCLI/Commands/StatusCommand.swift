@@ -150,9 +150,9 @@ extension StatusCommand {
     try InputError.requireExisting(file, option: Options.from.spec)
     let summary: LegacyReadSummary
     do {
-      let store = try CoreDataStore(path: file)
-      defer { store.snapshot.remove() }
-      summary = try LegacyStoreReader(store: store).count()
+      summary = try CoreDataStore.withSnapshot(of: file) { store throws(LegacyStoreError) in
+        try LegacyStoreReader(store: store).count()
+      }
     } catch {
       throw DataError("\(error.description): not a recovery file or a Ditto 2.x store")
     }

@@ -37,12 +37,16 @@ enum InputKind: Equatable {
       return .unknown
     }
     do {
-      let store = try CoreDataStore(path: path)
-      defer { store.snapshot.remove() }
-      if store.entity(named: "DittoCategory") != nil { return .ditto3Library }
-      if store.entity(named: "Ditto") != nil || store.entity(named: "Category") != nil {
-        return .ditto2Store
+      let kind = try CoreDataStore.withSnapshot(of: path) { store -> InputKind? in
+        if store.entity(named: "DittoCategory") != nil { return .ditto3Library }
+        if store.entity(named: LegacySchema.ditto.entity) != nil
+          || store.entity(named: LegacySchema.category.entity) != nil
+        {
+          return .ditto2Store
+        }
+        return nil
       }
+      if let kind { return kind }
     } catch {
       return .unknown
     }
