@@ -9,7 +9,9 @@ import PackageDescription
 //   LegacyMigration (the engine: survey, sources, migrator) ← ContainerFiles (a container copy's
 //     files) ← RecoveryFile ← DittoRecoverCLI ← ditto-recover (shipped)
 //   StoreFixtures (test stores and containers) ← FixtureTool ← ditto-fixture (a developer's tool,
-//     never shipped), TestSupport and the tests: no shipped product links StoreFixtures
+//     never shipped), EngineTestSupport (no CLI) ← TestSupport (CLI tests) and the tests: no
+//     shipped product links StoreFixtures
+// The layers, and each module's own test target, are the table in README's "How it is built".
 // C: CSQLite and SQLiteShims (SQLite), SystemShims (copy_file_range), BuildInfo (the commit a
 // release was built from) and COpenSSL (libcrypto on
 // Linux), used only by SQLiteDB, SafeFiles and BackupCrypto. Telemetry and OutcomeReport use

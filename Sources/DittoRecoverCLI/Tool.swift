@@ -75,7 +75,7 @@ public struct CommandLineTool {
     context.invocation = [name] + arguments
     if arguments.first == "--version" {
       let rest = arguments.dropFirst()
-      if rest.contains("--json") {
+      if Self.asksForJSON(Array(rest)) {
         var object: [String: JSONValue] = ["name": .string(name), "version": .string(version)]
         for detail in buildDetails { object[detail.key] = .optional(detail.value) }
         context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
@@ -164,6 +164,13 @@ public struct CommandLineTool {
     return false
   }
 
+  /// Whether `arguments` ask for JSON (`--json` before any `--`): the one rule for the lines the
+  /// tool prints before or without a parse (`--version`, a usage error); a parsed command reads the
+  /// same flag through ``CommonOptions/json``.
+  static func asksForJSON(_ arguments: [String]) -> Bool {
+    arguments.prefix(while: { $0 != "--" }).contains(CommonOptions.json.spec.synopsisName)
+  }
+
   private func run(
     _ path: CommandPath, command: any Command.Type, arguments: [String], context: ToolContext
   ) -> Int32 {
@@ -213,7 +220,7 @@ public struct CommandLineTool {
     context.standardError.write("Usage: \(shown.usage)\n")
     let more = shown.commands.isEmpty ? name : shown.invocation
     context.standardError.write("  See '\(more) --help' for more information.\n")
-    if arguments.prefix(while: { $0 != "--" }).contains("--json") {
+    if Self.asksForJSON(arguments) {
       let object = FailureOutput(error: error.message, exitCode: ExitCode.usage.rawValue)
       context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }
