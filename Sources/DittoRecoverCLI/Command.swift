@@ -79,13 +79,15 @@ public protocol Command {
   static var abstract: String { get }
   /// More help, shown under the overview.
   static var discussion: String? { get }
-  /// Its own options and positionals, in help order (the tool adds ``CommonOptions``).
-  static var options: [OptionSpec] { get }
   /// Nested subcommands (`backup list`); a command with any is a group and is never run itself.
   static var subcommands: [any Command.Type] { get }
 
-  /// Checks the parsed arguments.
-  init(arguments: ParsedArguments) throws(UsageError)
+  /// The command with its declarations (``Argument`` properties) and nothing read yet; its
+  /// options are those properties, in declaration order (the tool adds ``CommonOptions``).
+  init()
+
+  /// Checks across options, once every declared argument is read.
+  func validate() throws(UsageError)
 
   /// Runs the command.
   func run(_ context: ToolContext) throws -> ExitCode
@@ -94,6 +96,7 @@ public protocol Command {
 extension Command {
   public static var discussion: String? { nil }
   public static var subcommands: [any Command.Type] { [] }
+  public func validate() throws(UsageError) {}
 
   /// Every option the command parses: its own, then the common ones.
   static var allOptions: [OptionSpec] { options + CommonOptions.specs }

@@ -179,7 +179,7 @@ public struct CommandLineTool {
       let parsed = try ParsedArguments(arguments, specs: command.allOptions)
       context.isVerbose = parsed.isSet(CommonOptions.verbose)
       context.isJSON = parsed.isSet(CommonOptions.json)
-      instance = try command.init(arguments: parsed)
+      instance = try command.parse(parsed)
     } catch {
       return usageFailure(error, path: path, arguments: arguments, context)
     }

@@ -34,43 +34,33 @@ struct FixtureCommand: Command {
       + "\nThe same seed always gives the same content. expected.json in the folder holds what a\nrecovery should import, in the shape of 'export --format json'. The Ditto.store written beside\nit (--library) is for ditto-recover and tests only: its model hashes are not the app's, so it\nmust never be loaded onto a device.\nWith --json: {\"out\", \"scenario\", \"summary\", \"expected\", \"categories\", \"dittos\"}."
   }
   /// The command's options, declared once.
-  enum Options {
-    static let out = Option<String>.path(
+  @Argument(
+    .path(
       "out", value: "dir", help: "The folder to create (must not exist, or be empty).",
-      required: true, kind: .folder)
-    static let scenario = Option<FixtureScenario>.choice(
-      "scenario", value: "name", help: "The device state to build.", required: true)
-    static let categories = Option<Int>.count(
-      "categories", help: "Categories in the generated store (default: 4).")
-    static let dittosPerCategory = Option<Int>.count(
-      "dittos-per-category", help: "Dittos in each category (default: 6).")
-    static let seed = Option<Int>.count("seed", help: "Seed of the generated content (default: 1).")
-    static let library = Option<FixtureScenario.Library>.choice(
+      required: true, kind: .folder))
+  var out: String = ""
+  @Argument(
+    .choice("scenario", value: "name", help: "The device state to build.", required: true))
+  var scenario: FixtureScenario = .intact2x
+  @Argument(.count("categories", help: "Categories in the generated store (default: 4)."))
+  var categories: Int = 4
+  @Argument(.count("dittos-per-category", help: "Dittos in each category (default: 6)."))
+  var dittosPerCategory: Int = 6
+  @Argument(.count("seed", help: "Seed of the generated content (default: 1)."))
+  var seed: Int = 1
+  @Argument(
+    .choice(
       "library", value: "kind",
       help:
         "The Ditto.store beside it: none, empty (as the app creates it) or presets (default: the scenario's). For tests only: never load it onto a device."
-    )
-  }
+    ))
+  var library: FixtureScenario.Library?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  static let options = [
-    Options.out.spec, Options.scenario.spec, Options.categories.spec,
-    Options.dittosPerCategory.spec, Options.seed.spec, Options.library.spec,
-  ]
-
-  let out: String
-  let scenario: FixtureScenario
-  let parameters: FixtureScenario.Parameters
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    out = try arguments.value(of: Options.out) ?? ""
-    scenario = try arguments.value(of: Options.scenario) ?? .intact2x
-    parameters = FixtureScenario.Parameters(
-      categories: try arguments.value(of: Options.categories) ?? 4,
-      dittosPerCategory: try arguments.value(of: Options.dittosPerCategory) ?? 6,
-      seed: UInt64(try arguments.value(of: Options.seed) ?? 1),
-      library: try arguments.value(of: Options.library))
-    json = arguments.isSet(CommonOptions.json)
+  var parameters: FixtureScenario.Parameters {
+    FixtureScenario.Parameters(
+      categories: categories, dittosPerCategory: dittosPerCategory, seed: UInt64(seed),
+      library: library)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {

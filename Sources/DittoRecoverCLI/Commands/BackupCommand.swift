@@ -11,12 +11,9 @@ struct BackupCommand: Command {
     (…/MobileSync/Backup). The backup is only ever read: Manifest.db is read on a private copy, and
     files are rebuilt in a folder of your choice, never inside the backup.
     """
-  static let options: [OptionSpec] = []
   static var subcommands: [any Command.Type] {
     [BackupListCommand.self, BackupRecoverCommand.self, BackupExtractCommand.self]
   }
-
-  init(arguments: ParsedArguments) {}
 
   func run(_ context: ToolContext) throws -> ExitCode {
     // The tool dispatches to a subcommand; a group itself only shows its help.

@@ -17,24 +17,11 @@ struct BackupExtractCommand: Command {
     Given several backups, uses the newest that holds a Ditto store. The backup is only read; an
     existing file is never overwritten (exit 73). An encrypted backup needs --password-file.
     """
-  static let options = [
-    BackupCommand.backup.spec, RecoveryFileOutput.out.spec, BackupCommand.passwordFile.spec,
-    RecoveryFileOutput.salvage.spec,
-  ]
-
-  let backupRoot: String
-  let out: String?
-  let passwordFile: String?
-  let salvage: Bool
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    backupRoot = try arguments.value(of: BackupCommand.backup) ?? "."
-    out = try arguments.value(of: RecoveryFileOutput.out)
-    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
-    salvage = arguments.isSet(RecoveryFileOutput.salvage)
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(BackupCommand.backup) var backupRoot: String = "."
+  @Argument(RecoveryFileOutput.out) var out: String?
+  @Argument(BackupCommand.passwordFile) var passwordFile: String?
+  @Argument(RecoveryFileOutput.salvage) var salvage: Bool
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(

@@ -17,17 +17,9 @@ struct BackupListCommand: Command {
     the next step; exits 65 only when a backup could not be read otherwise (a wrong password, a
     damaged manifest); the others are still listed.
     """
-  static let options = [BackupCommand.backup.spec, BackupCommand.passwordFile.spec]
-
-  let backup: String
-  let passwordFile: String?
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    backup = try arguments.value(of: BackupCommand.backup) ?? "."
-    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(BackupCommand.backup) var backup: String = "."
+  @Argument(BackupCommand.passwordFile) var passwordFile: String?
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     let password = try passwordFile.map(BackupCommand.readPassword)

@@ -21,36 +21,22 @@ struct BackupRecoverCommand: Command {
     Then: ditto-recover export --library OUT/AppDomainGroup-group.io.kern.ditto/Ditto.store --format csv
     """
   /// The command's options, declared once.
-  enum Options {
-    static let out = Option<String>.path(
-      "out", value: "dir",
-      help: "The folder to rebuild into (new or empty; default: a new temporary folder).",
-      kind: .folder)
-    static let library = Option<String>.path(
+  @Argument(BackupCommand.backup) var backupRoot: String = "."
+  @Argument(
+    .path(
       "library", value: "file",
       help:
         "The Ditto 3.x library to import into (default: the backup's Ditto.store, rebuilt in <out>)."
-    )
-  }
-
-  static let options = [
-    BackupCommand.backup.spec, Options.library.spec, Options.out.spec,
-    BackupCommand.passwordFile.spec,
-  ]
-
-  let backupRoot: String
-  let library: String?
-  let out: String?
-  let passwordFile: String?
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    backupRoot = try arguments.value(of: BackupCommand.backup) ?? "."
-    library = try arguments.value(of: Options.library)
-    out = try arguments.value(of: Options.out)
-    passwordFile = try arguments.value(of: BackupCommand.passwordFile)
-    json = arguments.isSet(CommonOptions.json)
-  }
+    ))
+  var library: String?
+  @Argument(
+    .path(
+      "out", value: "dir",
+      help: "The folder to rebuild into (new or empty; default: a new temporary folder).",
+      kind: .folder))
+  var out: String?
+  @Argument(BackupCommand.passwordFile) var passwordFile: String?
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(
@@ -66,7 +52,7 @@ struct BackupRecoverCommand: Command {
     if let library {
       for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(library, root) {
         throw UsageError(
-          "'\(Options.library.spec.synopsis)' must not be inside the backup folder \(root)")
+          "'\($library.spec.synopsis)' must not be inside the backup folder \(root)")
       }
     }
 
@@ -193,9 +179,9 @@ struct BackupRecoverCommand: Command {
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {
       throw UsageError(
-        "'\(Options.out.spec.synopsis)' must not be inside the backup folder \(root)")
+        "'\($out.spec.synopsis)' must not be inside the backup folder \(root)")
     }
-    return try OutputFolder.prepare(trimmed(out), option: Options.out.spec)
+    return try OutputFolder.prepare(trimmed(out), option: $out.spec)
   }
 
   private func trimmed(_ path: String) -> String {

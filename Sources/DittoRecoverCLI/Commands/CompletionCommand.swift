@@ -19,22 +19,15 @@ struct CompletionCommand: Command {
   }
 
   /// The command's options, declared once.
-  enum Options {
-    static let shell = Option<Shell>.positionalChoice(
-      "shell", value: "shell", help: "The shell: bash, zsh or fish.")
-  }
+  @Argument(.positionalChoice("shell", value: "shell", help: "The shell: bash, zsh or fish."))
+  var chosenShell: Shell?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  static let options = [Options.shell.spec]
+  /// Required: the parser reports it missing before this is read.
+  var shell: Shell { chosenShell ?? .bash }
 
-  let shell: Shell
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    guard let shell = try arguments.value(of: Options.shell) else {
-      throw UsageError.missing(Options.shell.spec)
-    }
-    self.shell = shell
-    json = arguments.isSet(CommonOptions.json)
+  func validate() throws(UsageError) {
+    if chosenShell == nil { throw UsageError.missing($chosenShell.spec) }
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {

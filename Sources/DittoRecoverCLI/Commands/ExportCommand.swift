@@ -15,25 +15,23 @@ struct ExportCommand: Command {
     --json is --format json.
     """
   /// The command's options, declared once.
-  enum Options {
-    static let library = Option<String>.path(
+  @Argument(
+    .path(
       "library", value: "file",
-      help: "A Ditto 3.x library (Ditto.store) to export: what the app shows.")
-    static let legacy = Option<String>.path(
-      "legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy).")
-    static let format = FormatOption.make(help: "Output format (default: json).")
-  }
+      help: "A Ditto 3.x library (Ditto.store) to export: what the app shows."))
+  var library: String?
+  @Argument(
+    .path("legacy", value: "file", help: "A legacy 2.x store to export (read on a private copy)."))
+  var legacy: String?
+  @Argument(FormatOption.make(help: "Output format (default: json).")) var namedFormat:
+    ExportFormat?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  static let options = [Options.library.spec, Options.legacy.spec, Options.format.spec]
+  /// `--format`, or JSON (`--json` or nothing given).
+  var format: ExportFormat { json ? .json : namedFormat ?? .json }
 
-  let library: String?
-  let legacy: String?
-  let format: ExportFormat
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    library = try arguments.value(of: Options.library)
-    legacy = try arguments.value(of: Options.legacy)
-    format = try FormatOption.chosen(arguments, Options.format) ?? .json
+  func validate() throws(UsageError) {
+    try FormatOption.check(namedFormat, json: json)
     if (library == nil) == (legacy == nil) {
       throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
     }
@@ -58,7 +56,7 @@ struct ExportCommand: Command {
           ditto: { text, useCount in writer.ditto(utf8: text, useCount: useCount) })
       }
     } else if let library {
-      try InputError.requireExisting(library, option: Options.library.spec)
+      try InputError.requireExisting(library, option: $library.spec)
       let content: DittoStoreContent
       do {
         content = try DittoStoreFile.content(at: library)

@@ -14,22 +14,12 @@ struct ExtractCommand: Command {
     that Ditto opens ('Recover from file') and 'recover --from' reads. The container is only read; an
     existing file is never overwritten (exit 73). Exits 65 when nothing readable was found.
     """
-  static let options = [
-    ContainerOptions.container.spec, ContainerOptions.home.spec, RecoveryFileOutput.out.spec,
-    RecoveryFileOutput.salvage.spec,
-  ]
-
-  let target: ContainerOptions
-  let out: String?
-  let salvage: Bool
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    target = try ContainerOptions(arguments)
-    out = try arguments.value(of: RecoveryFileOutput.out)
-    salvage = arguments.isSet(RecoveryFileOutput.salvage)
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(
+    group: [ContainerOptions.container.spec, ContainerOptions.home.spec], ContainerOptions.init)
+  var target: ContainerOptions
+  @Argument(RecoveryFileOutput.out) var out: String?
+  @Argument(RecoveryFileOutput.salvage) var salvage: Bool
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)

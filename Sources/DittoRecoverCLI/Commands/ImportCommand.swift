@@ -13,25 +13,14 @@ struct ImportCommand: Command {
     Ditto.store the app created); it is never created here.
     """
   /// The command's options, declared once.
-  enum Options {
-    static let library = Option<String>.path(
+  @Argument(
+    .path(
       "library", value: "file", help: "The Ditto 3.x library (Ditto.store) to import into.",
-      required: true)
-    static let csv = Option<String>.path(
-      "csv", value: "file", help: "The CSV file to import.", required: true)
-  }
-
-  static let options = [Options.library.spec, Options.csv.spec]
-
-  let library: String
-  let csv: String
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    library = try arguments.value(of: Options.library) ?? ""
-    csv = try arguments.value(of: Options.csv) ?? ""
-    json = arguments.isSet(CommonOptions.json)
-  }
+      required: true))
+  var library: String = ""
+  @Argument(.path("csv", value: "file", help: "The CSV file to import.", required: true))
+  var csv: String = ""
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     var source = CSVImportSource(path: csv)

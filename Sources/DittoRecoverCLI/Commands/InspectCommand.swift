@@ -13,20 +13,11 @@ struct InspectCommand: Command {
     For a .dittorecovery file, also shows where its content came from (the recovery key with --json).
     """
   /// The command's options, declared once.
-  enum Options {
-    static let file = Option<String>.positionalPath(
-      "file", value: "file", help: "The store file (its -wal/-shm beside it are used).")
-  }
-
-  static let options = [Options.file.spec]
-
-  let file: String
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    file = try arguments.value(of: Options.file) ?? ""
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(
+    .positionalPath(
+      "file", value: "file", help: "The store file (its -wal/-shm beside it are used)."))
+  var file: String = ""
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try CoreDataStore.withSnapshot(of: file, mapError: { $0 as any Error }) { store throws in

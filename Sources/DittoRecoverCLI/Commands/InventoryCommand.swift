@@ -10,15 +10,10 @@ struct InventoryCommand: Command {
     (inventory[app] for the app's home). Links are listed, not followed. At most 10000 files per root.
     With --json: {"container", "home", "lines": [the same lines]}.
     """
-  static let options = [ContainerOptions.container.spec, ContainerOptions.home.spec]
-
-  let target: ContainerOptions
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    target = try ContainerOptions(arguments)
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(
+    group: [ContainerOptions.container.spec, ContainerOptions.home.spec], ContainerOptions.init)
+  var target: ContainerOptions
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)

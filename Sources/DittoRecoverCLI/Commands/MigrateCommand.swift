@@ -12,15 +12,8 @@ struct MigrateCommand: Command {
     (after found_unreadable, only once three attempts have failed). Writes into the app's library, an
     existing Ditto.store (never created here: without one, exit 74).
     """
-  static let options = ContainerOptions.specs
-
-  let target: ContainerOptions
-  let json: Bool
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    target = try ContainerOptions(arguments)
-    json = arguments.isSet(CommonOptions.json)
-  }
+  @Argument(group: ContainerOptions.specs, ContainerOptions.init) var target: ContainerOptions
+  @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)

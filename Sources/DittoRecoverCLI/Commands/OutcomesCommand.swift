@@ -27,64 +27,68 @@ struct OutcomesCommand: Command {
     is left out with 'decisive'. Tags with from=file (a file the user picked) are manual tags.
     """
   /// The command's options, declared once.
-  enum Options {
-    static let files = Option<String>.positionalText(
+  @Argument(
+    repeating: .positionalText(
       "file", value: "file",
       help: "Log captures, or folders of them, to read (default: standard input).",
-      required: false, repeatable: true)
-    static let unit = Option<CountingUnit>.choice(
+      required: false, repeatable: true))
+  var files: [String]
+  @Argument(
+    .choice(
       "unit", value: "unit",
       help:
-        "What weighs once: each file's device, or every tag of one merged file (default: device).")
-    static let minimumSample = Option<Int>.count(
-      "min-sample", help: "Fewer weighed devices (or tags) than this give 'too_few' (default: 1).")
-    static let recoverableThreshold = Option<Double>.number(
+        "What weighs once: each file's device, or every tag of one merged file (default: device)."))
+  var unit: CountingUnit = .device
+  @Argument(
+    .count(
+      "min-sample", help: "Fewer weighed devices (or tags) than this give 'too_few' (default: 1)."))
+  var minimumSample: Int = 1
+  @Argument(
+    .number(
       "recoverable-threshold", value: "share",
       help:
-        "Lower bound of the success + no_new_data share that means 'recoverable' (default: 0.6).")
-    static let goneThreshold = Option<Double>.number(
+        "Lower bound of the success + no_new_data share that means 'recoverable' (default: 0.6)."))
+  var recoverableThreshold: Double = 0.6
+  @Argument(
+    .number(
       "gone-threshold", value: "share",
-      help: "Lower bound of the nothing_on_disk share that means 'gone' (default: 0.6).")
-    static let confidence = Option<Double>.number(
-      "confidence", value: "level", help: "Confidence of every interval (default: 0.95).")
-    static let maximumWidth = Option<Double>.number(
+      help: "Lower bound of the nothing_on_disk share that means 'gone' (default: 0.6)."))
+  var goneThreshold: Double = 0.6
+  @Argument(
+    .number("confidence", value: "level", help: "Confidence of every interval (default: 0.95)."))
+  var confidence: Double = 0.95
+  @Argument(
+    .number(
       "max-width", value: "width",
-      help: "Widest success + no_new_data interval that still allows 'mixed' (default: 0.30).")
-    static let html = Option<String>.path(
+      help: "Widest success + no_new_data interval that still allows 'mixed' (default: 0.30)."))
+  var maximumWidth: Double = 0.3
+  @Argument(
+    .path(
       "html", value: "file",
-      help: "Also write the report as one self-contained HTML page (bars, intervals, devices).")
-    static let denominator = Option<VerdictRule.Denominator>.choice(
+      help: "Also write the report as one self-contained HTML page (bars, intervals, devices)."))
+  var html: String?
+  @Argument(
+    .choice(
       "denominator", value: "kind",
       help:
         "What the shares are taken of: every valid tag, or only the decisive outcomes (default: all)."
-    )
+    ))
+  var denominator: VerdictRule.Denominator = .allValid
+  @Argument(common: CommonOptions.json) var json: Bool
+
+  /// The verdict's rule from the options (checked by ``validate()``).
+  var rule: VerdictRule {
+    get throws {
+      try VerdictRule(
+        minimumSample: minimumSample, recoverableThreshold: recoverableThreshold,
+        goneThreshold: goneThreshold, denominator: denominator, confidence: confidence,
+        maximumWidth: maximumWidth)
+    }
   }
 
-  static let options = [
-    Options.files.spec, Options.unit.spec, Options.minimumSample.spec,
-    Options.recoverableThreshold.spec, Options.goneThreshold.spec,
-    Options.confidence.spec, Options.maximumWidth.spec, Options.html.spec, Options.denominator.spec,
-  ]
-
-  let files: [String]
-  let rule: VerdictRule
-  let unit: CountingUnit
-  let json: Bool
-  let html: String?
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    files = try arguments.values(of: Options.files)
-    json = arguments.isSet(CommonOptions.json)
-    html = try arguments.value(of: Options.html)
-    unit = try arguments.value(of: Options.unit) ?? .device
+  func validate() throws(UsageError) {
     do {
-      rule = try VerdictRule(
-        minimumSample: try arguments.value(of: Options.minimumSample) ?? 1,
-        recoverableThreshold: try arguments.value(of: Options.recoverableThreshold) ?? 0.6,
-        goneThreshold: try arguments.value(of: Options.goneThreshold) ?? 0.6,
-        denominator: try arguments.value(of: Options.denominator) ?? .allValid,
-        confidence: try arguments.value(of: Options.confidence) ?? 0.95,
-        maximumWidth: try arguments.value(of: Options.maximumWidth) ?? 0.3)
+      _ = try rule
     } catch let error as UsageError {
       throw error
     } catch {
@@ -96,7 +100,7 @@ struct OutcomesCommand: Command {
     if let html {
       try Self.requireNewOutput(html, inputs: files, invocation: context.invocation)
     }
-    var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: rule, unit: unit))
+    var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: try rule, unit: unit))
     do {
       if files.isEmpty {
         if isatty(0) == 1 {

@@ -10,33 +10,25 @@ struct RecoverCommand: Command {
     the app's alert shows. With --dry-run, shows what would be imported and writes nothing. With --from,
     reads only that file (on a private copy), as the app does with a recovery file the user opens.
     """
-  /// The command's options, declared once.
-  enum Options {
-    static let dryRun = Flag(
-      "dry-run", help: "Compute what would be imported; write nothing, leave the flag alone.")
-    static let from = Option<String>.path(
+  @Argument(
+    group: ContainerOptions.specs(
+      containerHelp:
+        "The App Group container folder copied from the device (not needed with --from and --library)."
+    ), ContainerOptions.init)
+  var target: ContainerOptions
+  @Argument(
+    Flag("dry-run", help: "Compute what would be imported; write nothing, leave the flag alone."))
+  var isDryRun: Bool
+  @Argument(
+    .path(
       "from", value: "file",
       help:
         "Recover from this file instead of the probed places: a .dittorecovery file or a 2.x store."
-    )
-  }
+    ))
+  var file: String?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  static let options =
-    ContainerOptions.specs(
-      containerHelp:
-        "The App Group container folder copied from the device (not needed with --from and --library)."
-    ) + [Options.dryRun.spec, Options.from.spec]
-
-  let target: ContainerOptions
-  let json: Bool
-  let isDryRun: Bool
-  let file: String?
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    target = try ContainerOptions(arguments)
-    json = arguments.isSet(CommonOptions.json)
-    isDryRun = arguments.isSet(Options.dryRun)
-    file = try arguments.value(of: Options.from)
+  func validate() throws(UsageError) {
     // A picked file needs only a library to import into: the container's, or --library.
     if !target.hasContainer, file == nil || !target.hasLibrary {
       throw UsageError.missing(ContainerOptions.container.spec)
@@ -46,7 +38,7 @@ struct RecoverCommand: Command {
   func run(_ context: ToolContext) throws -> ExitCode {
     if target.hasContainer { try target.validate(context) }
     if !isDryRun { try target.requireLibrary() }
-    if let file { try InputError.requireExisting(file, option: Options.from.spec) }
+    if let file { try InputError.requireExisting(file, option: $file.spec) }
     let migrator = target.makeMigrator(context)
     let report =
       if let file {

@@ -14,26 +14,20 @@ struct SalvageCommand: Command {
     To import what salvage finds, use 'recover' (the manual path salvages unreadable stores).
     """
   /// The command's options, declared once.
-  enum Options {
-    static let path = Option<String>.positionalPath(
-      "path", value: "path", help: "A store file, or a lone -wal file.")
-    static let includeDeleted = Flag(
-      "include-deleted", help: "Also list dittos found in free space (deleted by the user).")
-    static let format = FormatOption.make(
-      help: "Print the rebuilt dittos as JSON or as CSV the app imports.")
-  }
+  @Argument(.positionalPath("path", value: "path", help: "A store file, or a lone -wal file."))
+  var path: String = ""
+  @Argument(
+    Flag(
+      "include-deleted", help: "Also list dittos found in free space (deleted by the user)."))
+  var includeDeleted: Bool
+  @Argument(FormatOption.make(help: "Print the rebuilt dittos as JSON or as CSV the app imports."))
+  var namedFormat: ExportFormat?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  static let options = [Options.path.spec, Options.includeDeleted.spec, Options.format.spec]
+  /// `--format`, `.json` with `--json`, or nil (text).
+  var format: ExportFormat? { json ? .json : namedFormat }
 
-  let path: String
-  let includeDeleted: Bool
-  let format: ExportFormat?
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    path = try arguments.value(of: Options.path) ?? ""
-    includeDeleted = arguments.isSet(Options.includeDeleted)
-    format = try FormatOption.chosen(arguments, Options.format)
-  }
+  func validate() throws(UsageError) { try FormatOption.check(namedFormat, json: json) }
 
   func run(_ context: ToolContext) throws -> ExitCode {
     let result = try Salvager.salvage(

@@ -16,30 +16,23 @@ struct StatusCommand: Command {
     per source, and what the engine reads in it. Exits 65 when it cannot be read.
     """
   /// `--container` is required unless `--from` is given.
-  /// The command's options, declared once.
-  enum Options {
-    static let from = Option<String>.path(
-      "from", value: "file",
-      help: "Describe this recovery file (or 2.x store) instead of a container.")
-  }
-
-  static let options =
-    ContainerOptions.specs(
+  @Argument(
+    group: ContainerOptions.specs(
       containerHelp:
-        "The App Group container folder copied from the device (not needed with --from).")
-    + [Options.from.spec]
+        "The App Group container folder copied from the device (not needed with --from)."),
+    ContainerOptions.init)
+  var target: ContainerOptions
+  @Argument(
+    .path(
+      "from", value: "file",
+      help: "Describe this recovery file (or 2.x store) instead of a container."))
+  var file: String?
+  @Argument(common: CommonOptions.json) var json: Bool
 
-  let target: ContainerOptions
-  let json: Bool
-  let file: String?
-
-  init(arguments: ParsedArguments) throws(UsageError) {
-    target = try ContainerOptions(arguments)
-    file = try arguments.value(of: Options.from)
+  func validate() throws(UsageError) {
     if file == nil, !target.hasContainer {
       throw UsageError.missing(ContainerOptions.container.spec)
     }
-    json = arguments.isSet(CommonOptions.json)
   }
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -147,7 +140,7 @@ struct StatusCommand: Command {
 extension StatusCommand {
   /// `status --from FILE`: the recovery record and what the engine's reader finds in the file.
   func describe(_ file: String, _ context: ToolContext) throws -> ExitCode {
-    try InputError.requireExisting(file, option: Options.from.spec)
+    try InputError.requireExisting(file, option: $file.spec)
     let summary: LegacyReadSummary
     do {
       summary = try CoreDataStore.withSnapshot(of: file) { store throws(LegacyStoreError) in

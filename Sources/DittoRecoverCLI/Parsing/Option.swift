@@ -1,12 +1,12 @@
 import SafeFiles
 
-/// An option or positional argument, declared once: its ``OptionSpec`` drives parsing, help and
-/// shell completions, and its value is read back through this declaration, already parsed into
-/// `Value` (``ParsedArguments/value(of:)``).
+/// An option or positional argument: its ``OptionSpec`` drives parsing, help and shell
+/// completions, and its text is converted into `Value`. A command binds it to a property with
+/// ``Argument`` (one declaration; options several commands share are `static let`s bound the same
+/// way).
 ///
 /// ```swift
-/// static let seed = Option<Int>.count("seed", help: "Seed of the generated content (default: 1).")
-/// let seed = try arguments.value(of: Self.seed) ?? 1
+/// @Argument(.count("seed", help: "Seed of the generated content (default: 1).")) var seed: Int = 1
 /// ```
 public struct Option<Value>: Sendable {
   /// How it is written and shown.

@@ -150,17 +150,12 @@ enum FormatOption {
     .choice("format", value: "format", help: help)
   }
 
-  /// The format asked for; nil when neither `--format` nor `--json` is given.
+  /// Refuses `--json` with another `--format`.
   ///
   /// - Throws: ``UsageError`` when `--json` comes with another format.
-  static func chosen(_ arguments: ParsedArguments, _ option: Option<ExportFormat>)
-    throws(UsageError) -> ExportFormat?
-  {
-    let named = try arguments.value(of: option)
-    guard arguments.isSet(CommonOptions.json) else { return named }
-    if let named, named != .json {
+  static func check(_ named: ExportFormat?, json: Bool) throws(UsageError) {
+    if json, let named, named != .json {
       throw UsageError("'--json' and '--format \(named.rawValue)' cannot be used together")
     }
-    return .json
   }
 }
