@@ -1,6 +1,8 @@
+import ContainerFiles
 import Exchange
 import LegacyMigration
 import LegacyStore
+import LibraryMerge
 
 /// `status`: the survey, as text and JSON. Every count is a count read for real (on snapshots);
 /// a store that could not be read has `null` counts and its error, never 0.
@@ -91,5 +93,84 @@ extension LegacySurvey {
   var defaultsFailed: Bool {
     if case .failed = defaults { return true }
     return false
+  }
+}
+
+extension StatusRendering {
+  /// `status` for people: the headline, the folder read, the flag, each candidate, what was not
+  /// opened or not read now, lone `-wal` files, the App Group defaults, the library and the steps.
+  static func text(
+    _ survey: LegacySurvey, flag: Result<Bool, FlagStoreError>, library: LibraryStatus,
+    target: ContainerOptions, invocation: [String]
+  ) -> String {
+    var flagSet = false
+    var flagError: String?
+    switch flag {
+    case .success(let isComplete): flagSet = isComplete
+    case .failure(let error): flagError = error.description
+    }
+    var lines = [headline(survey), "container: \(target.layout.container)"]
+    lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
+    lines.append(
+      "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")
+    // The defaults file holds the flags too: when it cannot be read, that is said once, below.
+    if let flagError, !survey.defaultsFailed { lines.append("flag error: \(flagError)") }
+    if survey.stores.isEmpty {
+      lines.append("candidates: none")
+    } else {
+      lines.append("candidates:")
+      for store in survey.stores {
+        lines.append(storeLine(store, chosen: survey.chosen))
+      }
+      lines.append(
+        "  (* = chosen: the store holding the most dittos, its -wal included; a migration imports it)"
+      )
+      let others = survey.otherReadableStores.filter { ($0.missingFromChosen ?? 1) > 0 }
+      if !others.isEmpty {
+        let count = others.reduce(0) { $0 + ($1.missingFromChosen ?? $1.dittos ?? 0) }
+        lines.append(
+          "other stores hold \(plural(count, "ditto")) the chosen store lacks: the app's automatic migration does not import them; Recover Old Dittos does (and so does the command below)"
+        )
+      }
+    }
+    for skipped in survey.skipped {
+      lines.append(
+        "not opened [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.error.description)"
+      )
+    }
+    if let reason = survey.transientReason {
+      lines.append(
+        "not read now (\(reason.rawValue)): says nothing about the dittos; a migration now would count for nothing"
+      )
+      if let error = survey.transientFailure {
+        lines += NextSteps.transient(error, invocation: invocation).lines
+      } else if case .failed(let error) = survey.defaults {
+        lines += NextSteps.transient(error, invocation: invocation).lines
+      }
+    }
+    for wal in survey.loneWALs {
+      var line =
+        "-wal without its store: [\(wal.candidate.root.rawValue)] \(wal.candidate.relativePath) (\(wal.candidate.bytes) bytes)"
+      if case .rebuilt(_, let dittos) = wal.salvage {
+        line += ": salvage rebuilds \(plural(dittos, "ditto"))"
+      }
+      lines.append(line)
+    }
+    switch survey.defaults {
+    case .none: break
+    case .read(let content):
+      for (name, categories) in [
+        ("keyboard additions not yet merged", content.pending), ("1.x dittos", content.version1),
+      ] where !categories.isEmpty {
+        lines.append(
+          "App Group defaults: \(name): \(plural(categories.count, "category", "categories")), \(plural(categories.reduce(0) { $0 + $1.dittos.count }, "ditto"))"
+        )
+      }
+    case .failed(let error):
+      lines.append("App Group defaults unreadable: \(error.description)")
+    }
+    lines.append(library.line)
+    lines += otherStoreSteps(survey, libraryPath: target.libraryPath).lines
+    return lines.joined(separator: "\n") + "\n"
   }
 }
