@@ -88,7 +88,7 @@ private func encoded(_ value: some Encodable, codingPath: [any CodingKey]) throw
   switch value {
   case let text as String: node.value = .string(text)
   case let flag as Bool: node.value = .bool(flag)
-  case let number as any BinaryInteger: node.value = .int(Int64(number))
+  case let number as any BinaryInteger: node.value = .int(Int64(clamping: number))
   case let number as Double: node.value = .double(number)
   default: try value.encode(to: TreeEncoder(node: node, codingPath: codingPath))
   }
