@@ -54,7 +54,7 @@ struct BackupListCommand: Command {
       let backups = zip(summaries, surveys).map { summary, survey in
         BackupRendering.listOutput(
           summary,
-          recoverable: survey.map { StatusOutput.Recoverable(StatusRendering.Recoverable($0)) })
+          recoverable: survey.map(StatusRendering.Recoverable.init))
       }
       let output = BackupListOutput(
         backups: backups, newestWithDittoStore: newest?.backup.path,

@@ -99,7 +99,7 @@ enum RecoveryFileOutput {
       let written = WrittenRecoveryOutput(
         out: out, outcome: report.outcome.rawValue, categories: info.categories,
         dittos: info.dittos, salvaged: info.salvaged,
-        sources: report.sources.map(ReportOutput.Source.init), recovery: RecoveryOutput(info),
+        sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
         error: report.errorDescription)
       guard case .object(var object) = JSONValue(encoding: written) else { return exitCode }
       object.merge(extra) { own, _ in own }
@@ -129,7 +129,7 @@ struct WrittenRecoveryOutput: Encodable {
   let categories: Int
   let dittos: Int
   let salvaged: Int?
-  let sources: [ReportOutput.Source]
+  let sources: [SourceOutput]
   let recovery: RecoveryOutput
   @OmittedWhenNil var error: String? = nil
 }

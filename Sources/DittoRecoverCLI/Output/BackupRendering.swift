@@ -13,7 +13,7 @@ enum BackupRendering {
   /// `{"path", "deviceName", "date", "iosVersion", "encrypted", "dittoFiles": [{"domain",
   /// "relativePath", "bytes"}], "hasDittoStore", "snapshotState", "error", "problems"}`.
   /// `dittoFiles` is null (and `error` says why) when the manifest could not be read.
-  static func listOutput(_ summary: BackupSummary, recoverable: StatusOutput.Recoverable?)
+  static func listOutput(_ summary: BackupSummary, recoverable: StatusRendering.Recoverable?)
     -> Combined<BackupIdentity, BackupListOutput.Backup>
   {
     let identity = BackupIdentity(summary.backup)

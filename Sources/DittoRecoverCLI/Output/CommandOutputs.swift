@@ -61,7 +61,7 @@ struct FileDescriptionOutput: Encodable {
 /// `status` when `--container` or `--home` holds several folders that could be it.
 struct AmbiguousFolderOutput: Encodable {
   /// Always null: nothing is guessed.
-  let recoverable: StatusOutput.Recoverable? = nil
+  let recoverable: StatusRendering.Recoverable? = nil
   let ambiguous: [String]
   let next: [String]
 }
@@ -88,7 +88,7 @@ struct ReportOutput: Encodable {
   let error: String?
   let library: String
   let libraryCloudKit: Bool
-  let sources: [Source]
+  let sources: [SourceOutput]
   let transient: Bool
   @OmittedWhenNil var errorCode: String? = nil
   @OmittedWhenNil var flagError: String? = nil
@@ -150,23 +150,6 @@ struct ReportOutput: Encodable {
     }
   }
 
-  /// A legacy source the attempt read.
-  struct Source: Encodable {
-    let kind: String
-    let path: String
-    let categories: Int
-    let dittos: Int
-    let error: String?
-
-    init(_ source: LegacySourceReport) {
-      kind = source.kind.rawValue
-      path = source.path
-      categories = source.categories
-      dittos = source.dittos
-      error = source.error
-    }
-  }
-
   init(_ report: MigrationReport, libraryPath: String, steps: [NextStep]) {
     source = report.trigger.rawValue
     outcome = report.outcome.rawValue
@@ -185,7 +168,7 @@ struct ReportOutput: Encodable {
     error = report.errorDescription
     library = libraryPath
     libraryCloudKit = report.libraryFacts?.hasCloudKitTables ?? false
-    sources = report.sources.map(Source.init)
+    sources = report.sources.map(SourceOutput.init)
     transient = report.transientReason != nil
     errorCode = report.destinationError?.code ?? report.readError?.code
     flagError = report.flagError?.description
@@ -353,7 +336,7 @@ struct BackupListOutput: Encodable {
     let error: String?
     @OmittedWhenNil var errorCode: String? = nil
     let problems: [String]
-    let recoverable: StatusOutput.Recoverable?
+    let recoverable: StatusRendering.Recoverable?
 
     struct File: Encodable {
       let domain: String

@@ -19,8 +19,8 @@ struct StatusOutput: Encodable {
   let transientReason: String?
   let orphanWALs: [LoneWAL]
   let library: LibraryOutput
-  let sources: [Source]
-  let recoverable: Recoverable
+  let sources: [SourceOutput]
+  let recoverable: StatusRendering.Recoverable
   /// The container folder read (null when none was given).
   let container: String?
   let home: String?
@@ -48,8 +48,8 @@ struct StatusOutput: Encodable {
     transientReason = survey.transientReason?.rawValue
     orphanWALs = survey.loneWALs.map(LoneWAL.init)
     self.library = LibraryOutput(library)
-    sources = Source.all(survey, defaultsPath: target.layout.defaultsPath)
-    recoverable = Recoverable(StatusRendering.Recoverable(survey))
+    sources = SourceOutput.all(survey, defaultsPath: target.layout.defaultsPath)
+    recoverable = StatusRendering.Recoverable(survey)
     container = target.hasContainer ? target.layout.container : nil
     home = target.layout.home
     let steps = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
@@ -103,7 +103,7 @@ struct StatusOutput: Encodable {
       root = store.candidate.root.rawValue
       self.chosen = store.candidate == chosen
       missing = store.missingFromChosen
-      let content = Content(store.content)
+      let content = StatusOutput.Content(store.content)
       categories = content.categories
       dittos = content.dittos
       error = content.error
@@ -149,56 +149,6 @@ struct StatusOutput: Encodable {
     }
   }
 
-  /// A legacy source: a store (counts read, or null with the error) or the App Group defaults' keys.
-  struct Source: Encodable {
-    let kind: String
-    let path: String
-    let categories: Int?
-    let dittos: Int?
-    let error: String?
-
-    static func all(_ survey: LegacySurvey, defaultsPath: String) -> [Source] {
-      var sources = survey.stores.map { store in
-        let content = Content(store.content)
-        return Source(
-          kind: LegacySourceReport.Kind.coreData.rawValue, path: store.candidate.path,
-          categories: content.categories, dittos: content.dittos, error: content.error)
-      }
-      switch survey.defaults {
-      case .none: break
-      case .read(let content):
-        for (kind, categories) in [
-          (LegacySourceReport.Kind.pending, content.pending), (.v1, content.version1),
-        ] where !categories.isEmpty {
-          sources.append(
-            Source(
-              kind: kind.rawValue, path: defaultsPath, categories: categories.count,
-              dittos: categories.reduce(0) { $0 + $1.dittos.count }, error: nil))
-        }
-      case .failed(let error):
-        sources.append(
-          Source(
-            kind: LegacySourceReport.Kind.defaults.rawValue, path: defaultsPath, categories: nil,
-            dittos: nil, error: error.description))
-      }
-      return sources
-    }
-  }
-
-  /// What "Recover Old Dittos" would import here.
-  struct Recoverable: Encodable {
-    let categories: Int
-    let dittos: Int
-    let from: [String]
-    let salvaged: Bool
-
-    init(_ recoverable: StatusRendering.Recoverable) {
-      categories = recoverable.categories
-      dittos = recoverable.dittos
-      from = recoverable.from
-      salvaged = recoverable.isSalvaged
-    }
-  }
 }
 
 /// `{"path", "root", "reason", "error", "errorCode"}` of a path the probe found but did not open.
@@ -253,5 +203,55 @@ extension LegacySurvey.SalvageCount {
   var rebuiltDittos: Int? {
     guard case .rebuilt(_, let dittos) = self else { return nil }
     return dittos
+  }
+}
+
+/// `{"kind", "path", "categories", "dittos", "error"}` of a legacy source (`status`, `migrate`,
+/// `recover`, `extract`): counts null when the source could not be read.
+struct SourceOutput: Encodable {
+  let kind: String
+  let path: String
+  let categories: Int?
+  let dittos: Int?
+  let error: String?
+}
+
+extension SourceOutput {
+  /// A source an attempt read.
+  init(_ source: LegacySourceReport) {
+    self.init(
+      kind: source.kind.rawValue, path: source.path, categories: source.categories,
+      dittos: source.dittos, error: source.error)
+  }
+}
+
+extension SourceOutput {
+  /// Every legacy source the survey found: each store (counts read, or null with the error), then
+  /// the App Group defaults' keys.
+  static func all(_ survey: LegacySurvey, defaultsPath: String) -> [SourceOutput] {
+    var sources = survey.stores.map { store in
+      let content = StatusOutput.Content(store.content)
+      return SourceOutput(
+        kind: LegacySourceReport.Kind.coreData.rawValue, path: store.candidate.path,
+        categories: content.categories, dittos: content.dittos, error: content.error)
+    }
+    switch survey.defaults {
+    case .none: break
+    case .read(let content):
+      for (kind, categories) in [
+        (LegacySourceReport.Kind.pending, content.pending), (.v1, content.version1),
+      ] where !categories.isEmpty {
+        sources.append(
+          SourceOutput(
+            kind: kind.rawValue, path: defaultsPath, categories: categories.count,
+            dittos: categories.reduce(0) { $0 + $1.dittos.count }, error: nil))
+      }
+    case .failed(let error):
+      sources.append(
+        SourceOutput(
+          kind: LegacySourceReport.Kind.defaults.rawValue, path: defaultsPath, categories: nil,
+          dittos: nil, error: error.description))
+    }
+    return sources
   }
 }

@@ -7,14 +7,20 @@ import LibraryMerge
 /// `status`: the survey, as text and JSON. Every count is a count read for real (on snapshots);
 /// a store that could not be read has `null` counts and its error, never 0.
 enum StatusRendering {
-  /// What "Recover Old Dittos" would import here (the manual path: salvage included).
-  struct Recoverable {
+  /// What "Recover Old Dittos" would import here (the manual path: salvage included); in JSON
+  /// `{"categories", "dittos", "from", "salvaged"}`.
+  struct Recoverable: Encodable {
     var categories: Int
     var dittos: Int
     /// The files it comes from, as named in the container (`Ditto.sqlite-wal`, `keyboard additions`).
     var from: [String]
     /// True when the dittos are rebuilt by salvage from bytes SQLite cannot read.
     var isSalvaged: Bool
+
+    enum CodingKeys: String, CodingKey {
+      case categories, dittos, from
+      case isSalvaged = "salvaged"
+    }
 
     init(_ survey: LegacySurvey) {
       let sources = survey.sources(for: .manual)
