@@ -12,6 +12,8 @@ import PackageDescription
 //     never shipped), EngineTestSupport (no CLI) ← TestSupport (CLI tests) and the tests: no
 //     shipped product links StoreFixtures
 // The layers, and each module's own test target, are the table in README's "How it is built".
+// Every module a target's files import (inside `#if` too) is one of its declared dependencies,
+// never reached only through another module: scripts/check-imports, run by .ci/run, holds it.
 // C: CSQLite and SQLiteShims (SQLite), SystemShims (copy_file_range), BuildInfo (the commit a
 // release was built from) and COpenSSL (libcrypto on
 // Linux), used only by SQLiteDB, SafeFiles and BackupCrypto. Telemetry and OutcomeReport use
@@ -123,7 +125,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
-        "BuildInfo", "SystemShims",
+        "BuildInfo", "SystemShims", "BackupCrypto",
       ]
     ),
     // The commit and date a release was built from (scripts/release defines them; "" otherwise).
@@ -170,7 +172,7 @@ let package = Package(
       name: "SafeFilesTests",
       dependencies: [
         "SafeFiles", "EngineTestSupport", "SQLiteSnapshot", "BackupReader", "Salvage",
-        "LegacyStore", "LegacyMigration", "StoreFixtures",
+        "LegacyStore", "LegacyMigration", "StoreFixtures", "ContainerFiles",
       ]),
     .testTarget(
       name: "SQLiteSnapshotTests",
@@ -178,7 +180,8 @@ let package = Package(
         "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures",
       ]),
     .testTarget(
-      name: "LegacyStoreTests", dependencies: ["LegacyStore", "EngineTestSupport", "SafeFiles"]),
+      name: "LegacyStoreTests",
+      dependencies: ["LegacyStore", "EngineTestSupport", "SafeFiles", "SQLiteDB", "StoreFixtures"]),
     .testTarget(
       name: "ExchangeTests",
       dependencies: ["Exchange", "LegacyStore", "EngineTestSupport", "StoreFixtures", "SafeFiles"]),
@@ -211,13 +214,16 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "EngineTestSupport", "SQLiteDB", "SafeFiles",
         "Salvage", "LibraryMerge", "DittoStore", "LegacyStore", "ContainerFiles", "SQLiteSnapshot",
+        "BackupReader", "RecoveryFile",
       ],
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "BackupCryptoTests", dependencies: ["BackupCrypto"]),
     .testTarget(
       name: "BackupReaderTests",
-      dependencies: ["BackupReader", "EngineTestSupport", "StoreFixtures", "PropertyLists"],
+      dependencies: [
+        "BackupReader", "EngineTestSupport", "StoreFixtures", "PropertyLists", "BackupCrypto",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
@@ -227,7 +233,7 @@ let package = Package(
         "DittoStore", "SQLiteDB",
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
-        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport",
+        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(

@@ -9,7 +9,10 @@ import PackageDescription
 // is `corpus/<name>/`. To add one: write the main.swift and add a line to this table.
 let fuzzers: [(name: String, modules: [String])] = [
   ("legacy-store", ["LegacyStore"]),
-  ("defaults-plist", ["LegacyMigration", "ContainerFiles", "PropertyLists"]),
+  (
+    "defaults-plist",
+    ["LegacyMigration", "ContainerFiles", "PropertyLists", "LibraryMerge", "Telemetry"]
+  ),
   ("property-list", ["PropertyLists"]),
   ("backup-plist", ["BackupReader"]),
   ("mbfile", ["BackupReader"]),

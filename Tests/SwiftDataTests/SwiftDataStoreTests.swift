@@ -1,12 +1,12 @@
 #if canImport(SwiftData)
   import DittoStore
+  import EngineTestSupport
   import ExampleApp
   import Foundation
   import LegacyMigration
   import LibraryMerge
   import SwiftData
   import Telemetry
-  import TestSupport
   import Testing
 
   /// What only a machine with SwiftData can show: a store SwiftData made and reopens accepts what
