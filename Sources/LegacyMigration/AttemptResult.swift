@@ -19,8 +19,12 @@ package struct AttemptResult: Sendable {
   package var counts = ImportCounts()
   /// Every legacy source found, with its own counts or error.
   package var sources: [LegacySourceReport] = []
-  /// Lone `-wal` files whose store is gone but which hold valid frames.
+  /// Lone `-wal` files whose store is gone and which are not empty (they may hold dittos, valid
+  /// committed frames or not).
   package var orphanWALs: [LegacyCandidate] = []
+  /// Dittos salvage found only in `-wal` frames no commit covers that this attempt did not
+  /// import (0 when it was asked to include them, or there are none).
+  package var neverCommittedLeft = 0
   /// Paths with a store's name that are not regular files (never opened).
   package var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data (a store not readable now, a

@@ -158,8 +158,12 @@ public final class LegacyDataMigrator: Sendable {
   }
 
   /// ``recoverNow(dryRun:)`` on the caller's thread.
-  package func recoverNow(dryRun: Bool = false) -> MigrationReport {
-    run(AttemptRequest(trigger: .manual, isDryRun: dryRun))
+  package func recoverNow(dryRun: Bool = false, includingNeverCommitted: Bool = false)
+    -> MigrationReport
+  {
+    run(
+      AttemptRequest(
+        trigger: .manual, isDryRun: dryRun, includesNeverCommitted: includingNeverCommitted))
   }
 
   /// ``recoverNow(from:dryRun:)`` on the caller's thread, for a file at `path`.
@@ -204,6 +208,9 @@ public final class LegacyDataMigrator: Sendable {
     var file: String?
     /// Set when the attempt must not read anything (protected data not available).
     var interruption: TransientReason?
+    /// Also import rows salvage finds only in `-wal` frames no commit covers (manual path, asked
+    /// for by name).
+    var includesNeverCommitted = false
   }
 
   private var gathering: LegacySourceGathering { LegacySourceGathering(logger: logger) }
@@ -259,7 +266,9 @@ public final class LegacyDataMigrator: Sendable {
         logger.info("recoverNow(file): cannot read \(error.description, privacy: .public)")
       }
     } else {
-      sources = legacySources(for: request.trigger)
+      sources = LegacySources.gather(
+        layout, defaults: legacyDefaults, for: request.trigger,
+        includingNeverCommitted: request.includesNeverCommitted, logger: logger)
     }
     defer { sources.close() }
     var result = sources.readResult

@@ -36,11 +36,16 @@ package struct SourceSelection: Sendable, Equatable {
   /// Take every store that reads and holds dittos, after the chosen one (the manual path's rule);
   /// otherwise only the chosen store.
   package var everyStore: Bool
+  /// Also take the rows salvage finds only in `-wal` frames no commit covers (asked for by name:
+  /// SQLite would never have shown them; by default they are counted and named, not imported).
+  package var includesNeverCommitted: Bool
 
-  /// A selection that salvages or not, and takes every readable store or only the chosen one.
-  package init(salvaging: Bool, everyStore: Bool) {
+  /// A selection that salvages or not, takes every readable store or only the chosen one, and
+  /// (only when asked) the rows of frames never committed.
+  package init(salvaging: Bool, everyStore: Bool, includesNeverCommitted: Bool = false) {
     self.salvaging = salvaging
     self.everyStore = everyStore
+    self.includesNeverCommitted = includesNeverCommitted
   }
 
   /// What an attempt `trigger` started takes: an automatic one only the chosen store; a manual
@@ -83,9 +88,11 @@ package final class LegacySources {
   ///   - logger: info-level lines only (the inventory, the match, what could not be read).
   package static func gather(
     _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for trigger: MigrationTrigger,
-    logger: EngineLogger
+    includingNeverCommitted: Bool = false, logger: EngineLogger
   ) -> LegacySources {
-    gather(layout, defaults: defaults, selecting: SourceSelection(trigger), logger: logger)
+    var selection = SourceSelection(trigger)
+    selection.includesNeverCommitted = includingNeverCommitted
+    return gather(layout, defaults: defaults, selecting: selection, logger: logger)
   }
 
   /// Surveys `layout` and opens the sources `selection` takes. Writes nothing.
@@ -96,7 +103,8 @@ package final class LegacySources {
     let gathering = LegacySourceGathering(logger: logger)
     let depth: LegacySurvey.Depth = selection.salvaging ? .contentsAndSalvage : .contents
     let gathered = gathering.survey(
-      layout, defaults: defaults, depth: depth, keeping: selection.everyStore ? .every : .chosen)
+      layout, defaults: defaults, depth: depth, keeping: selection.everyStore ? .every : .chosen,
+      includingNeverCommitted: selection.includesNeverCommitted)
     return gathering.sources(
       gathered, selection: selection, defaultsName: defaults?.legacySourceName ?? "",
       isPickedFile: false)
@@ -151,7 +159,8 @@ struct LegacySourceGathering {
   /// Surveys `layout` (see ``LegacySurvey``), keeping the stores `keeping` names open.
   func survey(
     _ layout: ContainerLayout, defaults source: (any LegacyDefaultsSource)?,
-    depth: LegacySurvey.Depth, keeping: Keeping, logsInventory: Bool = true
+    depth: LegacySurvey.Depth, keeping: Keeping, logsInventory: Bool = true,
+    includingNeverCommitted: Bool = false
   ) -> Gathered {
     var gathered = Gathered(survey: LegacySurvey(layout: layout, depth: depth))
     if logsInventory {
@@ -170,7 +179,7 @@ struct LegacySourceGathering {
         store.content = content
         if let open { opened[candidate.path] = open }
         if case .failed = content, depth == .contentsAndSalvage {
-          store.salvage = salvage(candidate, into: &gathered)
+          store.salvage = salvage(candidate, into: &gathered, includingNeverCommitted: includingNeverCommitted)
         }
       }
       gathered.survey.stores.append(store)
@@ -196,8 +205,9 @@ struct LegacySourceGathering {
     for wal in findings.orphanWALs {
       var lone = LegacySurvey.LoneWAL(
         candidate: wal, hasValidFrames: Salvager.hasValidFrames(walPath: wal.path))
-      if lone.hasValidFrames, depth == .contentsAndSalvage {
-        lone.salvage = salvage(wal, into: &gathered)
+      if lone.mayHoldData, depth == .contentsAndSalvage {
+        lone.salvage = salvage(
+          wal, into: &gathered, includingNeverCommitted: includingNeverCommitted)
       }
       gathered.survey.loneWALs.append(lone)
     }
@@ -299,17 +309,22 @@ struct LegacySourceGathering {
   }
 
   /// What salvage rebuilds from the bytes of `candidate` (a store SQLite cannot read, a lone `-wal`).
-  private func salvage(_ candidate: LegacyCandidate, into gathered: inout Gathered)
+  private func salvage(
+    _ candidate: LegacyCandidate, into gathered: inout Gathered, includingNeverCommitted: Bool
+  )
     -> LegacySurvey.SalvageCount
   {
     do {
       let result = try Salvager.salvage(path: candidate.path, options: SalvageOptions())
+      let committed = result.committedLibrary
       logger.info(
-        "salvage: \(candidate.path, privacy: .public): \(result.library.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public)"
+        "salvage: \(candidate.path, privacy: .public): \(committed.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public); \(result.neverCommitted) more only in frames never committed"
       )
-      if result.library.dittoCount > 0 { gathered.salvaged[candidate.path] = result.library }
+      let kept = includingNeverCommitted ? result.library : committed
+      if kept.dittoCount > 0 { gathered.salvaged[candidate.path] = kept }
       return .rebuilt(
-        categories: result.library.categories.count, dittos: result.library.dittoCount)
+        categories: committed.categories.count, dittos: committed.dittoCount,
+        neverCommitted: result.neverCommitted)
     } catch {
       logger.info("salvage: \(error.description, privacy: .public)")
       return .failed(error)
@@ -404,21 +419,26 @@ struct LegacySourceGathering {
   ) -> LegacySources {
     let survey = gathered.survey
     var result = AttemptResult()
-    result.orphanWALs = survey.loneWALs.filter(\.hasValidFrames).map(\.candidate)
+    result.orphanWALs = survey.loneWALs.filter(\.mayHoldData).map(\.candidate)
+    if selection.salvaging, !selection.includesNeverCommitted {
+      result.neverCommittedLeft = survey.neverCommittedDittos
+    }
     result.skipped = survey.skipped
     if case .failed(let error) = survey.defaults { result.defaultsError = error }
-    let salvageable = selection.salvaging && !result.orphanWALs.isEmpty
     let selected = survey.sources(
-      salvaging: selection.salvaging, everyStore: selection.everyStore)
+      salvaging: selection.salvaging, everyStore: selection.everyStore,
+      includingNeverCommitted: selection.includesNeverCommitted)
+    // A lone `-wal` is legacy data on every path: "nothing on disk" would tell the cohort the
+    // data is gone while its frames are still there.
     result.foundLegacyData =
       isPickedFile || survey.chosen != nil || !survey.skipped.isEmpty
-      || result.defaultsError != nil || salvageable
+      || result.defaultsError != nil || !result.orphanWALs.isEmpty
       || !selected.filter { $0.origin == .defaults }.isEmpty
     guard result.foundLegacyData else {
       return LegacySources(survey: survey, streams: [], reports: [], readResult: result)
     }
     result.store = survey.storeToImport?.candidate ?? survey.chosen
-    result.readError = survey.decidingReadError
+    result.readError = survey.decidingReadError ?? survey.leftBehindError(importing: selected)
     result.transientReason = survey.transientReason
     result.otherStores = survey.otherReadableStores.map { store in
       let imported = selected.contains { $0.origin == .store(store.candidate) }

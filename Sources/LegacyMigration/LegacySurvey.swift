@@ -56,14 +56,22 @@ package struct LegacySurvey: Sendable {
 
   /// What salvage rebuilds (counted, never imported by a survey).
   package enum SalvageCount: Sendable, Equatable {
-    /// Salvage rebuilt these many categories and dittos.
-    case rebuilt(categories: Int, dittos: Int)
+    /// Salvage rebuilt these many categories and dittos from committed content, and
+    /// `neverCommitted` more dittos found only in `-wal` frames no commit covers (never imported
+    /// unless asked for: SQLite would never have shown them).
+    case rebuilt(categories: Int, dittos: Int, neverCommitted: Int)
     /// Salvage found nothing it could decode.
     case failed(LegacyStoreError)
 
-    /// Dittos rebuilt (0 when salvage failed).
+    /// Committed dittos rebuilt (0 when salvage failed).
     package var dittos: Int {
-      if case .rebuilt(_, let dittos) = self { return dittos }
+      if case .rebuilt(_, let dittos, _) = self { return dittos }
+      return 0
+    }
+
+    /// Dittos found only in frames never committed (0 when salvage failed).
+    package var neverCommitted: Int {
+      if case .rebuilt(_, _, let extra) = self { return extra }
       return 0
     }
   }
@@ -74,8 +82,13 @@ package struct LegacySurvey: Sendable {
     package var candidate: LegacyCandidate
     /// True when it holds at least one valid committed frame.
     package var hasValidFrames: Bool
-    /// What salvage rebuilds from it (``Depth/contentsAndSalvage``).
+    /// What salvage rebuilds from it (``Depth/contentsAndSalvage``; every non-empty one is
+    /// salvaged, committed frames or not).
     package var salvage: SalvageCount?
+
+    /// True when the file holds bytes: legacy data that may hold dittos (a `-wal` cut before its
+    /// only commit frame has no valid committed frame, and its frames still hold rows).
+    package var mayHoldData: Bool { candidate.bytes > 0 }
   }
 
   /// The App Group defaults' legacy keys (the keyboard's queue, the 1.x list).
@@ -197,9 +210,10 @@ package struct LegacySurvey: Sendable {
 
   /// The seed's `hasRecoverableLegacyData`: any store file (even a zero-byte or unreadable one), a
   /// path with a store's name that was not opened (a link, a folder it may not search), a lone
-  /// `-wal` with valid frames, or defaults holding legacy dittos (or unreadable).
+  /// `-wal` that is not empty (valid frames or not: salvage reads what a commit never covered), or
+  /// defaults holding legacy dittos (or unreadable).
   package var hasRecoverableLegacyData: Bool {
-    if !stores.isEmpty || !skipped.isEmpty || loneWALs.contains(where: \.hasValidFrames) {
+    if !stores.isEmpty || !skipped.isEmpty || loneWALs.contains(where: \.mayHoldData) {
       return true
     }
     switch defaults {
@@ -250,10 +264,19 @@ package struct LegacySurvey: Sendable {
     sources(salvaging: trigger == .manual, everyStore: trigger == .manual)
   }
 
+  /// Dittos salvage found only in `-wal` frames no commit covers, in the stores and lone `-wal`
+  /// files salvaged (never imported unless asked for).
+  package var neverCommittedDittos: Int {
+    stores.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) }
+      + loneWALs.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) }
+  }
+
   /// The sources an import takes: the chosen store when it reads; with `everyStore`, every other
   /// store that reads and holds dittos after it; with `salvaging`, what salvage rebuilds when no
   /// store reads (or the chosen one holds no ditto); then the keyboard's queue and the 1.x list.
-  package func sources(salvaging: Bool, everyStore: Bool) -> [Source] {
+  package func sources(salvaging: Bool, everyStore: Bool, includingNeverCommitted: Bool = false)
+    -> [Source]
+  {
     var sources: [Source] = []
     let read = storeToImport
     var storeSource: Source?
@@ -266,9 +289,11 @@ package struct LegacySurvey: Sendable {
         (read == nil ? preferenceOrder.map { ($0.candidate, $0.salvage) } : [])
         + loneWALs.map { ($0.candidate, $0.salvage) }
       for (candidate, salvage) in tried {
-        if case .rebuilt(let categories, let dittos) = salvage, dittos > 0 {
+        guard case .rebuilt(let categories, let dittos, let extra) = salvage else { continue }
+        let offered = dittos + (includingNeverCommitted ? extra : 0)
+        if offered > 0 {
           storeSource = Source(
-            kind: .coreData, origin: .salvage(candidate), categories: categories, dittos: dittos)
+            kind: .coreData, origin: .salvage(candidate), categories: categories, dittos: offered)
           break
         }
       }
@@ -298,5 +323,36 @@ package struct LegacySurvey: Sendable {
       }
     }
     return sources
+  }
+
+  /// Why an attempt that imports no legacy ditto did not read what is there, when a lone `-wal`
+  /// (or a damaged store's frames never committed) may hold dittos: the attempt is then
+  /// `found_unreadable`, never `empty_store` or `nothing_on_disk`. Nil when a source with dittos
+  /// is imported, or when no such file is left.
+  package func leftBehindError(importing selected: [Source]) -> LegacyStoreError? {
+    guard selected.allSatisfy({ $0.dittos == 0 }) else { return nil }
+    if let wal = loneWALs.first(where: \.mayHoldData) {
+      switch wal.salvage {
+      case .failed(let error)?: return error
+      case .rebuilt(_, _, let extra)? where extra > 0:
+        return .damaged(
+          file: wal.candidate.path,
+          reason:
+            "a -wal without its store whose \(extra) dittos are only in frames never committed (no commit covers them; SQLite would never have shown them): they are imported only when asked for")
+      case .rebuilt?:
+        return nil
+      case nil:
+        return .notADatabase(
+          file: wal.candidate.path,
+          reason:
+            "a -wal without its store (Ditto.sqlite is gone): SQLite cannot open it alone; the automatic migration does not rebuild it, Recover Old Dittos does")
+      }
+    }
+    if let store = stores.first(where: { $0.salvage?.neverCommitted ?? 0 > 0 }),
+      case .failed(let error) = store.content
+    {
+      return error
+    }
+    return nil
   }
 }

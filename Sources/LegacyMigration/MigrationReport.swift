@@ -42,8 +42,12 @@ public struct MigrationReport: Sendable {
   /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
   package internal(set) var otherStores: [OtherLegacyStore] = []
 
-  /// Lone `-wal` files with valid frames whose store is gone (only the manual path salvages them).
+  /// Lone `-wal` files whose store is gone and which are not empty (only the manual path
+  /// salvages them).
   package internal(set) var orphanWALs: [LegacyCandidate] = []
+  /// Dittos found only in `-wal` frames never committed that this attempt left out (imported only
+  /// when asked for by name: `recover --include-never-committed`).
+  package internal(set) var neverCommittedLeft = 0
   /// Paths with a store's name that are not regular files (never opened).
   package internal(set) var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data, when there was one: the flag
@@ -74,6 +78,7 @@ public struct MigrationReport: Sendable {
     sources = result.sources
     defaultsError = result.defaultsError
     orphanWALs = result.orphanWALs
+    neverCommittedLeft = result.neverCommittedLeft
     skipped = result.skipped
     otherStores = result.otherStores
     transientReason = result.interruption ?? result.transientReason

@@ -51,7 +51,7 @@ package final class RecoveryExtraction {
       if case .failed = $0.content { return true }
       return false
     }
-    guard unreadable || survey.loneWALs.contains(where: \.hasValidFrames) else { return 0 }
+    guard unreadable || survey.loneWALs.contains(where: \.mayHoldData) else { return 0 }
     let salvaging = LegacySources.gather(layout, defaults: nil, for: .manual, logger: .disabled)
     defer { salvaging.close() }
     return salvaging.survey.sources(for: .manual).reduce(0) { total, source in

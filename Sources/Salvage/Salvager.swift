@@ -103,7 +103,7 @@ public enum Salvager {
       )
       return SalvageResult(
         library: found.library, sources: [found.source], deleted: [], usedSQLite: false,
-        notes: notes, neverCommitted: found.library.dittoCount)
+        notes: notes, neverCommitted: found.library.dittoCount, committedLibrary: LegacyLibrary())
     }
     guard let source = try PageSource(main: main, wal: wal) else {
       let what = main == nil ? "no main file" : "an empty main file"
@@ -133,6 +133,7 @@ public enum Salvager {
 
     let rows = merge(reading: reading, decoded: scan.rows, usedSQLite: usedSQLite, notes: &notes)
     var library = LibraryAssembler.assemble(rows)
+    let committedLibrary = library
     notes.append(contentsOf: scanNotes(scan, source: source))
     var neverCommittedSource: SalvageSource?
     var neverCommittedDittos = 0
@@ -167,7 +168,7 @@ public enum Salvager {
     }
     return SalvageResult(
       library: library, sources: sources, deleted: deleted, usedSQLite: usedSQLite, notes: notes,
-      neverCommitted: neverCommittedDittos)
+      neverCommitted: neverCommittedDittos, committedLibrary: committedLibrary)
   }
 
   /// SQLite's rows per table; the decoded rows SQLite did not reach for tables it could not finish.
@@ -292,7 +293,9 @@ public struct SalvageSource: Sendable, Equatable {
 /// An empty ``library`` means a Ditto store was decoded and holds no dittos; when nothing at all
 /// could be decoded, ``Salvager/salvage(path:options:)`` throws instead.
 public struct SalvageResult: Sendable {
-  /// Live rows in reader order: SQLite's reading, plus the decoded rows it missed.
+  /// Live rows in reader order: SQLite's reading, plus the decoded rows it missed, then the rows
+  /// found only in frames never committed (``neverCommitted`` of them; ``committedLibrary`` is
+  /// the same without them).
   public var library: LegacyLibrary
   /// Per-source counts: `main` when a non-empty main file exists, `wal` when the `-wal` holds
   /// committed frames, `freelist` with ``SalvageOptions/includeDeleted``.
@@ -307,11 +310,30 @@ public struct SalvageResult: Sendable {
   /// Dittos of ``library`` found only in `-wal` frames never committed (a copy cut short, a
   /// broken checksum chain): SQLite would never show them. They come after the committed ones.
   public var neverCommitted: Int
+  /// ``library`` without the dittos found only in frames never committed: what the store held
+  /// as SQLite last committed it. Imports take this unless told to include the others.
+  public var committedLibrary: LegacyLibrary
+  /// The dittos found only in frames never committed, each in its category (``library`` minus
+  /// ``committedLibrary``).
+  public var neverCommittedLibrary: LegacyLibrary {
+    var held: [String: Set<String>] = [:]
+    for category in committedLibrary.categories {
+      held[category.title, default: []].formUnion(category.dittos.map(\.text))
+    }
+    return LegacyLibrary(
+      categories: library.categories.compactMap { category in
+        let extra = category.dittos.filter { held[category.title]?.contains($0.text) != true }
+        return extra.isEmpty
+          ? nil : LegacyCategory(title: category.title, dittos: extra, origin: category.origin)
+      })
+  }
 
+  /// A result; `committedLibrary` defaults to `library` (no frame outside a commit).
   public init(
     library: LegacyLibrary, sources: [SalvageSource], deleted: [LegacyDitto], usedSQLite: Bool,
-    notes: [String], neverCommitted: Int = 0
+    notes: [String], neverCommitted: Int = 0, committedLibrary: LegacyLibrary? = nil
   ) {
+    self.committedLibrary = committedLibrary ?? library
     self.library = library
     self.sources = sources
     self.deleted = deleted

@@ -21,8 +21,16 @@ import Testing
     let migrator = harness.makeMigrator()
     #expect(migrator.hasRecoverableLegacyData())
     let automatic = try #require(migrator.migrateIfNeeded().report)
-    #expect(automatic.outcome == .nothingOnDisk)
+    // The -wal is legacy data the automatic path does not rebuild: never "nothing on disk", which
+    // the cohort reads as "the data is gone". A permanent failure: it counts toward the cap.
+    #expect(automatic.outcome == .foundUnreadable)
     #expect(automatic.salvaged == nil)
+    #expect(!automatic.isTransient)
+    #expect(automatic.attempts == 1)
+    #expect(!automatic.settled)
+    #expect(
+      harness.log.outcomeLines.last
+        == "migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0")
     let manual = migrator.recoverNow()
     #expect(manual.outcome == .success)
     #expect(manual.salvaged == 15)

@@ -26,6 +26,13 @@ struct RecoverCommand: Command {
         "Recover from this file instead of the probed places: a .dittorecovery file or a 2.x store."
     ))
   var file: String?
+  @Argument(
+    Flag(
+      "include-never-committed",
+      help:
+        "Also import dittos salvage finds only in -wal frames no commit covers (left out by default)."
+    ))
+  var includesNeverCommitted: Bool
   @Argument(common: CommonOptions.json) var json: Bool
 
   func validate() throws(UsageError) {
@@ -44,7 +51,7 @@ struct RecoverCommand: Command {
       if let file {
         migrator.recoverNow(fromFile: file, dryRun: isDryRun)
       } else {
-        migrator.recoverNow(dryRun: isDryRun)
+        migrator.recoverNow(dryRun: isDryRun, includingNeverCommitted: includesNeverCommitted)
       }
     ReportRendering.write(
       report, libraryPath: target.libraryPath, folders: target, json: json, to: context)

@@ -20,6 +20,13 @@ struct SalvageCommand: Command {
     Flag(
       "include-deleted", help: "Also list dittos found in free space (deleted by the user)."))
   var includeDeleted: Bool
+  @Argument(
+    Flag(
+      "include-never-committed",
+      help:
+        "In CSV, also write dittos found only in -wal frames no commit covers, in categories of their own."
+    ))
+  var includesNeverCommitted: Bool
   @Argument(FormatOption.make(help: "Print the rebuilt dittos as JSON or as CSV the app imports."))
   var namedFormat: ExportFormat?
   @Argument(common: CommonOptions.json) var json: Bool
@@ -36,17 +43,37 @@ struct SalvageCommand: Command {
     case .json:
       context.standardOutput.write(json(result).rendered() + "\n")
     case .csv:
+      // The CSV the app imports holds what was committed; rows of frames never committed only
+      // when asked for, in categories of their own ("<title> (never committed)"), never mixed in.
       let writer = ExportWriter(format: .csv) { context.standardOutput.write(bytes: $0) }
-      for category in result.library.categories {
+      for category in result.committedLibrary.categories {
         writer.beginCategory(title: category.title)
         for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
       }
+      if includesNeverCommitted {
+        for category in result.neverCommittedLibrary.categories {
+          writer.beginCategory(title: Self.neverCommittedTitle(category.title))
+          for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+        }
+      }
       writer.finish()
+      if result.neverCommitted > 0, !includesNeverCommitted {
+        context.standardError.write(
+          "note: \(plural(result.neverCommitted, "more ditto", "more dittos")) only in -wal frames never committed are not in this CSV (SQLite would never have shown them)\n"
+        )
+        let step = NextStep.command(
+          context.invocation + ["--include-never-committed"],
+          label: "adds them, in categories of their own")
+        context.standardError.write([step].lines.joined(separator: "\n") + "\n")
+      }
     case nil:
       context.standardOutput.write(text(result))
     }
     return .success
   }
+
+  /// The title a category of rows never committed takes in CSV: `Work (never committed)`.
+  static func neverCommittedTitle(_ title: String) -> String { title + " (never committed)" }
 
   private func json(_ result: SalvageResult) -> JSONValue {
     JSONValue(encoding: SalvageOutput(result, includeDeleted: includeDeleted))
@@ -65,7 +92,10 @@ struct SalvageCommand: Command {
     }
     if result.neverCommitted > 0 {
       lines.append(
-        "  of which \(plural(result.neverCommitted, "ditto")) in frames never committed (a -wal cut short or with a broken checksum chain: SQLite never reads them; listed after the committed ones)"
+        "  of which \(plural(result.neverCommitted, "ditto")) in frames never committed (a -wal cut short or with a broken checksum chain: SQLite never reads them; listed after the committed ones, never imported unless asked for with --include-never-committed)"
+      )
+      lines.append(
+        "  committed: \(plural(result.committedLibrary.dittoCount, "ditto")) in \(plural(result.committedLibrary.categories.count, "category", "categories"))"
       )
     }
     if includeDeleted {

@@ -94,6 +94,8 @@ struct ReportOutput: Encodable {
   @OmittedWhenNil var flagError: String? = nil
   @OmittedWhenNil var attempts: Int? = nil
   @OmittedWhenNil var salvaged: Int? = nil
+  /// Dittos found only in `-wal` frames never committed that were left out (omitted when none).
+  @OmittedWhenNil var neverCommitted: Int? = nil
   @OmittedWhenNil var orphanWALs: [Probed]? = nil
   @OmittedWhenNil var notOpened: [SkippedOutput]? = nil
   @OmittedWhenNil var reason: String? = nil
@@ -174,6 +176,7 @@ struct ReportOutput: Encodable {
     flagError = report.flagError?.description
     attempts = report.attempts
     salvaged = report.salvaged
+    if report.neverCommittedLeft > 0 { neverCommitted = report.neverCommittedLeft }
     if !report.orphanWALs.isEmpty { orphanWALs = report.orphanWALs.map(Probed.init) }
     if !report.skipped.isEmpty { notOpened = report.skipped.map(SkippedOutput.init) }
     reason = report.transientReason?.rawValue
@@ -215,10 +218,13 @@ struct SalvageOutput: Encodable {
   struct Ditto: Encodable {
     let text: String
     let useCount: Int64
+    /// True for a ditto found only in `-wal` frames no commit covers (omitted for the others).
+    @OmittedWhenNil var neverCommitted: Bool? = nil
 
-    init(_ ditto: LegacyDitto) {
+    init(_ ditto: LegacyDitto, neverCommitted: Bool = false) {
       text = ditto.text
       useCount = ditto.useCount
+      if neverCommitted { self.neverCommitted = true }
     }
   }
 
@@ -229,8 +235,16 @@ struct SalvageOutput: Encodable {
   }
 
   init(_ result: SalvageResult, includeDeleted: Bool) {
-    categories = result.library.categories.map {
-      Category(title: $0.title, dittos: $0.dittos.map(Ditto.init))
+    // Every row, those of frames never committed after the committed ones and marked.
+    let committed = Dictionary(
+      result.committedLibrary.categories.map { ($0.title, Set($0.dittos.map(\.text))) },
+      uniquingKeysWith: { $0.union($1) })
+    categories = result.library.categories.map { category in
+      Category(
+        title: category.title,
+        dittos: category.dittos.map {
+          Ditto($0, neverCommitted: committed[category.title]?.contains($0.text) != true)
+        })
     }
     sources = result.sources.map {
       Source(kind: $0.kind.rawValue, pages: Int($0.pages), rows: Int($0.rows))
@@ -238,7 +252,7 @@ struct SalvageOutput: Encodable {
     usedSQLite = result.usedSQLite
     neverCommitted = result.neverCommitted
     notes = result.notes
-    if includeDeleted { deleted = result.deleted.map(Ditto.init) }
+    if includeDeleted { deleted = result.deleted.map { Ditto($0) } }
   }
 }
 

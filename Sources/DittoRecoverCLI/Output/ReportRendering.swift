@@ -13,6 +13,7 @@ enum ReportRendering {
   {
     let steps =
       advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
+      + leftBehindSteps(report, invocation: invocation)
     return JSONValue(encoding: ReportOutput(report, libraryPath: libraryPath, steps: steps))
   }
 
@@ -24,6 +25,30 @@ enum ReportRendering {
         ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
         label: "imports the dittos of \($0.candidate.relativePath) the library lacks")
     }
+  }
+
+  /// What the attempt left on purpose that holds dittos: rows only in `-wal` frames never
+  /// committed (the same command with `--include-never-committed`), and, on the automatic path,
+  /// a lone `-wal` it does not rebuild (the same command as `recover`, which does).
+  static func leftBehindSteps(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
+    guard invocation.count >= 2 else { return [] }
+    if report.neverCommittedLeft > 0, invocation[1] == "recover" {
+      let dry = invocation.filter { $0 != "--dry-run" && $0 != "--json" }
+      return [
+        .command(
+          dry + ["--include-never-committed"],
+          label:
+            "also imports the \(plural(report.neverCommittedLeft, "ditto")) only in frames never committed")
+      ]
+    }
+    if report.trigger == .auto, report.salvaged == nil, !report.orphanWALs.isEmpty,
+      report.counts.dittosRead == 0, invocation[1] == "migrate"
+    {
+      var words = invocation.filter { $0 != "--json" }
+      words[1] = "recover"
+      return [.command(words, label: "Recover Old Dittos: rebuilds what the -wal holds")]
+    }
+    return []
   }
 
   /// `Ditto.sqlite in the container (4096 bytes, -wal 41232 bytes)`.
@@ -189,7 +214,12 @@ enum ReportRendering {
     if let salvaged = report.salvaged {
       lines.append("salvaged: \(plural(salvaged, "ditto")) from damaged data")
     }
-    for wal in report.orphanWALs where report.salvaged == nil {
+    if report.neverCommittedLeft > 0 {
+      lines.append(
+        "never committed: \(plural(report.neverCommittedLeft, "more ditto", "more dittos")) only in -wal frames no commit covers (SQLite would never have shown them): not imported; --include-never-committed imports them on purpose"
+      )
+    }
+    for wal in report.orphanWALs where report.salvaged == nil && report.trigger == .auto {
       lines.append(
         "-wal without its store: \(wal.relativePath) (\(wal.bytes) bytes): its dittos can be rebuilt with 'ditto-recover recover' (Recover Old Dittos)"
       )
@@ -209,6 +239,7 @@ enum ReportRendering {
     }
     lines += advice(report, invocation: invocation).lines
     lines += otherStoreSteps(report, libraryPath: libraryPath).lines
+    lines += leftBehindSteps(report, invocation: invocation).lines
     return lines.joined(separator: "\n") + "\n"
   }
 }

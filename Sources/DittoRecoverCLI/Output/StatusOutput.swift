@@ -52,7 +52,9 @@ struct StatusOutput: Encodable {
     recoverable = StatusRendering.Recoverable(survey)
     container = target.hasContainer ? target.layout.container : nil
     home = target.layout.home
-    let steps = StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
+    let steps =
+      StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
+      + StatusRendering.neverCommittedSteps(survey, target: target)
     next = steps.isEmpty ? nil : steps.commands
     if case .failed(let error) = survey.defaults { defaultsError = error.description }
   }
@@ -95,6 +97,9 @@ struct StatusOutput: Encodable {
     let transient: Bool?
     /// Dittos salvage rebuilds; null when salvage was not run or found nothing it could decode.
     let salvageable: Int?
+    /// Dittos salvage finds only in `-wal` frames never committed (not imported unless asked
+    /// for); null when salvage was not run or found nothing.
+    let neverCommitted: Int?
 
     init(_ store: LegacySurvey.Store, chosen: LegacyCandidate?) {
       path = store.candidate.relativePath
@@ -110,6 +115,7 @@ struct StatusOutput: Encodable {
       errorCode = content.errorCode
       transient = content.transient
       salvageable = store.salvage?.rebuiltDittos
+      neverCommitted = store.salvage?.rebuiltDittos == nil ? nil : store.salvage?.neverCommitted
     }
   }
 
@@ -139,6 +145,8 @@ struct StatusOutput: Encodable {
     let root: String
     let hasValidFrames: Bool
     let salvageable: Int?
+    /// Dittos only in frames never committed (see ``Candidate/neverCommitted``).
+    let neverCommitted: Int?
 
     init(_ wal: LegacySurvey.LoneWAL) {
       path = wal.candidate.relativePath
@@ -146,6 +154,7 @@ struct StatusOutput: Encodable {
       root = wal.candidate.root.rawValue
       hasValidFrames = wal.hasValidFrames
       salvageable = wal.salvage?.rebuiltDittos
+      neverCommitted = wal.salvage?.rebuiltDittos == nil ? nil : wal.salvage?.neverCommitted
     }
   }
 
@@ -201,7 +210,7 @@ struct LibraryOutput: Encodable {
 extension LegacySurvey.SalvageCount {
   /// The dittos salvage rebuilt, or nil when it found nothing it could decode.
   var rebuiltDittos: Int? {
-    guard case .rebuilt(_, let dittos) = self else { return nil }
+    guard case .rebuilt(_, let dittos, _) = self else { return nil }
     return dittos
   }
 }

@@ -16,9 +16,12 @@ enum StatusRendering {
     var from: [String]
     /// True when the dittos are rebuilt by salvage from bytes SQLite cannot read.
     var isSalvaged: Bool
+    /// Dittos salvage finds only in `-wal` frames never committed: not in ``dittos`` (never
+    /// imported unless asked for with `--include-never-committed`).
+    var neverCommitted: Int
 
     enum CodingKeys: String, CodingKey {
-      case categories, dittos, from
+      case categories, dittos, from, neverCommitted
       case isSalvaged = "salvaged"
     }
 
@@ -36,6 +39,7 @@ enum StatusRendering {
         if case .salvage = $0.origin { return true }
         return false
       }
+      neverCommitted = survey.neverCommittedDittos
     }
   }
 
@@ -49,15 +53,37 @@ enum StatusRendering {
     }
   }
 
+  /// For dittos found only in `-wal` frames never committed: the `recover` command that imports
+  /// them on purpose (they are never imported by default).
+  static func neverCommittedSteps(_ survey: LegacySurvey, target: ContainerOptions) -> [NextStep] {
+    guard survey.neverCommittedDittos > 0, target.hasContainer else { return [] }
+    var words = ["ditto-recover", "recover", "--container", target.layout.container]
+    if let home = target.layout.home { words += ["--home", home] }
+    if target.hasLibrary { words += ["--library", target.libraryPath] }
+    return [
+      .command(
+        words + ["--include-never-committed"],
+        label: "also imports the \(plural(survey.neverCommittedDittos, "ditto")) only in frames never committed")
+    ]
+  }
+
   /// The first line: `recoverable: 24 dittos in 4 categories (Ditto.sqlite-wal)`, or why not.
   static func headline(_ survey: LegacySurvey) -> String {
     let recoverable = Recoverable(survey)
+    let uncommitted =
+      recoverable.neverCommitted > 0
+      ? "; \(plural(recoverable.neverCommitted, "ditto")) more only in -wal frames never committed (not imported unless asked for)"
+      : ""
     if recoverable.dittos > 0 {
       let how = recoverable.isSalvaged ? ", rebuilt by salvage" : ""
       return
-        "recoverable: \(recoverable.dittos) \(recoverable.dittos == 1 ? "ditto" : "dittos") in \(recoverable.categories) \(recoverable.categories == 1 ? "category" : "categories") (\(recoverable.from.joined(separator: ", "))\(how))"
+        "recoverable: \(recoverable.dittos) \(recoverable.dittos == 1 ? "ditto" : "dittos") in \(recoverable.categories) \(recoverable.categories == 1 ? "category" : "categories") (\(recoverable.from.joined(separator: ", "))\(how))\(uncommitted)"
     }
-    if let error = survey.decidingReadError {
+    if recoverable.neverCommitted > 0 {
+      return
+        "recoverable: no committed ditto; \(plural(recoverable.neverCommitted, "ditto")) only in -wal frames never committed (\(survey.neverCommittedFiles.joined(separator: ", "))): imported only when asked for"
+    }
+    if let error = survey.decidingReadError ?? survey.leftBehindError(importing: survey.sources(for: .manual)) {
       return "recoverable: nothing readable (\(error.description))"
     }
     if let store = survey.storeToImport {
@@ -84,8 +110,8 @@ enum StatusRendering {
       }
     case .failed(let error):
       line += ": cannot be read (\(error.code)\(error.isTransient ? ", may pass: try again" : ""))"
-      if case .rebuilt(_, let dittos) = store.salvage, dittos > 0 {
-        line += "; salvage rebuilds \(plural(dittos, "ditto"))"
+      if case .rebuilt(_, let dittos, let extra) = store.salvage, dittos + extra > 0 {
+        line += "; salvage rebuilds \(plural(dittos, "ditto"))\(neverCommittedNote(extra))"
       }
     case nil:
       break
@@ -94,7 +120,21 @@ enum StatusRendering {
   }
 }
 
+extension StatusRendering {
+  /// ` (+N only in frames never committed)`, or nothing for 0.
+  static func neverCommittedNote(_ count: Int) -> String {
+    count > 0 ? " (+\(count) only in frames never committed)" : ""
+  }
+}
+
 extension LegacySurvey {
+  /// The files (as named in their root) whose salvage found dittos only in frames never
+  /// committed.
+  var neverCommittedFiles: [String] {
+    stores.filter { ($0.salvage?.neverCommitted ?? 0) > 0 }.map(\.candidate.relativePath)
+      + loneWALs.filter { ($0.salvage?.neverCommitted ?? 0) > 0 }.map(\.candidate.relativePath)
+  }
+
   /// True when the App Group defaults could not be read.
   var defaultsFailed: Bool {
     if case .failed = defaults { return true }
@@ -157,8 +197,10 @@ extension StatusRendering {
     for wal in survey.loneWALs {
       var line =
         "-wal without its store: [\(wal.candidate.root.rawValue)] \(wal.candidate.relativePath) (\(wal.candidate.bytes) bytes)"
-      if case .rebuilt(_, let dittos) = wal.salvage {
-        line += ": salvage rebuilds \(plural(dittos, "ditto"))"
+      if case .rebuilt(_, let dittos, let extra) = wal.salvage {
+        line += ": salvage rebuilds \(plural(dittos, "ditto"))\(neverCommittedNote(extra))"
+      } else if case .failed(let error) = wal.salvage {
+        line += ": salvage finds nothing (\(error.code))"
       }
       lines.append(line)
     }
@@ -177,6 +219,7 @@ extension StatusRendering {
     }
     lines.append(library.line)
     lines += otherStoreSteps(survey, libraryPath: target.libraryPath).lines
+    lines += neverCommittedSteps(survey, target: target).lines
     return lines.joined(separator: "\n") + "\n"
   }
 }
