@@ -23,6 +23,7 @@ struct ExtractCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)
+    try target.requireNoBetterCopy(context, stopsWhenFewer: false)
     let layout = target.layout
     let now = Date()
     let out = self.out ?? RecoveryRendering.defaultOutput(for: now)

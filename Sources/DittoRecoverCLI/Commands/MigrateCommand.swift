@@ -18,6 +18,7 @@ struct MigrateCommand: Command {
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)
     try target.requireLibrary()
+    try target.requireNoBetterCopy(context, stopsWhenFewer: true)
     switch target.makeMigrator(context).migrateIfNeeded() {
     case .alreadyComplete:
       if json {

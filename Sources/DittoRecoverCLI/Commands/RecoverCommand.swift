@@ -44,6 +44,7 @@ struct RecoverCommand: Command {
 
   func run(_ context: ToolContext) throws -> ExitCode {
     if target.hasContainer { try target.validate(context) }
+    if file == nil { try target.requireNoBetterCopy(context, stopsWhenFewer: false) }
     if !isDryRun { try target.requireLibrary() }
     if let file { try InputError.requireExisting(file, option: $file.spec) }
     let migrator = target.makeMigrator(context)

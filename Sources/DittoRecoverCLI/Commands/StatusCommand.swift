@@ -55,17 +55,20 @@ struct StatusCommand: Command {
     try target.validate(context)
     let migrator = target.makeMigrator(context)
     let survey = migrator.survey(.contentsAndSalvage)
+    let copies = target.nearbyCopies(given: survey)
     let flag = Result { () throws(FlagStoreError) -> Bool in
       try migrator.flags.readFlags().isComplete
     }
     let library = LibraryStatus(path: target.libraryPath)
     if json {
-      let output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
+      var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
+      output.add(nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
       context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
       return .success
     }
     let text = StatusRendering.text(
-      survey, flag: flag, library: library, target: target, invocation: context.invocation)
+      survey, flag: flag, library: library, target: target, invocation: context.invocation,
+      nearbyCopies: copies)
     context.standardOutput.write(text)
     return .success
   }

@@ -20,7 +20,7 @@ struct StatusOutput: Encodable {
   let orphanWALs: [LoneWAL]
   let library: LibraryOutput
   let sources: [SourceOutput]
-  let recoverable: StatusRendering.Recoverable
+  var recoverable: StatusRendering.Recoverable
   /// The container folder read (null when none was given).
   let container: String?
   let home: String?
@@ -28,6 +28,24 @@ struct StatusOutput: Encodable {
   /// The commands that import the stores the chosen store lacks, when there are any.
   @OmittedWhenNil var next: [String]? = nil
   @OmittedWhenNil var defaultsError: String? = nil
+  /// Copies of the container nearby holding legacy data the folder read does not (every one when
+  /// it holds none; else those with more dittos): `{"path", "dittos", "hasLegacyData",
+  /// "relation"}`, most dittos first. Always present (empty when there are none).
+  var nearbyCopies: [NearbyCopies.Copy] = []
+
+  /// Adds the copies nearby, and the command that reads each (first among `next`).
+  mutating func add(
+    nearbyCopies copies: [NearbyCopies.Copy], survey: LegacySurvey, target: ContainerOptions,
+    invocation: [String]
+  ) {
+    nearbyCopies = copies
+    guard !copies.isEmpty else { return }
+    let steps = StatusRendering.nearbyCopySteps(copies, target: target, invocation: invocation)
+    next = steps.commands + (next ?? [])
+    if !survey.hasRecoverableLegacyData, let best = copies.first {
+      recoverable.nearbyCopy = best.path
+    }
+  }
 
   init(
     survey: LegacySurvey, flag: Result<Bool, FlagStoreError>, library: LibraryStatus,

@@ -19,9 +19,12 @@ enum StatusRendering {
     /// Dittos salvage finds only in `-wal` frames never committed: not in ``dittos`` (never
     /// imported unless asked for with `--include-never-committed`).
     var neverCommitted: Int
+    /// When nothing is recoverable here and a copy of the container nearby holds legacy data:
+    /// that copy (the one with the most dittos); omitted otherwise.
+    var nearbyCopy: String?
 
     enum CodingKeys: String, CodingKey {
-      case categories, dittos, from, neverCommitted
+      case categories, dittos, from, neverCommitted, nearbyCopy
       case isSalvaged = "salvaged"
     }
 
@@ -50,6 +53,18 @@ enum StatusRendering {
       .command(
         ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
         label: "imports the dittos of \($0.candidate.relativePath) the chosen store lacks")
+    }
+  }
+
+  /// For each copy of the container nearby: `status` on it.
+  static func nearbyCopySteps(
+    _ copies: [NearbyCopies.Copy], target: ContainerOptions, invocation: [String]
+  ) -> [NextStep] {
+    copies.map { copy in
+      .command(
+        target.invocation(invocation, readingCopy: copy.path),
+        label:
+          "a copy \(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
     }
   }
 
@@ -147,7 +162,7 @@ extension StatusRendering {
   /// opened or not read now, lone `-wal` files, the App Group defaults, the library and the steps.
   static func text(
     _ survey: LegacySurvey, flag: Result<Bool, FlagStoreError>, library: LibraryStatus,
-    target: ContainerOptions, invocation: [String]
+    target: ContainerOptions, invocation: [String], nearbyCopies: [NearbyCopies.Copy] = []
   ) -> String {
     var flagSet = false
     var flagError: String?
@@ -155,7 +170,18 @@ extension StatusRendering {
     case .success(let isComplete): flagSet = isComplete
     case .failure(let error): flagError = error.description
     }
-    var lines = [headline(survey), "container: \(target.layout.container)"]
+    var first = headline(survey)
+    if !survey.hasRecoverableLegacyData, let best = nearbyCopies.first {
+      // Never "nothing" while a copy one folder away holds the dittos.
+      first =
+        "recoverable: nothing in this folder; a copy of it nearby holds legacy data (\(plural(best.dittos, "ditto")) readable): \(best.path)"
+    }
+    var lines = [first, "container: \(target.layout.container)"]
+    for copy in nearbyCopies {
+      lines.append(
+        "copy nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) readable\(survey.hasRecoverableLegacyData ? ", more than this folder" : "")"
+      )
+    }
     lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
     lines.append(
       "completion flag (\(AppGroupDefaults.completionKey)): \(flagSet ? "set" : "not set")")
@@ -220,6 +246,7 @@ extension StatusRendering {
     lines.append(library.line)
     lines += otherStoreSteps(survey, libraryPath: target.libraryPath).lines
     lines += neverCommittedSteps(survey, target: target).lines
+    lines += nearbyCopySteps(nearbyCopies, target: target, invocation: invocation).lines
     return lines.joined(separator: "\n") + "\n"
   }
 }

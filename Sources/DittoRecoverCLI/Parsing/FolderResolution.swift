@@ -16,6 +16,15 @@ enum FolderResolution: Equatable {
   /// Several children could be it.
   case ambiguous(given: String, choices: [String])
 
+  /// The folder as the user named it.
+  var given: String {
+    switch self {
+    case .asGiven(let path): path
+    case .appData(let bundle, _): bundle
+    case .oneLevelDown(let given, _), .ambiguous(let given, _): given
+    }
+  }
+
   /// The folder to read; nil when ambiguous.
   var folder: String? {
     switch self {

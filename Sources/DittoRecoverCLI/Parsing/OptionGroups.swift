@@ -127,6 +127,91 @@ struct ContainerOptions {
     if let home = layout.home { try InputError.requireFolder(home, option: Self.home.spec) }
   }
 
+  /// The copies of the container nearby (beside it, or up to three folders below the folder
+  /// given) that hold legacy data the folder read does not: every copy when the folder read holds
+  /// none, else those holding more dittos than it. Empty without `--container`, or when no
+  /// folder nearby has a container's layout (nothing is read then).
+  ///
+  /// - Parameter survey: the folder read's survey, when the caller has one (else it is made).
+  func nearbyCopies(given survey: LegacySurvey? = nil) -> [NearbyCopies.Copy] {
+    guard hasContainer, let resolution = containerResolution else { return [] }
+    guard !NearbyCopies.candidates(given: resolution.given, folder: layout.container).isEmpty
+    else { return [] }
+    let here = survey ?? NearbyCopies.survey(of: layout.container)
+    let copies = NearbyCopies.find(given: resolution.given, folder: layout.container)
+    guard here.hasRecoverableLegacyData else { return copies }
+    return copies.filter { $0.dittos > here.readableDittos }
+  }
+
+  /// The command the user ran, reading `copy` as the container instead; the library stays the
+  /// one the command would have written (the folder's own `Ditto.store` when it exists).
+  func invocation(_ invocation: [String], readingCopy copy: String) -> [String] {
+    var words: [String] = []
+    var index = 0
+    while index < invocation.count {
+      let word = invocation[index]
+      if word == "--container", index + 1 < invocation.count {
+        words += ["--container", copy]
+        index += 2
+        continue
+      }
+      if word.hasPrefix("--container=") {
+        words += ["--container", copy]
+      } else {
+        words.append(word)
+      }
+      index += 1
+    }
+    if !hasLibrary, Self.isRegularFile(libraryPath) {
+      words += ["--library", libraryPath]
+    }
+    return words
+  }
+
+  /// True when `path` is a regular file (links followed); false when it cannot be looked at.
+  private static func isRegularFile(_ path: String) -> Bool {
+    do {
+      return try FileStatus.following(path: path)?.kind == .regular
+    } catch {
+      return false
+    }
+  }
+
+  /// Stops (exit 66) before anything is read into a library or a flag is written when the folder
+  /// read holds no legacy data and a copy nearby does; when the folder read holds fewer dittos
+  /// than a copy, stops too if `stopsWhenFewer` (the automatic path, which would set its flag),
+  /// else names the copies on standard error and goes on. Never guesses: each copy is named with
+  /// the command that reads it.
+  ///
+  /// - Throws: ``InputError``.
+  func requireNoBetterCopy(_ context: ToolContext, stopsWhenFewer: Bool) throws(InputError) {
+    guard hasContainer, let resolution = containerResolution,
+      !NearbyCopies.candidates(given: resolution.given, folder: layout.container).isEmpty
+    else { return }
+    let here = NearbyCopies.survey(of: layout.container)
+    let copies = nearbyCopies(given: here)
+    guard !copies.isEmpty else { return }
+    let steps = copies.map { copy in
+      NextStep.command(
+        invocation(context.invocation, readingCopy: copy.path),
+        label: "\(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
+    }
+    let names = copies.map { "\($0.path) (\(plural($0.dittos, "ditto")))" }.joined(separator: ", ")
+    if !here.hasRecoverableLegacyData {
+      throw InputError(
+        "--container \(layout.container) holds no legacy data, but \(copies.count == 1 ? "a copy of it nearby does" : "\(copies.count) copies of it nearby do"): \(names); nothing was read or written: run the command on the copy",
+        next: steps)
+    }
+    if stopsWhenFewer {
+      throw InputError(
+        "--container \(layout.container) holds \(plural(here.readableDittos, "ditto")), fewer than \(copies.count == 1 ? "a copy of it nearby" : "copies of it nearby"): \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
+        next: steps)
+    }
+    context.standardError.write(
+      "note: \(copies.count == 1 ? "a copy" : "\(copies.count) copies") of this container nearby \(copies.count == 1 ? "holds" : "hold") more dittos: \(names)\n"
+        + steps.lines.joined(separator: "\n") + "\n")
+  }
+
   /// Stops (exit 74) when there is no library to write into: a `Ditto.store` is never created here
   /// (its model hashes can only come from the app).
   ///
