@@ -179,7 +179,8 @@ struct LegacySourceGathering {
         store.content = content
         if let open { opened[candidate.path] = open }
         if case .failed = content, depth == .contentsAndSalvage {
-          store.salvage = salvage(candidate, into: &gathered, includingNeverCommitted: includingNeverCommitted)
+          store.salvage = salvage(
+            candidate, into: &gathered, includingNeverCommitted: includingNeverCommitted)
         }
       }
       gathered.survey.stores.append(store)

@@ -338,14 +338,16 @@ package struct LegacySurvey: Sendable {
         return .damaged(
           file: wal.candidate.path,
           reason:
-            "a -wal without its store whose \(extra) dittos are only in frames never committed (no commit covers them; SQLite would never have shown them): they are imported only when asked for")
+            "a -wal without its store whose \(extra) dittos are only in frames never committed (no commit covers them; SQLite would never have shown them): they are imported only when asked for"
+        )
       case .rebuilt?:
         return nil
       case nil:
         return .notADatabase(
           file: wal.candidate.path,
           reason:
-            "a -wal without its store (Ditto.sqlite is gone): SQLite cannot open it alone; the automatic migration does not rebuild it, Recover Old Dittos does")
+            "a -wal without its store (Ditto.sqlite is gone): SQLite cannot open it alone; the automatic migration does not rebuild it, Recover Old Dittos does"
+        )
       }
     }
     if let store = stores.first(where: { $0.salvage?.neverCommitted ?? 0 > 0 }),

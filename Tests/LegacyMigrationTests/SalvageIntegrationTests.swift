@@ -30,7 +30,8 @@ import Testing
     #expect(!automatic.settled)
     #expect(
       harness.log.outcomeLines.last
-        == "migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0")
+        == "migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0"
+    )
     let manual = migrator.recoverNow()
     #expect(manual.outcome == .success)
     #expect(manual.salvaged == 15)

@@ -62,7 +62,8 @@ struct StatusCommand: Command {
     let library = LibraryStatus(path: target.libraryPath)
     if json {
       var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
-      output.add(nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
+      output.add(
+        nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
       context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
       return .success
     }

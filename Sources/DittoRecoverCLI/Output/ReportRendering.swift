@@ -38,7 +38,8 @@ enum ReportRendering {
         .command(
           dry + ["--include-never-committed"],
           label:
-            "also imports the \(plural(report.neverCommittedLeft, "ditto")) only in frames never committed")
+            "also imports the \(plural(report.neverCommittedLeft, "ditto")) only in frames never committed"
+        )
       ]
     }
     if report.trigger == .auto, report.salvaged == nil, !report.orphanWALs.isEmpty,

@@ -64,7 +64,8 @@ enum StatusRendering {
       .command(
         target.invocation(invocation, readingCopy: copy.path),
         label:
-          "a copy \(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
+          "a copy \(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))"
+      )
     }
   }
 
@@ -78,7 +79,9 @@ enum StatusRendering {
     return [
       .command(
         words + ["--include-never-committed"],
-        label: "also imports the \(plural(survey.neverCommittedDittos, "ditto")) only in frames never committed")
+        label:
+          "also imports the \(plural(survey.neverCommittedDittos, "ditto")) only in frames never committed"
+      )
     ]
   }
 
@@ -98,7 +101,9 @@ enum StatusRendering {
       return
         "recoverable: no committed ditto; \(plural(recoverable.neverCommitted, "ditto")) only in -wal frames never committed (\(survey.neverCommittedFiles.joined(separator: ", "))): imported only when asked for"
     }
-    if let error = survey.decidingReadError ?? survey.leftBehindError(importing: survey.sources(for: .manual)) {
+    if let error = survey.decidingReadError
+      ?? survey.leftBehindError(importing: survey.sources(for: .manual))
+    {
       return "recoverable: nothing readable (\(error.description))"
     }
     if let store = survey.storeToImport {

@@ -112,8 +112,10 @@ struct NearbyCopies {
           if budget < 0 { return found }
           let path = join(parent, child)
           let place =
-            child.hasSuffix(".xcappdata") && FolderResolution.has(
-              .appGroupContainer, at: path + "/AppData") ? path + "/AppData" : path
+            child.hasSuffix(".xcappdata")
+              && FolderResolution.has(
+                .appGroupContainer, at: path + "/AppData")
+            ? path + "/AppData" : path
           if FolderResolution.has(.appGroupContainer, at: place) {
             add(place, "below")
           }

@@ -194,7 +194,8 @@ struct ContainerOptions {
     let steps = copies.map { copy in
       NextStep.command(
         invocation(context.invocation, readingCopy: copy.path),
-        label: "\(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
+        label:
+          "\(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
     }
     let names = copies.map { "\($0.path) (\(plural($0.dittos, "ditto")))" }.joined(separator: ", ")
     if !here.hasRecoverableLegacyData {
