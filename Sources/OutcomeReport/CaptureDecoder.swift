@@ -8,7 +8,15 @@
 //
 // Then the first 4 KiB of text decide whether it is text at all: a NUL byte, or more than 2% of
 // control bytes and invalid UTF-8, make the input binary, and nothing in it is counted, in any
-// style. A plain UTF-8 input passes through without a copy once that is known.
+// style. They also decide two more stages:
+//
+//   TEXT STARTS WITH / HOLDS           THEN
+//   {\rtf                              RTF (TextEdit's "plain text in RTF"): the text it shows
+//                                      (RTFText), paragraphs as line feeds, \'hh and \uN decoded
+//   a CR (alone or before LF)          line ends normalized: CR LF and a lone CR (classic Mac,
+//                                      old editors) both become LF (mixed line ends included)
+//
+// A plain UTF-8 input with LF line ends passes through without a copy once that is known.
 
 /// Why an input was not read as a capture, or not to its end.
 public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
@@ -54,6 +62,11 @@ struct CaptureDecoder {
   private var utf16: UTF16Transcoder?
   private var checked: [UInt8] = []
   private var isChecked = false
+  private var rtf: RTFText?
+  /// Set when the text holds carriage returns: each CR becomes LF, a CR LF pair one LF.
+  private var normalizesLineEnds = false
+  /// The last byte given to the line-end stage was a CR (its LF may start the next chunk).
+  private var afterCR = false
   private var isStopped = false
   /// What went wrong, if anything.
   private(set) var problem: InputProblem?
@@ -61,7 +74,9 @@ struct CaptureDecoder {
   private(set) var encoding: String?
 
   /// True once every further chunk is plain UTF-8 text to read as it is.
-  var passesThrough: Bool { isChecked && gzip == nil && utf16 == nil && !isStopped }
+  var passesThrough: Bool {
+    isChecked && gzip == nil && utf16 == nil && rtf == nil && !normalizesLineEnds && !isStopped
+  }
 
   /// Decodes `chunk` into `output` (emptied first).
   mutating func decode(_ chunk: Bytes, into output: inout [UInt8]) {
@@ -135,9 +150,37 @@ struct CaptureDecoder {
         checked = []
         return
       }
-      output = checked
+      let start = checked.prefix(Self.checkLength)
+      if RTFText.starts(start) {
+        rtf = RTFText()
+        encoding = encoding.map { $0 + ", RTF" } ?? "RTF"
+      }
+      normalizesLineEnds = start.contains(0x0D)
+      bytes = checked
       checked = []
-      return
+    }
+    if rtf != nil {
+      var text: [UInt8] = []
+      rtf?.feed(bytes, into: &text)
+      bytes = text
+    }
+    if normalizesLineEnds {
+      var text: [UInt8] = []
+      text.reserveCapacity(bytes.count)
+      for byte in bytes {
+        if byte == 0x0D {
+          text.append(0x0A)
+          afterCR = true
+          continue
+        }
+        if byte == 0x0A, afterCR {
+          afterCR = false
+          continue
+        }
+        afterCR = false
+        text.append(byte)
+      }
+      bytes = text
     }
     output = bytes
   }

@@ -47,6 +47,9 @@ struct InputReader {
   private var lineNumber = 1
   /// The last entry start and its continuation lines, in `text`.
   private var held = HeldEntry()
+  /// True from `log show`'s echo of its predicate (`Filtering the log data using …`) until the
+  /// next line that is not its continuation: an echo wrapped onto several lines is no tag.
+  private var isPredicateEchoOpen = false
 
   /// An entry's first line and what continues it, until the next entry start.
   private struct HeldEntry {
@@ -169,6 +172,19 @@ struct InputReader {
     let mentionsTag = ByteScan.mentionsTag(line)
     let first = ByteScan.firstNonBlank(line)
     let content = Bytes(rebasing: line[first...])
+    if phase != .text {
+      if ByteScan.hasPrefix(content, "Filtering the log data") {
+        isPredicateEchoOpen = true
+      } else if isPredicateEchoOpen {
+        if mentionsTag, !ByteScan.startsEntry(content),
+          !ByteScan.startsWithTagWord(line, at: first)
+        {
+          tally.ignore()  // the rest of a wrapped predicate echo
+          return
+        }
+        isPredicateEchoOpen = false
+      }
+    }
     if ByteScan.startsEntry(content) {
       releaseHeld(into: &tally)
       if phase != .text {
