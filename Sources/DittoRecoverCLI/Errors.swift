@@ -96,6 +96,29 @@ public struct DataError: Error, Sendable, Equatable, CustomStringConvertible, Gu
   }
 }
 
+/// Several backups, and one newer (or undated) than the best readable one could not be read (an
+/// encrypted backup without its password, a damaged one): the older one is never used quietly
+/// (exit 65). `newestDependsOn` names the backups the choice depends on.
+struct UncertainBackupChoice: Error, Sendable, CustomStringConvertible, GuidedError {
+  /// The backup that would have been used.
+  let chosen: String
+  /// The newer or undated backups that could not be read.
+  let newestDependsOn: [String]
+  let nextSteps: [NextStep]
+  let words: String
+
+  init(chosen: String, newer: [BackupSummary], next: [NextStep]) {
+    self.chosen = chosen
+    newestDependsOn = newer.map(\.backup.path)
+    nextSteps = next
+    words = BackupRendering.undecidedWords(newer)
+  }
+
+  var description: String {
+    "\(words) and may hold more dittos than \(chosen), the newest that could be read: nothing was written; open the newer backup, or name the older one on purpose"
+  }
+}
+
 /// The library cannot be used (exit 74): missing, refused, unreadable or not writable.
 public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
   public let error: DestinationError

@@ -48,7 +48,7 @@ public enum ExitCode: Int32, Sendable, Equatable {
     case is UsageError: return .usage
     case is InputError: return .noInput
     case let error as OutputError: return error.exists ? .cannotCreate : .ioError
-    case is DataError: return .dataError
+    case is DataError, is UncertainBackupChoice: return .dataError
     case is LibraryFailure, is DestinationError: return .ioError
     case let error as ImportFailure:
       switch error.reason {

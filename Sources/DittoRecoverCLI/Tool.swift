@@ -200,7 +200,10 @@ public struct CommandLineTool {
     let next = (error as? any GuidedError)?.nextSteps ?? []
     for line in next.lines { context.standardError.write(line + "\n") }
     if context.isJSON {
-      let object = FailureOutput(error: message, exitCode: code.rawValue, next: next)
+      var object = FailureOutput(error: message, exitCode: code.rawValue, next: next)
+      if let uncertain = error as? UncertainBackupChoice {
+        object.newestDependsOn = uncertain.newestDependsOn
+      }
       context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }
     return code.rawValue

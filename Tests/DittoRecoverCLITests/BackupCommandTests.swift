@@ -622,11 +622,27 @@ import Testing
       text.standardOutput.contains(
         "  not certain: 1 newer or undated backup could not be read (\(shown(backups + "/locked"))), and may hold a newer one"
       ))
-    let extract = ToolRunner.run([
-      "backup", "extract", backups, "--out", folder.appending("r.dittorecovery"),
-    ])
-    #expect(extract.exitCode == 0, "\(extract.standardError)")
-    #expect(extract.standardError.contains("note: not certain it is the newest"))
+    #expect(
+      (list.json?["next"] as? [String])?.contains {
+        $0.contains("backup extract") && $0.contains("plain")
+      } == true)
+    // Never a silent second-best: recover and extract stop, write nothing, and print both ways
+    // on (the password steps; the older backup named on purpose).
+    let out = folder.appending("r.dittorecovery")
+    for command in [["extract", "--out", out], ["recover", "--out", folder.appending("rebuilt")]] {
+      let run = ToolRunner.run(["backup", command[0], backups] + command.dropFirst() + ["--json"])
+      #expect(run.exitCode == 65, "\(command): \(run.standardError)")
+      #expect(run.json?["newestDependsOn"] as? [String] == [shown(backups + "/locked")])
+      let next = run.json?["next"] as? [String] ?? []
+      #expect(next.contains { $0.contains("--password-file password.txt") }, "\(next)")
+      #expect(next.contains { $0.contains(shown(backups + "/plain")) }, "\(next)")
+      #expect(run.standardError.contains("1 newer or undated backup could not be read"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: out))
+    #expect(!FileManager.default.fileExists(atPath: folder.appending("rebuilt")))
+    let onPurpose = ToolRunner.run(["backup", "extract", backups + "/plain", "--out", out])
+    #expect(onPurpose.exitCode == 0, "\(onPurpose.standardError)")
+    #expect(FileManager.default.fileExists(atPath: out))
   }
 
   @Test func aWrongPasswordIsSaidToBeWrong() throws {

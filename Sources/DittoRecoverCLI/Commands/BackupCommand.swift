@@ -162,10 +162,42 @@ struct BackupCommand: Command {
     )
     let undecided = BackupSummary.unreadable(newerThan: chosen, in: summaries)
     if !undecided.isEmpty {
-      context.standardError.write(
-        "note: not certain it is the newest: \(BackupRendering.undecidedWords(undecided)); give one backup folder to choose it\n"
-      )
+      // Never a silent second-best: a newer backup that could not be read may hold more.
+      throw UncertainBackupChoice(
+        chosen: chosen.backup.path, newer: undecided,
+        next: uncertainChoiceSteps(
+          chosen: chosen, undecided: undecided, root: backupRoot, invocation: context.invocation))
     }
     return chosen
+  }
+
+  /// What to do when a newer backup could not be read: open it (the password steps, when it is
+  /// encrypted), or name the older backup on purpose (its own folder as BACKUP).
+  static func uncertainChoiceSteps(
+    chosen: BackupSummary, undecided: [BackupSummary], root: String, invocation: [String]
+  ) -> [NextStep] {
+    var steps: [NextStep] = []
+    let encrypted = undecided.contains {
+      if case .failure(.encrypted) = $0.listing { return true }
+      return false
+    }
+    if encrypted { steps += NextSteps.encryptedBackup(invocation: invocation) }
+    // The BACKUP word as the user typed it (the root given may have been resolved since).
+    var older = invocation.filter { $0 != "--json" }
+    let resolvedRoot = UserPath.resolved(root)
+    if let index = older.indices.dropFirst(3).last(where: {
+      !older[$0].hasPrefix("-") && (older[$0] == root || UserPath.resolved(older[$0]) == resolvedRoot)
+    }) {
+      older[index] = chosen.backup.path
+    } else {
+      older.append(chosen.backup.path)
+    }
+    steps.append(
+      .command(
+        older,
+        label:
+          "the older backup on purpose (\(BackupRendering.isoDate(chosen.backup.metadata.date) ?? "undated"))"
+      ))
+    return steps
   }
 }

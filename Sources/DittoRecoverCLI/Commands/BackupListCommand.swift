@@ -49,6 +49,13 @@ struct BackupListCommand: Command {
           "\(plural(locked.count, "backup is", "backups are")) encrypted and listed without their files: \(names)"
         ), at: 0)
     }
+    if let newest, !undecided.isEmpty {
+      // The newest readable backup is not certainly the newest: say how to take it on purpose.
+      next.append(
+        .command(
+          ["ditto-recover", "backup", "extract", newest.backup.path],
+          label: "the older backup on purpose, if the newer one cannot be opened"))
+    }
     let surveys = summaries.map { Self.survey($0, context: context) }
     if json {
       let backups = zip(summaries, surveys).map { summary, survey in

@@ -434,6 +434,8 @@ struct FailureOutput: Encodable {
   @OmittedWhenNil var signal: String? = nil
   @OmittedWhenNil var removed: [String]? = nil
   @OmittedWhenNil var leftBehind: [String]? = nil
+  /// The newer backups that could not be read, when the choice of a backup depends on them.
+  @OmittedWhenNil var newestDependsOn: [String]? = nil
 
   init(error: String, exitCode: Int32, next: [NextStep] = []) {
     self.error = error
