@@ -25,6 +25,9 @@ package struct AttemptResult: Sendable {
   /// Dittos salvage found only in `-wal` frames no commit covers that this attempt did not
   /// import (0 when it was asked to include them, or there are none).
   package var neverCommittedLeft = 0
+  /// Dittos found only in frames never committed that this attempt imported on purpose (in
+  /// categories titled `… (never committed)`).
+  package var neverCommittedIncluded = 0
   /// Paths with a store's name that are not regular files (never opened).
   package var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data (a store not readable now, a

@@ -122,7 +122,7 @@ public final class LegacyDataMigrator: Sendable {
   }
 
   /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
-  /// store is gone still holds valid frames, or the App Group defaults hold 1.x dittos or keyboard
+  /// store is gone is not empty (valid frames or not), or the App Group defaults hold 1.x dittos or keyboard
   /// additions (or cannot be read at all). Reads no store: cheap enough to call whenever the menu
   /// is built. Logs the inventory at most once per process (migrations log it every time).
   public func hasRecoverableLegacyData() -> Bool {
@@ -139,7 +139,15 @@ public final class LegacyDataMigrator: Sendable {
     automaticAttempt(protectedDataAvailable: protectedDataAvailable)
   }
 
-  private func automaticAttempt(protectedDataAvailable: Bool) -> AutomaticMigration {
+  /// What ``migrateIfNeeded(protectedDataAvailable:)`` would do, computed and written nowhere: the
+  /// flag is read (a set flag still skips), nothing is written, no outcome line is logged.
+  package func previewAutomaticMigration() -> AutomaticMigration {
+    automaticAttempt(protectedDataAvailable: true, dryRun: true)
+  }
+
+  private func automaticAttempt(protectedDataAvailable: Bool, dryRun: Bool = false)
+    -> AutomaticMigration
+  {
     guard protectedDataAvailable else {
       // The flag store is not asked: before the first unlock it answers defaults.
       return .attempted(run(AttemptRequest(trigger: .auto, interruption: .locked)))
@@ -154,7 +162,7 @@ public final class LegacyDataMigrator: Sendable {
       // Unreadable flags must not block recovery: the import is idempotent.
       logger.info("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
     }
-    return .attempted(run(AttemptRequest(trigger: .auto)))
+    return .attempted(run(AttemptRequest(trigger: .auto, isDryRun: dryRun)))
   }
 
   /// ``recoverNow(dryRun:)`` on the caller's thread.

@@ -321,7 +321,8 @@ struct LegacySourceGathering {
       logger.info(
         "salvage: \(candidate.path, privacy: .public): \(committed.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public); \(result.neverCommitted) more only in frames never committed"
       )
-      let kept = includingNeverCommitted ? result.library : committed
+      // Rows never committed, when asked for, in categories of their own: never mixed in unseen.
+      let kept = includingNeverCommitted ? result.markedLibrary : committed
       if kept.dittoCount > 0 { gathered.salvaged[candidate.path] = kept }
       return .rebuilt(
         categories: committed.categories.count, dittos: committed.dittoCount,
@@ -472,6 +473,9 @@ struct LegacySourceGathering {
         result.store = candidate
         result.readError = nil
         result.salvaged = library.dittoCount
+        if selection.includesNeverCommitted {
+          result.neverCommittedIncluded = Self.neverCommitted(of: candidate, in: survey)
+        }
         streams.append(MergeSource(kind: .coreData, categories: library.categories))
         reports.append(report(source, path: candidate.path))
       case .defaults:
@@ -506,6 +510,13 @@ struct LegacySourceGathering {
     }
     result.sources = reports
     return LegacySources(survey: survey, streams: streams, reports: reports, readResult: result)
+  }
+
+  /// The dittos salvage found only in frames never committed in `candidate`'s bytes.
+  private static func neverCommitted(of candidate: LegacyCandidate, in survey: LegacySurvey) -> Int {
+    let stores = survey.stores.filter { $0.candidate == candidate }.map(\.salvage)
+    let wals = survey.loneWALs.filter { $0.candidate == candidate }.map(\.salvage)
+    return (stores + wals).reduce(0) { $0 + ($1?.neverCommitted ?? 0) }
   }
 
   private func report(_ source: LegacySurvey.Source, path: String) -> LegacySourceReport {

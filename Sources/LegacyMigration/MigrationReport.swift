@@ -48,6 +48,9 @@ public struct MigrationReport: Sendable {
   /// Dittos found only in `-wal` frames never committed that this attempt left out (imported only
   /// when asked for by name: `recover --include-never-committed`).
   package internal(set) var neverCommittedLeft = 0
+  /// Dittos found only in frames never committed that were imported on purpose, in categories of
+  /// their own (`… (never committed)`).
+  package internal(set) var neverCommittedIncluded = 0
   /// Paths with a store's name that are not regular files (never opened).
   package internal(set) var skipped: [SkippedCandidate] = []
   /// The first failure met that says nothing about the legacy data, when there was one: the flag
@@ -79,6 +82,7 @@ public struct MigrationReport: Sendable {
     defaultsError = result.defaultsError
     orphanWALs = result.orphanWALs
     neverCommittedLeft = result.neverCommittedLeft
+    neverCommittedIncluded = result.neverCommittedIncluded
     skipped = result.skipped
     otherStores = result.otherStores
     transientReason = result.interruption ?? result.transientReason

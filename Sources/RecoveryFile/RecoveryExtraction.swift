@@ -25,14 +25,20 @@ package final class RecoveryExtraction {
   ///   - includesSalvage: also take dittos salvage rebuilds from stores SQLite cannot read and from
   ///     a lone `-wal` (the manual path's rule); without it an unreadable store stays unreadable.
   ///   - logger: info-level lines only.
-  package init(layout: ContainerLayout, includesSalvage: Bool, logger: EngineLogger) {
+  package init(
+    layout: ContainerLayout, includesSalvage: Bool, includesNeverCommitted: Bool = false,
+    logger: EngineLogger
+  ) {
     trigger = includesSalvage ? .manual : .auto
     self.logger = logger
     // Every store that reads goes into the file (the chosen one first), as "Recover Old Dittos"
     // takes them: what holds dittos is never left behind.
     sources = LegacySources.gather(
       layout, defaults: AppGroupDefaults(path: layout.defaultsPath),
-      selecting: SourceSelection(salvaging: includesSalvage, everyStore: true), logger: logger)
+      selecting: SourceSelection(
+        salvaging: includesSalvage, everyStore: true,
+        includesNeverCommitted: includesSalvage && includesNeverCommitted),
+      logger: logger)
   }
 
   deinit { sources.close() }
@@ -44,20 +50,26 @@ package final class RecoveryExtraction {
   /// Dittos `--salvage` would add: what salvage rebuilds where nothing reads as it is (a store
   /// SQLite cannot read, a lone `-wal`), read now on private snapshots; 0 when salvage was already
   /// included or there is nothing to salvage. Writes nothing.
-  package func dittosSalvageWouldAdd() -> Int {
-    guard trigger == .auto, let layout = sources.survey.layout else { return 0 }
+  package func dittosSalvageWouldAdd() -> Int { salvageWouldAdd().dittos }
+
+  /// What `--salvage` would add (committed dittos), and the dittos salvage finds only in frames
+  /// never committed (which only `--include-never-committed` adds). Writes nothing.
+  package func salvageWouldAdd() -> (dittos: Int, neverCommitted: Int) {
+    guard trigger == .auto else { return (0, sources.survey.neverCommittedDittos) }
+    guard let layout = sources.survey.layout else { return (0, 0) }
     let survey = sources.survey
     let unreadable = survey.stores.contains {
       if case .failed = $0.content { return true }
       return false
     }
-    guard unreadable || survey.loneWALs.contains(where: \.mayHoldData) else { return 0 }
+    guard unreadable || survey.loneWALs.contains(where: \.mayHoldData) else { return (0, 0) }
     let salvaging = LegacySources.gather(layout, defaults: nil, for: .manual, logger: .disabled)
     defer { salvaging.close() }
-    return salvaging.survey.sources(for: .manual).reduce(0) { total, source in
+    let dittos = salvaging.survey.sources(for: .manual).reduce(0) { total, source in
       if case .salvage = source.origin { return total + source.dittos }
       return total
     }
+    return (dittos, salvaging.survey.neverCommittedDittos)
   }
 
   /// The engine's report of the read, before anything is written (counts as offered).
@@ -73,6 +85,8 @@ package final class RecoveryExtraction {
   ) {
     var info = info
     info.salvaged = sources.readResult.salvaged
+    let included = sources.readResult.neverCommittedIncluded
+    info.neverCommitted = included > 0 ? included : nil
     let written = try RecoveryFileWriter.write(sources.streams, info: info, to: out)
     info = written.info
     let report = report(counts: written.merge.counts)

@@ -17,6 +17,10 @@ import SQLiteDB
 //   DITTO_RECOVERY (KEY TEXT PRIMARY KEY, VALUE TEXT): where the content came from (the keys of
 //                  RecoveryFileInfo.Key); ignored by the reader
 //
+// Rows salvage found only in -wal frames no commit covers are in a file only when asked for
+// (`--include-never-committed`), in categories of their own titled `<title> (never committed)`, and
+// the record's `neverCommitted` key says how many.
+//
 // The categories are those a recovery into an empty library would create (merged by title over the
 // 2.x store, the keyboard's additions and the 1.x list, in that order), each with its dittos in order.
 
@@ -52,7 +56,7 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   /// The keys of the `DITTO_RECOVERY` table.
   public enum Key: String, CaseIterable, Sendable {
     case format, origin, deviceName, backupDate, backupPath, container, createdAt, toolVersion
-    case categories, dittos, salvaged, sources
+    case categories, dittos, salvaged, sources, neverCommitted
   }
 
   public var format = RecoveryFileInfo.currentFormat
@@ -76,6 +80,9 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   public var salvaged: Int?
   /// Each legacy source, in merge order.
   public var sources: [SourceCount] = []
+  /// Dittos found only in `-wal` frames never committed that the file holds (in categories titled
+  /// `… (never committed)`); nil when it holds none.
+  public var neverCommitted: Int?
 
   public init(origin: Origin, createdAt: Date, toolVersion: String) {
     self.origin = origin
@@ -104,6 +111,7 @@ public struct RecoveryFileInfo: Sendable, Equatable {
     if let backupPath { rows.append((.backupPath, backupPath)) }
     if let container { rows.append((.container, container)) }
     if let salvaged { rows.append((.salvaged, String(salvaged))) }
+    if let neverCommitted { rows.append((.neverCommitted, String(neverCommitted))) }
     return rows
   }
 
@@ -136,6 +144,7 @@ public struct RecoveryFileInfo: Sendable, Equatable {
     categories = rows[Key.categories.rawValue].flatMap { Int($0) } ?? 0
     dittos = rows[Key.dittos.rawValue].flatMap { Int($0) } ?? 0
     salvaged = rows[Key.salvaged.rawValue].flatMap { Int($0) }
+    neverCommitted = rows[Key.neverCommitted.rawValue].flatMap { Int($0) }
     var sources: [SourceCount] = []
     for item in (rows[Key.sources.rawValue] ?? "").split(separator: ",") {
       let parts = item.split(separator: ":", omittingEmptySubsequences: false)

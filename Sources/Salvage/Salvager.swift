@@ -328,6 +328,25 @@ public struct SalvageResult: Sendable {
       })
   }
 
+  /// The title a category of rows never committed takes wherever they are written (a CSV, a
+  /// recovery file, a library): `Work (never committed)`, so they are never mixed in unseen.
+  public static func neverCommittedTitle(_ title: String) -> String {
+    title + " (never committed)"
+  }
+
+  /// ``committedLibrary``, then the rows never committed in categories of their own
+  /// (``neverCommittedTitle(_:)``): what an import asked to include them takes.
+  public var markedLibrary: LegacyLibrary {
+    var marked = committedLibrary
+    for category in neverCommittedLibrary.categories {
+      marked.categories.append(
+        LegacyCategory(
+          title: Self.neverCommittedTitle(category.title), dittos: category.dittos,
+          origin: category.origin))
+    }
+    return marked
+  }
+
   /// A result; `committedLibrary` defaults to `library` (no frame outside a commit).
   public init(
     library: LegacyLibrary, sources: [SalvageSource], deleted: [LegacyDitto], usedSQLite: Bool,

@@ -21,6 +21,7 @@ struct BackupExtractCommand: Command {
   @Argument(RecoveryFileOutput.out) var out: String?
   @Argument(BackupCommand.passwordFile) var passwordFile: String?
   @Argument(RecoveryFileOutput.salvage) var salvage: Bool
+  @Argument(RecoveryFileOutput.includeNeverCommitted) var includesNeverCommitted: Bool
   @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -58,7 +59,8 @@ struct BackupExtractCommand: Command {
     }
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let extraction = RecoveryExtraction(
-      layout: layout, includesSalvage: salvage, logger: context.logger)
+      layout: layout, includesSalvage: salvage || includesNeverCommitted,
+      includesNeverCommitted: includesNeverCommitted, logger: context.logger)
 
     var info = RecoveryFileInfo(origin: .backup, createdAt: now, toolVersion: Tool.version)
     info.deviceName = metadata.deviceName

@@ -19,6 +19,7 @@ struct ExtractCommand: Command {
   var target: ContainerOptions
   @Argument(RecoveryFileOutput.out) var out: String?
   @Argument(RecoveryFileOutput.salvage) var salvage: Bool
+  @Argument(RecoveryFileOutput.includeNeverCommitted) var includesNeverCommitted: Bool
   @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
@@ -30,7 +31,8 @@ struct ExtractCommand: Command {
     try RecoveryFileOutput.requireOutside(
       out, inputs: [layout.container] + (layout.home.map { [$0] } ?? []))
     let extraction = RecoveryExtraction(
-      layout: layout, includesSalvage: salvage, logger: context.logger)
+      layout: layout, includesSalvage: salvage || includesNeverCommitted,
+      includesNeverCommitted: includesNeverCommitted, logger: context.logger)
     var info = RecoveryFileInfo(origin: .container, createdAt: now, toolVersion: Tool.version)
     info.container = OutputFolder.resolved(layout.container)
     return try RecoveryFileOutput.finish(

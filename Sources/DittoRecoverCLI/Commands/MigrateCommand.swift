@@ -13,13 +13,20 @@ struct MigrateCommand: Command {
     existing Ditto.store (never created here: without one, exit 74).
     """
   @Argument(group: ContainerOptions.specs, ContainerOptions.init) var target: ContainerOptions
+  @Argument(
+    Flag(
+      "dry-run",
+      help: "Compute what the automatic migration would do; write nothing, leave the flag alone."))
+  var isDryRun: Bool
   @Argument(common: CommonOptions.json) var json: Bool
 
   func run(_ context: ToolContext) throws -> ExitCode {
     try target.validate(context)
-    try target.requireLibrary()
-    try target.requireNoBetterCopy(context, stopsWhenFewer: true)
-    switch target.makeMigrator(context).migrateIfNeeded() {
+    if !isDryRun { try target.requireLibrary() }
+    try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
+    let migrator = target.makeMigrator(context)
+    let outcome = isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeeded()
+    switch outcome {
     case .alreadyComplete:
       if json {
         context.standardOutput.write(
@@ -32,7 +39,8 @@ struct MigrateCommand: Command {
       return .success
     case .attempted(let report):
       ReportRendering.write(
-        report, libraryPath: target.libraryPath, folders: target, json: json, to: context)
+        report, libraryPath: target.libraryPath, folders: target, json: json, to: context,
+        salvageWouldGive: ReportRendering.salvageWouldGive(report, migrator: migrator))
       return ExitCode.of(report)
     }
   }

@@ -15,6 +15,11 @@ enum RecoveryFileOutput {
     "salvage",
     help: "Also put in dittos rebuilt from damaged stores or a lone -wal (as 'salvage' finds them)."
   )
+  static let includeNeverCommitted = Flag(
+    "include-never-committed",
+    help:
+      "With --salvage, also put in dittos found only in -wal frames no commit covers (in categories of their own)."
+  )
 
   /// Refuses an output inside any of `inputs` (a backup, a container): they are only ever read.
   static func requireOutside(_ out: String, inputs: [String]) throws {
@@ -36,8 +41,16 @@ enum RecoveryFileOutput {
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
     }
     var next = ReportRendering.advice(read, invocation: context.invocation)
+    let (more, neverCommitted) = extraction.salvageWouldAdd()
+    if neverCommitted > 0 {
+      message +=
+        "; \(plural(neverCommitted, "ditto")) only in -wal frames never committed (SQLite would never have shown them)"
+      next.append(
+        .command(
+          context.invocation + [includeNeverCommitted.spec.synopsisName],
+          label: "with them, in categories of their own"))
+    }
     if extraction.trigger == .auto {
-      let more = extraction.dittosSalvageWouldAdd()
       if more > 0 {
         message +=
           "; salvage rebuilds \(more) \(more == 1 ? "ditto" : "dittos") from the bytes SQLite cannot read"
@@ -46,7 +59,7 @@ enum RecoveryFileOutput {
             context.invocation + [salvage.spec.synopsisName],
             label: "with the dittos salvage rebuilds"))
       }
-    } else if read.outcome == .foundUnreadable {
+    } else if read.outcome == .foundUnreadable, neverCommitted == 0 {
       message += "; salvage found nothing it could decode either"
     }
     return DataError(message + "; no file written", next: next)
@@ -89,6 +102,16 @@ enum RecoveryFileOutput {
     }
     let (info, report) = written
     var exitCode = ExitCode.success
+    let left = extraction.readReport.neverCommittedLeft
+    if left > 0 {
+      context.standardError.write(
+        "note: \(plural(left, "more ditto", "more dittos")) only in -wal frames never committed are not in the file (SQLite would never have shown them)\n"
+          + [
+            NextStep.command(
+              context.invocation + [includeNeverCommitted.spec.synopsisName],
+              label: "a file with them too, in categories of their own")
+          ].lines.joined(separator: "\n") + "\n")
+    }
     if report.outcome == .foundUnreadable {
       context.printError(
         "\(report.errorDescription ?? "a source could not be read"): the file holds only what could be read"
@@ -100,7 +123,7 @@ enum RecoveryFileOutput {
         out: out, outcome: report.outcome.rawValue, categories: info.categories,
         dittos: info.dittos, salvaged: info.salvaged,
         sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
-        error: report.errorDescription)
+        error: report.errorDescription, neverCommittedLeft: left > 0 ? left : nil)
       guard case .object(var object) = JSONValue(encoding: written) else { return exitCode }
       object.merge(extra) { own, _ in own }
       context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
@@ -132,4 +155,6 @@ struct WrittenRecoveryOutput: Encodable {
   let sources: [SourceOutput]
   let recovery: RecoveryOutput
   @OmittedWhenNil var error: String? = nil
+  /// Dittos only in `-wal` frames never committed left out of the file (omitted when none).
+  @OmittedWhenNil var neverCommittedLeft: Int? = nil
 }

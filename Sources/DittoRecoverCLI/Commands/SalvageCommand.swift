@@ -52,7 +52,7 @@ struct SalvageCommand: Command {
       }
       if includesNeverCommitted {
         for category in result.neverCommittedLibrary.categories {
-          writer.beginCategory(title: Self.neverCommittedTitle(category.title))
+          writer.beginCategory(title: SalvageResult.neverCommittedTitle(category.title))
           for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
         }
       }
@@ -71,9 +71,6 @@ struct SalvageCommand: Command {
     }
     return .success
   }
-
-  /// The title a category of rows never committed takes in CSV: `Work (never committed)`.
-  static func neverCommittedTitle(_ title: String) -> String { title + " (never committed)" }
 
   private func json(_ result: SalvageResult) -> JSONValue {
     JSONValue(encoding: SalvageOutput(result, includeDeleted: includeDeleted))

@@ -24,6 +24,8 @@ struct RecoveryOutput: Encodable {
   let dittos: Int
   let salvaged: Int?
   let sources: [Source]
+  /// Dittos only in `-wal` frames never committed that the file holds (omitted when none).
+  @OmittedWhenNil var neverCommitted: Int? = nil
 
   /// `{"kind", "categories", "dittos"}` of one source the file was made from.
   struct Source: Encodable {
@@ -44,6 +46,7 @@ struct RecoveryOutput: Encodable {
     categories = info.categories
     dittos = info.dittos
     salvaged = info.salvaged
+    neverCommitted = info.neverCommitted
     sources = info.sources.map {
       Source(kind: $0.kind, categories: $0.categories, dittos: $0.dittos)
     }
@@ -96,6 +99,9 @@ struct ReportOutput: Encodable {
   @OmittedWhenNil var salvaged: Int? = nil
   /// Dittos found only in `-wal` frames never committed that were left out (omitted when none).
   @OmittedWhenNil var neverCommitted: Int? = nil
+  /// On the automatic path, what salvage would rebuild from what it did not read (omitted when
+  /// nothing): "Recover Old Dittos" imports it.
+  @OmittedWhenNil var salvageable: Int? = nil
   @OmittedWhenNil var orphanWALs: [Probed]? = nil
   @OmittedWhenNil var notOpened: [SkippedOutput]? = nil
   @OmittedWhenNil var reason: String? = nil

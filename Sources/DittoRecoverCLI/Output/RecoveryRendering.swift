@@ -31,6 +31,11 @@ enum RecoveryRendering {
     if let salvaged = info.salvaged {
       lines.append("  salvaged: \(plural(salvaged, "ditto")) rebuilt")
     }
+    if let neverCommitted = info.neverCommitted {
+      lines.append(
+        "  never committed: \(plural(neverCommitted, "ditto")) only in -wal frames no commit covers, in categories titled '… (never committed)'"
+      )
+    }
     return lines
   }
 

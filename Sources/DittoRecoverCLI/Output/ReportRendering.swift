@@ -8,13 +8,64 @@ enum ReportRendering {
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
   /// plus `result`/`message` for the manual path, `dryRun` for a preview, and `transient`,
   /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
-  static func json(_ report: MigrationReport, libraryPath: String, invocation: [String] = [])
+  static func json(
+    _ report: MigrationReport, libraryPath: String, invocation: [String] = [],
+    salvageWouldGive: SalvageEstimate? = nil
+  )
     -> JSONValue
   {
     let steps =
       advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
       + leftBehindSteps(report, invocation: invocation)
-    return JSONValue(encoding: ReportOutput(report, libraryPath: libraryPath, steps: steps))
+    var output = ReportOutput(report, libraryPath: libraryPath, steps: steps)
+    if let salvageWouldGive {
+      output.salvageable = salvageWouldGive.dittos
+      if salvageWouldGive.neverCommitted > 0 {
+        output.neverCommitted = salvageWouldGive.neverCommitted
+      }
+    }
+    return JSONValue(encoding: output)
+  }
+
+  /// What salvage would rebuild where the automatic path does not salvage: its committed dittos,
+  /// those only in frames never committed, and the files.
+  struct SalvageEstimate: Equatable {
+    var dittos: Int
+    var neverCommitted: Int
+    var files: [String]
+
+    /// The text line: `salvage: Recover Old Dittos would rebuild 15 dittos from Ditto.sqlite-wal`.
+    var line: String {
+      let extra =
+        neverCommitted > 0
+        ? " (and \(plural(neverCommitted, "more ditto", "more dittos")) only in frames never committed, imported only when asked for)"
+        : ""
+      return
+        "salvage: Recover Old Dittos (ditto-recover recover) would rebuild \(plural(dittos, "ditto")) from \(files.joined(separator: ", "))\(extra)"
+    }
+  }
+
+  /// For an automatic attempt that found legacy data it did not read (a damaged store, a lone
+  /// `-wal`): what salvage would rebuild, read now through the same survey as `status` and
+  /// `recover` (nothing written). Nil on the manual path, for a transient failure, or when salvage
+  /// finds nothing.
+  static func salvageWouldGive(_ report: MigrationReport, migrator: LegacyDataMigrator)
+    -> SalvageEstimate?
+  {
+    guard report.trigger == .auto, report.outcome == .foundUnreadable,
+      report.transientReason == nil
+    else { return nil }
+    let survey = migrator.survey(.contentsAndSalvage)
+    var estimate = SalvageEstimate(
+      dittos: 0, neverCommitted: survey.neverCommittedDittos, files: survey.neverCommittedFiles)
+    for source in survey.sources(for: .manual) {
+      guard case .salvage(let candidate) = source.origin else { continue }
+      estimate.dittos += source.dittos
+      if !estimate.files.contains(candidate.relativePath) {
+        estimate.files.insert(candidate.relativePath, at: 0)
+      }
+    }
+    return estimate.dittos + estimate.neverCommitted > 0 ? estimate : nil
   }
 
   /// For each store the attempt did not import that holds dittos the imported store lacks: the
@@ -101,11 +152,14 @@ enum ReportRendering {
   /// Prints `report`: warnings on standard error, then the report (JSON or text) on standard output.
   static func write(
     _ report: MigrationReport, libraryPath: String, folders: ContainerOptions?, json: Bool,
-    to context: ToolContext
+    to context: ToolContext, salvageWouldGive: SalvageEstimate? = nil
   ) {
     printWarnings(report, to: context)
     guard json else {
       var text = text(report, libraryPath: libraryPath, invocation: context.invocation)
+      if let salvageWouldGive, let end = text.range(of: "\ncompletion flag:") {
+        text.insert(contentsOf: "\n" + salvageWouldGive.line, at: end.lowerBound)
+      }
       if let folders, folders.hasContainer, let firstLineEnd = text.firstIndex(of: "\n") {
         // The first line stays the message (or the preview); the folder read comes next.
         let line = "container: \(folders.layout.container)\n"
@@ -116,7 +170,8 @@ enum ReportRendering {
     }
     guard
       case .object(var object) = self.json(
-        report, libraryPath: libraryPath, invocation: context.invocation)
+        report, libraryPath: libraryPath, invocation: context.invocation,
+        salvageWouldGive: salvageWouldGive)
     else { return }
     object.merge(folders?.resolvedJSON ?? [:]) { _, folder in folder }
     context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
