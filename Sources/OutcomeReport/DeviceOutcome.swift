@@ -43,6 +43,8 @@ struct DeviceTally: Sendable {
   var sameCaptureAs: Int?
   /// Mentions of the tag that could not be read.
   var unreadable = 0
+  /// The lines of the first unreadable mentions (at most ``DeviceOutcome/unreadableLineLimit``).
+  var unreadableLines: [Int] = []
   /// How the input was encoded, when not plain UTF-8 (`gzip`, `UTF-16LE`).
   var encoding: String?
   /// What stopped the input from being read whole.
@@ -87,6 +89,7 @@ struct DeviceTally: Sendable {
       source: decisive?.tag.source ?? undecided?.tag.source, from: decisive?.tag.from,
       laterManual: later, sameCaptureAs: sameCaptureAs.map { inputs[$0] },
       pendingReason: undecided?.tag.pendingReason, unreadableMentions: unreadable,
+      unreadableLines: unreadableLines,
       encoding: encoding, problem: problem,
       decidingSums: decisive.map {
         OutcomeSums(
@@ -125,6 +128,11 @@ public struct DeviceOutcome: Equatable, Sendable {
   /// Mentions of `migration_outcome` in this input that could not be read (a layout not
   /// recognized): the device may have tags that were not counted.
   public let unreadableMentions: Int
+  /// The 1-based lines of the first unreadable mentions (at most ``unreadableLineLimit``), so each
+  /// can be found in the file.
+  public let unreadableLines: [Int]
+  /// How many lines of unreadable mentions a device keeps.
+  public static let unreadableLineLimit = 10
   /// How the input was encoded when it was not plain UTF-8: `gzip`, `UTF-16LE`, `UTF-16BE`, or
   /// both (`gzip, UTF-16LE`).
   public let encoding: String?
@@ -134,9 +142,10 @@ public struct DeviceOutcome: Equatable, Sendable {
   init(
     input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
     laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil,
-    unreadableMentions: Int = 0, encoding: String? = nil, problem: InputProblem? = nil,
-    decidingSums: OutcomeSums? = nil
+    unreadableMentions: Int = 0, unreadableLines: [Int] = [], encoding: String? = nil,
+    problem: InputProblem? = nil, decidingSums: OutcomeSums? = nil
   ) {
+    self.unreadableLines = unreadableLines
     self.decidingSums = decidingSums
     self.unreadableMentions = unreadableMentions
     self.encoding = encoding

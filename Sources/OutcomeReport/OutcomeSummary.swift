@@ -253,11 +253,19 @@ extension OutcomeSummary {
     return Self.object(members)
   }
 
-  /// `{"input", "unreadableMentions", "problem"?, "problemCode"?, "encoding"?}`.
+  /// `{"input", "unreadableMentions", "unreadableLines"?, "problem"?, "problemCode"?,
+  /// "encoding"?}`.
   private static func inputProblem(_ device: DeviceOutcome) -> String {
     var members = [
       ("input", string(device.input)), ("unreadableMentions", String(device.unreadableMentions)),
     ]
+    if !device.unreadableLines.isEmpty {
+      members.append(
+        (
+          "unreadableLines",
+          "[" + device.unreadableLines.map(String.init).joined(separator: ",") + "]"
+        ))
+    }
     if let problem = device.problem {
       members.append(("problem", string(problem.description)))
       members.append(("problemCode", string(problem.code)))

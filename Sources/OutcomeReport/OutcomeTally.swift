@@ -96,6 +96,9 @@ struct OutcomeTally {
     unreadable += 1
     if devices.isEmpty { beginDevice("-") }
     devices[devices.count - 1].unreadable += 1
+    if devices[devices.count - 1].unreadableLines.count < DeviceOutcome.unreadableLineLimit {
+      devices[devices.count - 1].unreadableLines.append(line)
+    }
   }
 
   /// Notes how the current input was encoded and what stopped it from being read whole.

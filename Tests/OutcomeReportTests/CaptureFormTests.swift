@@ -122,6 +122,15 @@ import Testing
     }
   }
 
+  /// An unreadable mention is named by its line.
+  @Test func anUnreadableMentionIsNamedByItsLine() {
+    let text = "first line\nnotes: the migration_outcome tag was here\nthird\n"
+    let summary = scan([Array(text.utf8)])
+    #expect(summary.unreadable == 1)
+    #expect(summary.devices.first?.unreadableLines == [2])
+    #expect(summary.devices.first?.isIncomplete == true)
+  }
+
   /// A mention that cannot be read is never silent: counted, so the sample is incomplete.
   @Test func aMentionThatCannotBeReadIsCounted() {
     let text = Self.capture.joined(separator: "\n") + "\nsomething migration_outcome garbled\n"

@@ -117,7 +117,7 @@ struct OutcomesCommand: Command {
     for device in summary.incompleteDevices {
       if device.unreadableMentions > 0 {
         context.standardError.write(
-          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize); the verdict is on an incomplete sample\n"
+          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device)); the verdict is on an incomplete sample\n"
         )
       }
       if let problem = device.problem {
@@ -245,5 +245,15 @@ struct OutcomesCommand: Command {
         "--html \(html) already exists\(kind); it is never overwritten: name a new file, e.g. --html \(ShellWord.quote(free))",
         next: rerun(free))
     }
+  }
+
+  /// `line 3`, `lines 3, 17 and 40`, `lines 3, 17, … (the first 10)`.
+  static func lineWords(_ device: DeviceOutcome) -> String {
+    let lines = device.unreadableLines.map(String.init)
+    guard lines.count > 1 else { return "line " + (lines.first ?? "?") }
+    if device.unreadableMentions > lines.count {
+      return "lines " + lines.joined(separator: ", ") + ", … (the first \(lines.count))"
+    }
+    return "lines " + lines.dropLast().joined(separator: ", ") + " and " + lines[lines.count - 1]
   }
 }
