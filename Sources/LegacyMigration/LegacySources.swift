@@ -152,6 +152,9 @@ struct LegacySourceGathering {
     var openStores: [String: OpenStore] = [:]
     /// Rows salvage rebuilt, by the path they came from.
     var salvaged: [String: LegacyLibrary] = [:]
+    /// Rows only in `-wal` frames never committed of stores SQLite read, in their marked
+    /// categories, by path (kept only when they are to be imported).
+    var neverCommittedRows: [String: LegacyLibrary] = [:]
   }
 
   // MARK: - Pass 1: the survey
@@ -181,6 +184,12 @@ struct LegacySourceGathering {
         if case .failed = content, depth == .contentsAndSalvage {
           store.salvage = salvage(
             candidate, into: &gathered, includingNeverCommitted: includingNeverCommitted)
+        }
+        if case .read = content, depth == .contentsAndSalvage,
+          Salvager.hasFramesNeverCommitted(path: candidate.path)
+        {
+          countNeverCommitted(
+            &store, into: &gathered, keeping: includingNeverCommitted)
         }
       }
       gathered.survey.stores.append(store)
@@ -307,6 +316,32 @@ struct LegacySourceGathering {
     hasher.combine(title)
     hasher.combine(text)
     return hasher.finalize()
+  }
+
+  /// For a store SQLite read whose `-wal` holds frames no commit covers: what only those frames
+  /// hold, counted on the store, and kept (in marked categories) when they are to be imported.
+  private func countNeverCommitted(
+    _ store: inout LegacySurvey.Store, into gathered: inout Gathered, keeping: Bool
+  ) {
+    do {
+      let result = try Salvager.salvage(path: store.candidate.path, options: SalvageOptions())
+      let extra = result.neverCommittedLibrary
+      store.neverCommitted = extra.dittoCount
+      store.neverCommittedCategories = extra.categories.count
+      logger.info(
+        "legacyStoreURL: \(store.candidate.path, privacy: .public): \(extra.dittoCount) dittos only in -wal frames never committed (not read by SQLite)"
+      )
+      if keeping, extra.dittoCount > 0 {
+        gathered.neverCommittedRows[store.candidate.path] = LegacyLibrary(
+          categories: extra.categories.map {
+            LegacyCategory(
+              title: SalvageResult.neverCommittedTitle($0.title), dittos: $0.dittos,
+              origin: $0.origin)
+          })
+      }
+    } catch {
+      logger.info("salvage: \(error.description, privacy: .public)")
+    }
   }
 
   /// What salvage rebuilds from the bytes of `candidate` (a store SQLite cannot read, a lone `-wal`).
@@ -478,6 +513,11 @@ struct LegacySourceGathering {
         }
         streams.append(MergeSource(kind: .coreData, categories: library.categories))
         reports.append(report(source, path: candidate.path))
+      case .neverCommitted(let candidate):
+        guard let library = gathered.neverCommittedRows[candidate.path] else { continue }
+        result.neverCommittedIncluded += library.dittoCount
+        streams.append(MergeSource(kind: .coreData, categories: library.categories))
+        reports.append(report(source, path: candidate.path))
       case .defaults:
         // The survey lists a defaults source only for defaults it read; unreadable defaults are
         // `result.defaultsError`, never an empty source.
@@ -513,7 +553,8 @@ struct LegacySourceGathering {
   }
 
   /// The dittos salvage found only in frames never committed in `candidate`'s bytes.
-  private static func neverCommitted(of candidate: LegacyCandidate, in survey: LegacySurvey) -> Int {
+  private static func neverCommitted(of candidate: LegacyCandidate, in survey: LegacySurvey) -> Int
+  {
     let stores = survey.stores.filter { $0.candidate == candidate }.map(\.salvage)
     let wals = survey.loneWALs.filter { $0.candidate == candidate }.map(\.salvage)
     return (stores + wals).reduce(0) { $0 + ($1?.neverCommitted ?? 0) }

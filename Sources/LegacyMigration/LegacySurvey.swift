@@ -32,6 +32,10 @@ package struct LegacySurvey: Sendable {
     /// store lacks (by category title and text, as the merge compares them); nil for the chosen
     /// store, a store without dittos, or when they could not be compared.
     package var missingFromChosen: Int?
+    /// For a store SQLite read: the dittos its `-wal` holds only in frames no commit covers (SQLite
+    /// never shows them; counted at ``Depth/contentsAndSalvage``), and their categories.
+    package var neverCommitted = 0
+    package var neverCommittedCategories = 0
 
     /// Categories read from it; nil when it was not read or could not be.
     package var categories: Int? {
@@ -243,6 +247,9 @@ package struct LegacySurvey: Sendable {
       case salvage(LegacyCandidate)
       /// The App Group defaults.
       case defaults
+      /// Rows only in `-wal` frames no commit covers, of a store SQLite read (imported only when
+      /// asked for, in categories titled `… (never committed)`).
+      case neverCommitted(LegacyCandidate)
     }
 
     /// Which kind of source (the store, the keyboard's queue, the 1.x list).
@@ -267,7 +274,7 @@ package struct LegacySurvey: Sendable {
   /// Dittos salvage found only in `-wal` frames no commit covers, in the stores and lone `-wal`
   /// files salvaged (never imported unless asked for).
   package var neverCommittedDittos: Int {
-    stores.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) }
+    stores.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) + $1.neverCommitted }
       + loneWALs.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) }
   }
 
@@ -306,6 +313,18 @@ package struct LegacySurvey: Sendable {
           Source(
             kind: .coreData, origin: .store(other.candidate), categories: categories,
             dittos: dittos))
+      }
+    }
+    if includingNeverCommitted {
+      let read = sources.compactMap { source -> LegacyCandidate? in
+        if case .store(let candidate) = source.origin { return candidate }
+        return nil
+      }
+      for store in stores where store.neverCommitted > 0 && read.contains(store.candidate) {
+        sources.append(
+          Source(
+            kind: .coreData, origin: .neverCommitted(store.candidate),
+            categories: store.neverCommittedCategories, dittos: store.neverCommitted))
       }
     }
     if case .read(let content) = defaults {

@@ -65,6 +65,31 @@ public enum Salvager {
     }
   }
 
+  /// Dittos of the store at `path` (a store or its `-wal`) that only `-wal` frames no commit covers
+  /// hold: what SQLite never shows. 0 when the `-wal` has no such frame (cheap then: its frames'
+  /// headers are read), or when nothing in them decodes.
+  public static func neverCommittedDittos(path: String) -> Int {
+    guard hasFramesNeverCommitted(path: path) else { return 0 }
+    do {
+      return try salvage(path: path, options: SalvageOptions()).neverCommitted
+    } catch {
+      return 0
+    }
+  }
+
+  /// True when the `-wal` of the store at `path` (a store or its `-wal`) holds valid frames no
+  /// commit covers (after its last commit, or past a broken checksum chain). Reads the frames'
+  /// headers only.
+  public static func hasFramesNeverCommitted(path: String) -> Bool {
+    do {
+      let file = try ReadOnlyFile(path: paths(for: path).wal)
+      guard let wal = try WALFile(file: file) else { return false }
+      return !wal.neverCommitted.isEmpty
+    } catch {
+      return false
+    }
+  }
+
   /// The main file and WAL paths for `path`.
   static func paths(for path: String) -> (main: String, wal: String) {
     if path.hasSuffix("-wal"), path.count > 4 {

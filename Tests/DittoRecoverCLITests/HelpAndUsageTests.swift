@@ -44,12 +44,13 @@ import Testing
         (after found_unreadable, only once three attempts have failed). Writes into the app's library, an
         existing Ditto.store (never created here: without one, exit 74).
 
-        USAGE: ditto-recover migrate --container <dir> [--home <dir>] [--library <file>] [--json] [--verbose]
+        USAGE: ditto-recover migrate --container <dir> [--home <dir>] [--library <file>] [--dry-run] [--json] [--verbose]
 
         OPTIONS:
           --container <dir>     The App Group container folder copied from the device.
           --home <dir>          The app's own data container (its Library and Documents), if copied.
           --library <file>      The app's library, a Ditto 3.x Ditto.store (default: <container>/Ditto.store).
+          --dry-run             Compute what the automatic migration would do; write nothing, leave the flag alone.
           --json                Print one JSON object on standard output.
           --verbose             Show info-level log lines and error causes.
           -h, --help            Show help information.
@@ -63,7 +64,7 @@ import Testing
     #expect(
       unknown.standardError == """
         Error: Unknown option '--foo'
-        Usage: ditto-recover migrate --container <dir> [--home <dir>] [--library <file>] [--json] [--verbose]
+        Usage: ditto-recover migrate --container <dir> [--home <dir>] [--library <file>] [--dry-run] [--json] [--verbose]
           See 'ditto-recover migrate --help' for more information.
 
         """)

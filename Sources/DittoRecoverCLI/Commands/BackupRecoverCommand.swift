@@ -157,7 +157,7 @@ struct BackupRecoverCommand: Command {
           .export(
             ["ditto-recover", "salvage", candidate.path, "--format", "csv"], into: "dittos.csv",
             label: "a CSV of the dittos salvage rebuilds, that Ditto's Import reads"))
-      case .defaults:
+      case .defaults, .neverCommitted:
         continue
       }
       break

@@ -4,6 +4,7 @@ import Exchange
 import LegacyMigration
 import LegacyStore
 import SafeFiles
+import Salvage
 
 /// `ditto-recover export`: the library or a legacy store, as JSON or as Ditto 3.x's CSV.
 struct ExportCommand: Command {
@@ -74,6 +75,20 @@ struct ExportCommand: Command {
       }
     }
     writer.finish()
+    if let legacy, try LegacyFileKind.of(legacy) != .propertyList {
+      // SQLite reads what was committed; rows only in -wal frames no commit covers are named.
+      let more = Salvager.neverCommittedDittos(path: legacy)
+      if more > 0 {
+        context.standardError.write(
+          "note: \(plural(more, "more ditto", "more dittos")) only in -wal frames never committed are not in this export (SQLite would never have shown them)\n"
+            + [
+              NextStep.command(
+                ["ditto-recover", "salvage", legacy, "--format", format.rawValue]
+                  + (format == .csv ? ["--include-never-committed"] : []),
+                label: "lists them apart")
+            ].lines.joined(separator: "\n") + "\n")
+      }
+    }
     return .success
   }
 

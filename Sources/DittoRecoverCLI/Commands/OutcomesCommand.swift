@@ -11,15 +11,20 @@ struct OutcomesCommand: Command {
     Reads what people collect with 'log show' or 'log stream' (default, compact, syslog, json or
     ndjson style, wrapped lines joined), Console copies in any language, or plain 'grep
     migration_outcome' output, from the files given, the files in a folder (and below it), or
-    standard input, in one streaming pass; gzip and UTF-16 are read by content, binary data never
-    counts. A mention that cannot be read is named per file and makes the sample incomplete. Lines from other subsystems or categories are ignored; malformed tags are counted
-    apart; entries repeated across overlapping captures are counted once.
+    standard input, in one streaming pass; gzip, UTF-16, CR or mixed line ends and TextEdit's RTF
+    are read by content, hard wraps are joined, binary data never counts. A mention that cannot be
+    read is named with its file and line and makes the sample incomplete. Lines from other
+    subsystems or categories are ignored; malformed tags are counted apart; entries repeated across
+    overlapping captures are counted once.
 
     Each file is one device (standard input is one device). A device weighs once: its first automatic
     outcome that says something about the old data, else its first such manual one, in timestamp order
     where the style has timestamps. A found_unreadable with reason= (a locked iPhone, a file it may not
     open, a full disk: "not now") and a library_error decide nothing; a device with only those is
-    listed as pending, not weighed, and counted in 'pending'. With '--unit tag' every line counts. Every share carries a Wilson score interval. "recoverable" when the lower bound of
+    listed as pending, not weighed, and counted in 'pending'. nothing_on_disk means no legacy file
+    at all (no store, no -wal, no defaults key): the data is gone; a lone -wal or a damaged store is
+    found_unreadable, whose data may still be there. With '--unit tag' every line counts. Every
+    share carries a Wilson score interval. "recoverable" when the lower bound of
     success + no_new_data reaches its threshold, "gone" when that of nothing_on_disk does, "too_few"
     when neither does and the success + no_new_data interval is wider than --max-width, "mixed"
     otherwise. library_error (the current library could not be written) is counted but is neither

@@ -84,10 +84,9 @@ enum ReportRendering {
   static func leftBehindSteps(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
     guard invocation.count >= 2 else { return [] }
     if report.neverCommittedLeft > 0, invocation[1] == "recover" {
-      let dry = invocation.filter { $0 != "--dry-run" && $0 != "--json" }
       return [
         .command(
-          dry + ["--include-never-committed"],
+          invocation + ["--include-never-committed"],
           label:
             "also imports the \(plural(report.neverCommittedLeft, "ditto")) only in frames never committed"
         )

@@ -35,6 +35,7 @@ enum StatusRendering {
       from = sources.map { source in
         switch source.origin {
         case .store(let candidate), .salvage(let candidate): candidate.relativePath
+        case .neverCommitted(let candidate): candidate.relativePath + " (never committed)"
         case .defaults: source.kind == .pending ? "keyboard additions" : "1.x dittos"
         }
       }
@@ -90,7 +91,7 @@ enum StatusRendering {
     let recoverable = Recoverable(survey)
     let uncommitted =
       recoverable.neverCommitted > 0
-      ? "; \(plural(recoverable.neverCommitted, "ditto")) more only in -wal frames never committed (not imported unless asked for)"
+      ? "; \(plural(recoverable.neverCommitted, "more ditto", "more dittos")) only in -wal frames never committed (not imported unless asked for)"
       : ""
     if recoverable.dittos > 0 {
       let how = recoverable.isSalvaged ? ", rebuilt by salvage" : ""
@@ -151,7 +152,8 @@ extension LegacySurvey {
   /// The files (as named in their root) whose salvage found dittos only in frames never
   /// committed.
   var neverCommittedFiles: [String] {
-    stores.filter { ($0.salvage?.neverCommitted ?? 0) > 0 }.map(\.candidate.relativePath)
+    stores.filter { ($0.salvage?.neverCommitted ?? 0) > 0 || $0.neverCommitted > 0 }
+      .map(\.candidate.relativePath)
       + loneWALs.filter { ($0.salvage?.neverCommitted ?? 0) > 0 }.map(\.candidate.relativePath)
   }
 
