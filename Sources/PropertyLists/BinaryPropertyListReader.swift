@@ -131,6 +131,9 @@ struct BinaryPropertyListReader {
         )
       }
     case 0x1:
+      if low == 4 {
+        return (try sixteenByteInteger(at: start + 1, index: index), 1)
+      }
       return (.integer(try integer(at: start + 1, sizeExponent: low, index: index)), 1)
     case 0x2:
       guard low == 2 || low == 3 else {
@@ -228,6 +231,16 @@ struct BinaryPropertyListReader {
         .malformed,
         "object \(index) at \(start) has the unknown marker 0x\(String(marker, radix: 16))")
     }
+  }
+
+  /// A 16-byte integer object as Core Foundation reads it: its low 8 bytes, unsigned (the high 8
+  /// are dropped); `.integer` when that fits 64 signed bits, else `.unsignedInteger`.
+  private func sixteenByteInteger(at offset: Int, index: Int) throws(PropertyListError)
+    -> PropertyListValue
+  {
+    try require(offset, 16, index: index)
+    let low = Self.bigEndian(bytes, at: offset + 8, size: 8)
+    return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
   }
 
   /// An integer object's value: 2^`sizeExponent` bytes at `offset`.

@@ -17,6 +17,10 @@ public enum PropertyListValue: Sendable, Hashable {
   case dictionary([String: PropertyListValue])
   /// A keyed-archive object reference (`NSKeyedArchiver`'s UID; 32 bits, as archives write them).
   case uid(UInt64)
+  /// An integer above `Int64.max`: what Core Foundation reads from a 16-byte integer object whose
+  /// low 8 bytes, taken unsigned, do not fit 64 signed bits (CF keeps only those bytes). Written
+  /// back as a 16-byte integer, so Core Foundation reads the same value.
+  case unsignedInteger(UInt64)
 
   /// The string, when this is one.
   public var string: String? {
@@ -91,6 +95,7 @@ public enum PropertyListValue: Sendable, Hashable {
     case .array(let values): values.map(\.plainValue)
     case .dictionary(let values): values.mapValues(\.plainValue)
     case .uid(let value): ["CF$UID": Int64(truncatingIfNeeded: value)] as [String: Any]
+    case .unsignedInteger(let value): value
     }
   }
 

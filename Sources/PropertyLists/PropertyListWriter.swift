@@ -40,7 +40,9 @@ private struct BinaryEncoder {
   mutating func encode(_ value: PropertyListValue) -> [UInt8] {
     // First the number of objects (references are sized by it), then the objects themselves.
     let count = Self.objectCount(value)
-    let referenceSize = Self.byteCount(for: UInt64(max(count - 1, 0)))
+    // Core Foundation's rule: a reference must be able to hold the object count itself (not only
+    // the highest index), or the whole list is refused.
+    let referenceSize = Self.byteCount(for: UInt64(count))
     _ = append(value, referenceSize: referenceSize)
     var bytes = Array("bplist00".utf8)
     var offsets: [UInt64] = []
@@ -50,7 +52,8 @@ private struct BinaryEncoder {
       bytes += object
     }
     let tableOffset = UInt64(bytes.count)
-    let offsetSize = Self.byteCount(for: offsets.last ?? 0)
+    // Core Foundation's rule: an offset must be able to hold the offset table's own offset.
+    let offsetSize = Self.byteCount(for: tableOffset)
     for offset in offsets { bytes += Self.bigEndian(offset, size: offsetSize) }
     bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
     bytes += Self.bigEndian(UInt64(objects.count), size: 8)
@@ -75,6 +78,9 @@ private struct BinaryEncoder {
     switch value {
     case .bool(let flag): bytes = [flag ? 0x09 : 0x08]
     case .integer(let number): bytes = Self.integer(number)
+    case .unsignedInteger(let number):
+      // 8-byte integers are signed: a value above Int64.max takes 16 bytes (high 8 zero).
+      bytes = [0x14] + [UInt8](repeating: 0, count: 8) + Self.bigEndian(number, size: 8)
     case .real(let number): bytes = [0x23] + Self.bigEndian(number.bitPattern, size: 8)
     case .date(let date):
       bytes = [0x33] + Self.bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
@@ -167,6 +173,7 @@ private struct XMLEncoder {
     switch value {
     case .string(let string): text += "\(indent)<string>\(Self.escaped(string))</string>\n"
     case .integer(let number): text += "\(indent)<integer>\(number)</integer>\n"
+    case .unsignedInteger(let number): text += "\(indent)<integer>\(number)</integer>\n"
     case .real(let number): text += "\(indent)<real>\(Self.real(number))</real>\n"
     case .bool(let flag): text += "\(indent)<\(flag ? "true" : "false")/>\n"
     case .date(let date): text += "\(indent)<date>\(ISO8601Time.string(from: date))</date>\n"

@@ -45,6 +45,35 @@ import Testing
     #expect(try PropertyListReader.decode(bytes).format == format)
   }
 
+  /// Defaults whose rewrite crosses Core Foundation's trailer limits (the flag adds objects: 254
+  /// to 257 of them, and an object area near 65,536 bytes) and hold a 16-byte integer: after the
+  /// flag is written, Foundation's own reader accepts the file and reads every other key as it
+  /// was.
+  @Test(arguments: [250, 251, 252, 253, 254, 255, 2_000])
+  func theRewrittenFileIsOneFoundationReads(entries: Int) throws {
+    let folder = try TemporaryDirectory("defaults-cf")
+    let path = try Self.preferencesFile(in: folder)
+    var values: [String: PropertyListValue] = [
+      "history": .array((0..<entries).map { .string("ditto \($0) — café") }),
+      "serial": .unsignedInteger(UInt64.max - 1),
+    ]
+    if entries > 1_000 { values["blob"] = .data([UInt8](repeating: 7, count: 60_000)) }
+    // Written the way Core Foundation writes a 16-byte integer (high 8 bytes zero).
+    try Self.write(values, format: .binary, to: path)
+    let defaults = AppGroupDefaults(path: path)
+    try defaults.writeFlags(MigrationFlags(isComplete: true, attempts: 1))
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let theirs = try PropertyListSerialization.propertyList(from: data, format: nil)
+    let dictionary = try #require(theirs as? [String: Any])
+    #expect((dictionary["history"] as? [String])?.count == entries)
+    #expect((dictionary["history"] as? [String])?.last == "ditto \(entries - 1) — café")
+    #expect((dictionary["serial"] as? NSNumber)?.uint64Value == UInt64.max - 1)
+    #expect((dictionary["legacyCoreDataMigrationComplete_v302"] as? Bool) == true)
+    let ours = try #require(try defaults.load())
+    #expect(ours["history"] == values["history"])
+    #expect(ours["serial"] == values["serial"])
+  }
+
   @Test func aFileThatCannotBeReadIsNeverOverwritten() throws {
     let folder = try TemporaryDirectory("defaults-garbage")
     let path = try Self.preferencesFile(in: folder)

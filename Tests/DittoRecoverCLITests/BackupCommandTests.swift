@@ -630,7 +630,8 @@ import Testing
     // on (the password steps; the older backup named on purpose).
     let out = folder.appending("r.dittorecovery")
     for command in [["extract", "--out", out], ["recover", "--out", folder.appending("rebuilt")]] {
-      let run = ToolRunner.run(["backup", command[0], backups] + command.dropFirst() + ["--json"])
+      let run = try ToolRunner.runProcess(
+        ["backup", command[0], backups] + command.dropFirst() + ["--json"])
       #expect(run.exitCode == 65, "\(command): \(run.standardError)")
       #expect(run.json?["newestDependsOn"] as? [String] == [shown(backups + "/locked")])
       let next = run.json?["next"] as? [String] ?? []
@@ -640,7 +641,9 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: out))
     #expect(!FileManager.default.fileExists(atPath: folder.appending("rebuilt")))
-    let onPurpose = ToolRunner.run(["backup", "extract", backups + "/plain", "--out", out])
+    let onPurpose = try ToolRunner.runProcess([
+      "backup", "extract", backups + "/plain", "--out", out,
+    ])
     #expect(onPurpose.exitCode == 0, "\(onPurpose.standardError)")
     #expect(FileManager.default.fileExists(atPath: out))
   }

@@ -12,7 +12,7 @@ enum FoundationValue {
     case let typed as Int where type(of: value) == Int.self: return .integer(Int64(typed))
     case let typed as Int64 where type(of: value) == Int64.self: return .integer(typed)
     case let typed as UInt64 where type(of: value) == UInt64.self:
-      return typed <= UInt64(Int64.max) ? .integer(Int64(typed)) : nil
+      return typed <= UInt64(Int64.max) ? .integer(Int64(typed)) : .unsignedInteger(typed)
     case let typed as Double where type(of: value) == Double.self: return .real(typed)
     case let typed as Float where type(of: value) == Float.self: return .real(Double(typed))
     case let value as Date: return .date(value)
@@ -39,11 +39,21 @@ enum FoundationValue {
       default: return .integer(number.int64Value)
       }
     default:
-      // A keyed-archive UID: an object with a stored `value` (swift-corelibs-foundation).
-      for child in Mirror(reflecting: value).children where child.label == "value" {
-        if let index = child.value as? UInt32 { return .uid(UInt64(index)) }
-      }
-      return nil
+      return uid(value).map { .uid($0) }
     }
+  }
+
+  /// A keyed-archive UID as Foundation hands it over: on Linux an object with a stored `value`
+  /// (swift-corelibs-foundation); on Darwin a `CFKeyedArchiverUID`, whose description is
+  /// `<CFKeyedArchiverUID 0x…>{value = N}` (it has no public API and no reflected members).
+  static func uid(_ value: Any) -> UInt64? {
+    for child in Mirror(reflecting: value).children where child.label == "value" {
+      if let index = child.value as? UInt32 { return UInt64(index) }
+      if let index = child.value as? UInt64 { return index }
+    }
+    let description = String(describing: value)
+    guard description.contains("KeyedArchiverUID"), let start = description.range(of: "value = ")
+    else { return nil }
+    return UInt64(description[start.upperBound...].prefix { $0.isNumber })
   }
 }
