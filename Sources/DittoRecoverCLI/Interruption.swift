@@ -60,19 +60,6 @@ public enum Interruption {
     _ = ditto_install_interrupt_handlers(ends[1])
   }
 
-  /// The private folders of ours that runs stopped by SIGKILL (or a crash, or a power loss) left
-  /// in the temporary directory: removed when their lock can be taken, with one `note:` line each.
-  public static let privateFolderPrefixes = [
-    "ditto-snapshot-", "ditto-extract-", "ditto-decrypted-", "ditto-salvage-", "ditto-recovery-",
-    "ditto-list-", "ditto-recover-args-",
-  ]
-
-  /// Removes what runs stopped where no handler runs left in the temporary directory.
-  public static func removeLeftovers() {
-    _ = PrivateDirectory.removeLeftovers(
-      in: systemTemporaryDirectory(), prefixes: privateFolderPrefixes)
-  }
-
   /// Says which leftovers of earlier runs this run removed (in the temporary directory, beside
   /// an output), one `note:` line each on standard error.
   public static func reportLeftovers() {

@@ -11,7 +11,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public var path: String { directory.path }
 
   public init(_ label: String = "test") throws {
-    directory = try PrivateDirectory(prefix: "ditto-\(label)-", resolvingLinks: false)
+    directory = try PrivateDirectory(
+      prefix: "ditto-\(label)-", resolvingLinks: false, marked: false)
   }
 
   deinit {

@@ -24,6 +24,15 @@
 // SIGHUP) removes them before it exits; a private folder also holds a lock (flock) while it lives,
 // so that what a run stopped by SIGKILL left is recognised by the next run and removed
 // (PrivateDirectory.removeLeftovers).
+//
+// A folder is ours by proof, never by its name or age: right after mkdtemp, before anything else is
+// written in it, it gets a marker file (OwnershipMarker: O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600)
+// holding the owner's uid, the folder's device and inode, and a random token. A later run removes a
+// leftover only when the folder is owned by the same user, the marker is a regular file of that
+// user and names this very folder (a copy of the folder, or a folder of the user's that merely
+// looks like ours, has no such marker), nothing in it belongs to another user, and its lock can be
+// taken. Anything else is left alone. Leftovers are looked for only where this run makes a private
+// folder, with that folder's prefix: a command that makes none cleans nothing.
 
 /// The system temporary directory: `TMPDIR` (without a trailing slash), else `/tmp`.
 public func systemTemporaryDirectory() -> String {
@@ -65,9 +74,17 @@ public final class PrivateDirectory {
   ///   - resolvingLinks: false keeps the path as made under `base` (test folders that must be
   ///     reached through a link, as a user's would be).
   /// - Throws: ``FileAccessError`` naming the template when `mkdtemp` fails.
+  ///   - marked: false leaves out the ownership marker (test folders whose contents tests list;
+  ///     such a folder is never removed as a leftover).
   public init(
-    prefix: String, in base: String = systemTemporaryDirectory(), resolvingLinks: Bool = true
+    prefix: String, in base: String = systemTemporaryDirectory(), resolvingLinks: Bool = true,
+    marked: Bool = true
   ) throws(FileAccessError) {
+    // What runs stopped by SIGKILL left here with this prefix, once per place and prefix a run
+    // makes a folder in (never for a command that makes none).
+    if LeftoverSweep.shouldSweep(base: base, prefix: prefix) {
+      Self.removeLeftovers(in: base, prefixes: [prefix])
+    }
     let (made, id) = try RunCleanup.record {
       () throws(FileAccessError) -> (MadeFolder, RunCleanup.Entry?) in
       let made = try Self.makeUnique(prefix: prefix, in: base, resolvingLinks: resolvingLinks)
@@ -77,6 +94,8 @@ public final class PrivateDirectory {
     hasResolvedPath = made.hasResolvedPath
     identity = made.identity
     cleanupID = id
+    // The proof that the folder is ours, before anything else is written in it.
+    if marked { OwnershipMarker.write(in: made.path, identity: made.identity) }
     // The lock marks the folder as in use for as long as this object lives.
     lockDescriptor = open(made.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     if lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -212,7 +231,8 @@ public final class PrivateDirectory {
 
   /// Removes the folders in `base` that a run of ours left when it was stopped where no handler
   /// runs (SIGKILL, a crash, a power loss): folders (never links) owned by this user, named
-  /// `<prefix>XXXXXX` for one of `prefixes`, unchanged for `olderThan` seconds, whose lock can be
+  /// `<prefix>XXXXXX` for one of `prefixes`, unchanged for `olderThan` seconds, holding our
+  /// ownership marker for that very folder and nothing of another user, whose lock can be
   /// taken. A live run's folder is locked by its owner and never touched; the age rule covers the
   /// instant between `mkdtemp` and the lock. Returns the paths removed.
   @discardableResult
@@ -239,6 +259,8 @@ public final class PrivateDirectory {
       defer { closeDescriptor(lock) }
       var held = stat()
       guard fstat(lock, &held) == 0, FileStatus(held).identity == status.identity,
+        OwnershipMarker.proves(folder: lock, identity: status.identity),
+        OwnershipMarker.holdsOnlyOurs(folder: lock),
         flock(lock, LOCK_EX | LOCK_NB) == 0
       else { continue }
       if removeFolder(at: path, identity: status.identity, keepingFolder: false) {

@@ -7,9 +7,8 @@ Interruption.install(
 // The arguments as bytes: a path that is not valid UTF-8 is still a path (RawArguments).
 let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
 let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")
-// What runs stopped by SIGKILL left in the temporary directory.
-Interruption.removeLeftovers()
-Interruption.reportLeftovers()
+// What runs stopped by SIGKILL left is removed where this run makes a private folder, and only
+// folders that prove to be ours (PrivateDirectory): a command that makes none cleans nothing.
 let code = Tool.main(
   raw.arguments,
   context: ToolContext(

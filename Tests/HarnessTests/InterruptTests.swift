@@ -340,6 +340,11 @@ struct InterruptTests {
     )
   }
 
+  /// True when the folder at `path` holds a private folder's ownership marker.
+  static func isMarked(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path + "/.ditto-recover-owner")
+  }
+
   /// Sets the modification time of `path` an hour back (what a folder left long ago looks like).
   static func backdate(_ path: String) throws {
     try FileManager.default.setAttributes(
@@ -375,18 +380,26 @@ struct InterruptTests {
       let killed = try Self.run(
         scenario, in: work, temporary: temporary, library: library, stage: stage, signal: SIGKILL)
       #expect(killed.run.exitCode == SIGKILL)
-      leftInTemporary = try Self.names(in: temporary)
-      leftBeside = try Self.names(in: work).filter { $0.hasPrefix(".ditto-recovery-") }
+      // Only folders that already hold their ownership marker are ours to remove: a kill in the
+      // instant between mkdtemp and the marker leaves an empty folder no run may take for ours.
+      leftInTemporary = try Self.names(in: temporary).filter {
+        Self.isMarked(temporary + "/" + $0)
+      }
+      leftBeside = try Self.names(in: work).filter {
+        $0.hasPrefix(".ditto-recovery-") && Self.isMarked(work + "/" + $0)
+      }
       stage += 3
     }
     try #require(!leftInTemporary.isEmpty && !leftBeside.isEmpty, "no stage left both")
     let backupBefore = try FileHashes(of: work + "/backup")
+    // A live run's folder (this process holds its lock), made before the leftovers look old:
+    // making it looks for leftovers of its prefix here, as any run does.
+    let live = try PrivateDirectory(prefix: "ditto-snapshot-", in: temporary)
     for name in leftInTemporary { try Self.backdate(temporary + "/" + name) }
     for name in leftBeside { try Self.backdate(work + "/" + name) }
 
     // What must stay: a live run's folder (this process holds its lock), one made a moment ago,
     // a link with a private folder's name, and a rebuilt backup folder (an output, kept).
-    let live = try PrivateDirectory(prefix: "ditto-snapshot-", in: temporary)
     try Self.backdate(live.path)
     let young = temporary + "/ditto-salvage-abcdef"
     try FileManager.default.createDirectory(atPath: young, withIntermediateDirectories: false)
@@ -430,5 +443,50 @@ struct InterruptTests {
     report(
       "interrupt: SIGKILL at stage \(stage - 3) of \(stages) left \(leftInTemporary.count) folders in TMPDIR and \(leftBeside.count) beside the output; the next run removed them and nothing else"
     )
+  }
+}
+
+/// Touch only what it made: folders of the user's that merely look like ours (every private
+/// prefix, an hour old, no lock held, holding the user's file) survive every command, in TMPDIR
+/// and beside the outputs; commands that make no private folder look at nothing.
+@Suite(.serialized) struct LookAlikeFoldersTests {
+  static let prefixes = [
+    "ditto-snapshot-", "ditto-extract-", "ditto-decrypted-", "ditto-salvage-", "ditto-recovery-",
+    "ditto-list-", "ditto-recover-args-", ".ditto-recovery-", ".ditto-new-",
+  ]
+
+  /// `<prefix>TEST01` in `folder` for every prefix, with `important.txt`, an hour old.
+  static func plant(in folder: String) throws -> [String] {
+    try prefixes.map { prefix in
+      let path = folder + "/" + prefix + "TEST01"
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      try Data("the user's own file".utf8).write(to: URL(fileURLWithPath: path + "/important.txt"))
+      try InterruptTests.backdate(path)
+      return path
+    }
+  }
+
+  @Test func usersFoldersWithOurNamesSurviveEveryCommand() throws {
+    for scenario in InterruptTests.scenarios {
+      let bench = try InterruptTests.Bench(scenario, label: "lookalike")
+      let (work, temporary) = try bench.freshRun("work")
+      let planted = try Self.plant(in: temporary) + Self.plant(in: work)
+      var environment = ProcessInfo.processInfo.environment
+      environment["TMPDIR"] = temporary
+      var commands = [scenario.arguments(work)]
+      if scenario.name == "recover" {
+        commands += [["--version"], ["--help"], ["completion", "bash"], ["status", "--help"]]
+      }
+      for arguments in commands {
+        let run = try ToolRunner.runProcess(
+          arguments, environment: environment, currentDirectory: work)
+        #expect(!run.standardError.contains("note: removed"), "\(arguments): \(run.standardError)")
+        for path in planted {
+          let text = try? String(contentsOfFile: path + "/important.txt", encoding: .utf8)
+          #expect(
+            text == "the user's own file", "\(scenario.name) \(arguments): \(path) was touched")
+        }
+      }
+    }
   }
 }

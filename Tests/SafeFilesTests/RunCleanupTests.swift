@@ -1,7 +1,8 @@
 import EngineTestSupport
 import Foundation
-import SafeFiles
 import Testing
+
+@testable import SafeFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -52,14 +53,36 @@ import Testing
 
   @Test func leftoversAreRemovedOnlyWhenTheirLockIsFreeAndTheyAreOld() throws {
     let base = try TemporaryDirectory("runcleanup-leftovers")
-    // Abandoned: made by mkdir (no lock held), an hour old.
-    let abandoned = base.appending("ditto-snapshot-AbCdEf")
-    try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
-    try Data("copy".utf8).write(to: URL(fileURLWithPath: abandoned + "/Ditto.sqlite"))
-    try Self.backdate(abandoned)
-    // Live: its owner (this test) holds the lock.
+    // Live: its owner (this test) holds the lock. Made first: making it looks for leftovers here.
     let live = try PrivateDirectory(prefix: "ditto-snapshot-", in: base.path)
     try Self.backdate(live.path)
+    // Abandoned: made by mkdir (no lock held), an hour old.
+    // Abandoned: one of ours (its marker written as a run writes it), no lock held, an hour old.
+    let abandoned = base.appending("ditto-snapshot-AbCdEf")
+    try FileManager.default.createDirectory(atPath: abandoned, withIntermediateDirectories: false)
+    OwnershipMarker.write(
+      in: abandoned, identity: try #require(try FileStatus.of(path: abandoned)).identity)
+    try Data("copy".utf8).write(to: URL(fileURLWithPath: abandoned + "/Ditto.sqlite"))
+    try Self.backdate(abandoned)
+    // The user's own folder with our name and age, holding their file: never ours.
+    let users = base.appending("ditto-snapshot-TEST01")
+    try FileManager.default.createDirectory(atPath: users, withIntermediateDirectories: false)
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: users + "/important.txt"))
+    try Self.backdate(users)
+    // A copy of one of ours (another folder, the marker copied with it): its marker names another
+    // folder, so it is not ours either.
+    let copied = base.appending("ditto-snapshot-CoPiEd")
+    try FileManager.default.createDirectory(atPath: copied, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(
+      atPath: abandoned + "/" + OwnershipMarker.name, toPath: copied + "/" + OwnershipMarker.name)
+    try Self.backdate(copied)
+    // A marker that is a link to a real marker: never followed.
+    let linked = base.appending("ditto-snapshot-MaRkLk")
+    try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(
+      atPath: linked + "/" + OwnershipMarker.name,
+      withDestinationPath: abandoned + "/" + OwnershipMarker.name)
+    try Self.backdate(linked)
     // Young: free, but made a moment ago.
     let young = base.appending("ditto-snapshot-YoUnG1")
     try FileManager.default.createDirectory(atPath: young, withIntermediateDirectories: false)
@@ -78,7 +101,8 @@ import Testing
     #expect(removed == [abandoned])
     #expect(RunCleanup.takeLeftoversRemoved().contains(abandoned))
     #expect(try FileStatus.of(path: abandoned) == nil)
-    for kept in [live.path, young, other, longer, link] {
+    #expect(try String(contentsOfFile: users + "/important.txt", encoding: .utf8) == "mine")
+    for kept in [live.path, young, other, longer, link, users, copied, linked] {
       #expect(try FileStatus.of(path: kept) != nil, "\(kept)")
     }
     #expect(try FileStatus.of(path: target.path)?.kind == .directory)
