@@ -84,6 +84,7 @@ public enum Interruption {
     case SIGINT: "SIGINT"
     case SIGTERM: "SIGTERM"
     case SIGHUP: "SIGHUP"
+    case SIGPIPE: "SIGPIPE"
     default: "signal \(signal)"
     }
   }
@@ -136,6 +137,9 @@ public enum Interruption {
       defer { pthread_mutex_unlock(state.outputLock) }
       if isStandardOutput, !bytes.isEmpty { state.hasWrittenStandardOutput = true }
       base.write(bytes: bytes)
+      // The reader went away while SIGPIPE was ignored (a parent that ignores it): end the run
+      // as the signal would, cleanup included.
+      if base.lastError == EPIPE { ditto_raise_interrupt(SIGPIPE) }
     }
   }
 }

@@ -39,7 +39,8 @@ int ditto_install_interrupt_handlers(int notify_fd) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   action.sa_handler = interrupt_handler;
-  const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+  // SIGPIPE: a reader that went away (`… | head -1`) ends the run like Ctrl-C, cleanup included.
+  const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
   sigset_t unblocked;
   sigemptyset(&unblocked);
   for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
@@ -56,3 +57,8 @@ int ditto_install_interrupt_handlers(int notify_fd) {
 }
 
 int ditto_interrupt_signal(void) { return interrupt_signal; }
+
+void ditto_raise_interrupt(int signal_number) {
+  if (interrupt_notify_fd < 0) return;
+  interrupt_handler(signal_number);
+}

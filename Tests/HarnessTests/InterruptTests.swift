@@ -490,3 +490,55 @@ struct InterruptTests {
     }
   }
 }
+
+/// A reader that goes away (`… | head -1`) ends a run like Ctrl-C: whatever the run made is
+/// removed and the exit status is 141 (128 + SIGPIPE), also when the parent ignored SIGPIPE (the
+/// failed write's EPIPE ends it the same way).
+@Suite(.serialized) struct ClosedPipeTests {
+  static func device(in folder: TemporaryDirectory) throws -> String {
+    let run = ToolRunner.runFixture([
+      "--scenario", "intact-2x", "--out", folder.appending("device"), "--library", "none",
+      "--categories", "30", "--dittos-per-category", "400",
+    ])
+    try #require(run.exitCode == 0, "\(run.standardError)")
+    return folder.appending("device/Ditto.sqlite")
+  }
+
+  @Test(arguments: [0, 1, 200, 40_000])
+  func aClosedPipeLeavesNothingBehind(bytesRead: Int) throws {
+    let folder = try TemporaryDirectory("closed-pipe")
+    let store = try Self.device(in: folder)
+    let temporary = folder.appending("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let executable = try #require(ToolRunner.executablePath)
+    let reader = bytesRead == 0 ? "true" : "head -c \(bytesRead) > /dev/null"
+    for command in ["export --legacy '\(store)' --format csv", "salvage '\(store)' --format csv"] {
+      for ignored in [false, true] {
+        let line =
+          (ignored ? "trap '' PIPE; " : "")
+          + "TMPDIR='\(temporary)' '\(executable)' \(command) | \(reader)"
+        let shell = try ToolRun.shell(line, in: folder.path, deadline: 60)
+        #expect(!shell.timedOut, "\(line): hung")
+        let left = try DirectoryWalker.names(in: temporary).map {
+          String(decoding: $0, as: UTF8.self)
+        }
+        #expect(left.isEmpty, "\(line), after \(bytesRead) bytes: left \(left)")
+      }
+    }
+  }
+
+  /// The exit status of a run whose reader went away: 141, with the interruption said.
+  @Test(arguments: [false, true])
+  func theExitStatusIs141(ignored: Bool) throws {
+    let folder = try TemporaryDirectory("closed-pipe-status")
+    let store = try Self.device(in: folder)
+    let executable = try #require(ToolRunner.executablePath)
+    let script =
+      (ignored ? "trap '' PIPE; " : "")
+      + "\"$0\" export --legacy \"$1\" --format csv | head -c 10 > /dev/null; exit ${PIPESTATUS[0]}"
+    let shell = try ToolRun.shell(
+      "bash -c '\(script)' '\(executable)' '\(store)'", in: folder.path, deadline: 60)
+    #expect(shell.run.exitCode == 141, "\(shell.run.standardError)")
+    #expect(shell.run.standardError.contains("Error: interrupted by SIGPIPE"))
+  }
+}

@@ -18,6 +18,8 @@ extension TextOutput {
 /// Writes to a file descriptor, unbuffered (each call is one `write` loop).
 public final class FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
+  /// The errno of the last write that failed (EPIPE: the reader went away), or 0.
+  public private(set) var lastError: Int32 = 0
 
   public init(descriptor: Int32) {
     self.descriptor = descriptor
@@ -42,6 +44,7 @@ public final class FileDescriptorOutput: TextOutput {
         #endif
       }
       if written < 0, errno == EINTR { continue }
+      if written < 0 { lastError = errno }
       if written <= 0 { return }
       offset += written
     }
