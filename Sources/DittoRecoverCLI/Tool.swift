@@ -73,6 +73,7 @@ public struct CommandLineTool {
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
   public func main(_ arguments: [String], context: ToolContext) -> Int32 {
     context.invocation = [name] + arguments
+    let arguments = Self.commonFlagsMovedAfterTheCommand(arguments)
     if arguments.first == "--version" {
       let rest = arguments.dropFirst()
       if Self.asksForJSON(Array(rest)) {
@@ -102,6 +103,18 @@ public struct CommandLineTool {
     }
     return dispatch(
       root.appending(command), arguments: Array(arguments.dropFirst()), context: context)
+  }
+
+  /// `--json` and `--verbose` anywhere on the line: given before the command (`--json --version`,
+  /// `--json status …`), they are read as if given after it (before any `--`).
+  static func commonFlagsMovedAfterTheCommand(_ arguments: [String]) -> [String] {
+    let common: Set<String> = ["--json", "--verbose"]
+    let leading = arguments.prefix { common.contains($0) }
+    guard !leading.isEmpty, leading.count < arguments.count else { return arguments }
+    var rest = Array(arguments.dropFirst(leading.count))
+    let end = rest.firstIndex(of: "--") ?? rest.count
+    rest.insert(contentsOf: leading, at: end)
+    return rest
   }
 
   /// `help [<subcommand> …]`, `help help`, and `<group> help <subcommand>`.

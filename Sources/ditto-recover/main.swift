@@ -4,6 +4,8 @@ import DittoRecoverCLI
 // if it is stopped (Interruption). `--json` counts before any `--`, as the tool reads it.
 Interruption.install(
   isJSON: CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json"))
+// `next:` lines name the program as it was run (`./ditto-recover` pastes and runs in this folder).
+ProgramName.use(argv0: CommandLine.arguments.first)
 // The arguments as bytes: a path that is not valid UTF-8 is still a path (RawArguments).
 let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
 let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")

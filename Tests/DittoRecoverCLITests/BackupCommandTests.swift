@@ -664,6 +664,10 @@ import Testing
       run.json?["error"] as? String
         == "\(shown(backup)): wrong password: it does not unlock this backup's keys")
     #expect(!FileManager.default.fileExists(atPath: out))
+    // The way on: asked again (into a file nothing has yet), then the same command with it.
+    let next = run.json?["next"] as? [String] ?? []
+    #expect(next.contains { $0.hasPrefix("(umask 077; set -C; exec 3> password") }, "\(next)")
+    #expect(next.contains { $0.contains("backup recover") && $0.contains("--password-file") })
 
     let missing = ToolRunner.run([
       "backup", "list", backup, "--password-file", folder.appending("nope"),

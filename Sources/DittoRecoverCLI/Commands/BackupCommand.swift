@@ -119,6 +119,11 @@ struct BackupCommand: Command {
       throw DataError(
         BackupError.encrypted(backup: backup, reason: reason).description,
         next: NextSteps.encryptedBackup(invocation: context.invocation))
+    case .failure(.wrongPassword(let backup)):
+      // Ask again, into a new file: the one given stays as it is.
+      throw DataError(
+        BackupError.wrongPassword(backup: backup).description,
+        next: NextSteps.encryptedBackup(invocation: context.invocation))
     case .failure(let error): throw error
     }
   }
@@ -186,7 +191,8 @@ struct BackupCommand: Command {
     var older = invocation.filter { $0 != "--json" }
     let resolvedRoot = UserPath.resolved(root)
     if let index = older.indices.dropFirst(3).last(where: {
-      !older[$0].hasPrefix("-") && (older[$0] == root || UserPath.resolved(older[$0]) == resolvedRoot)
+      !older[$0].hasPrefix("-")
+        && (older[$0] == root || UserPath.resolved(older[$0]) == resolvedRoot)
     }) {
       older[index] = chosen.backup.path
     } else {

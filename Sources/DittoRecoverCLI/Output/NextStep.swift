@@ -20,7 +20,8 @@ struct NextStep: Sendable, Equatable {
   /// The command made of `words` (each shell-quoted), then `suffix` as given (a redirect), with
   /// `label` after it as a comment.
   static func command(_ words: [String], suffix: String = "", label: String? = nil) -> NextStep {
-    NextStep(kind: .command, text: ShellWord.line(words) + suffix, label: label)
+    NextStep(
+      kind: .command, text: ShellWord.line(ProgramName.naming(words)) + suffix, label: label)
   }
 
   /// A command line already quoted, with `label` after it as a comment.
@@ -33,7 +34,8 @@ struct NextStep: Sendable, Equatable {
   static func export(_ words: [String], into file: String, label: String? = nil) -> NextStep {
     NextStep(
       kind: .command,
-      text: "(set -C; " + ShellWord.line(words) + " > " + ShellWord.quote(file) + ")",
+      text: "(set -C; " + ShellWord.line(ProgramName.naming(words)) + " > "
+        + ShellWord.quote(file) + ")",
       label: label)
   }
 

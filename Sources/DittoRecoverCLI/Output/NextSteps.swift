@@ -167,7 +167,13 @@ enum NextSteps {
   /// An encrypted backup given without its password: a password file typed without showing it
   /// (never created over an existing file), then `invocation` again with it.
   static func encryptedBackup(invocation: [String]) -> [NextStep] {
-    let file = "password.txt"
+    // A name nothing has here yet (a wrong password's file stays as it is).
+    var file = "password.txt"
+    var number = 2
+    while FileManager.default.fileExists(atPath: file) {
+      file = "password-\(number).txt"
+      number += 1
+    }
     var again = invocation
     if let index = again.firstIndex(of: "--password-file"), index + 1 < again.count {
       again.removeSubrange(index...(index + 1))
@@ -178,7 +184,7 @@ enum NextSteps {
       ),
       .command(
         line:
-          "(umask 077; set -C; printf 'Backup password: '; stty -echo; IFS= read -r p; stty echo; echo; printf '%s\\n' \"$p\" > \(file))",
+          "(umask 077; set -C; exec 3> \(file) || exit; printf 'Backup password: '; stty -echo; IFS= read -r p; stty echo; echo; printf '%s\\n' \"$p\" >&3)",
         label: "asks for the password without showing it, into \(file)"),
       .command(again + ["--password-file", file], label: "again, with the password"),
     ]
