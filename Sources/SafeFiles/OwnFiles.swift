@@ -1,3 +1,5 @@
+import SystemShims
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -160,6 +162,78 @@ public final class PrivateDirectory {
       lockDescriptor = -1
     }
     return removed
+  }
+
+  /// The folder is a finished output and stays where it is: its marker is removed (what stays
+  /// holds only what the run made for the user), its lock released, and neither an interruption
+  /// nor the release of this object removes it any more.
+  public func keepInPlace() {
+    guard !isRemoved else { return }
+    _ = unlink(path + "/" + OwnershipMarker.name)
+    settle()
+  }
+
+  /// Gives the finished folder the name `final`, whole: when nothing has that name, by one
+  /// rename that never replaces anything; when `final` is an empty folder, by moving each entry
+  /// into it (each rename never replacing anything), then removing this one. The marker goes
+  /// first. Until this returns, nothing of the run's is under `final`'s name but what was
+  /// moved; afterwards the folder is no longer this object's (not removed when it is released).
+  ///
+  /// - Throws: ``FileAccessError`` (`rename`) when `final` exists and is not an empty folder, or a
+  ///   rename fails; the folder is then still this object's, whole.
+  public func publish(as final: String) throws(FileAccessError) {
+    guard !isRemoved else { throw FileAccessError(path: path, operation: "rename", code: ENOENT) }
+    let marker = path + "/" + OwnershipMarker.name
+    _ = unlink(marker)
+    func restoreMarker() { OwnershipMarker.write(in: path, identity: identity) }
+    if Self.renameNoReplace(path, final) == 0 {
+      settle()
+      return
+    }
+    let code = errno
+    guard code == EEXIST || code == ENOTEMPTY,
+      let existing = try? FileStatus.following(path: final), existing.kind == .directory,
+      let names = try? DirectoryWalker.names(in: final), names.isEmpty,
+      let ours = try? DirectoryWalker.names(in: path)
+    else {
+      restoreMarker()
+      throw FileAccessError(
+        path: final, operation: "rename", code: code == EEXIST ? ENOTEMPTY : code)
+    }
+    for name in ours {
+      let entry = String(decoding: name, as: UTF8.self)
+      guard Self.renameNoReplace(path + "/" + entry, final + "/" + entry) == 0 else {
+        let failure = errno
+        restoreMarker()
+        throw FileAccessError(path: final + "/" + entry, operation: "rename", code: failure)
+      }
+    }
+    _ = rmdir(path)
+    settle()
+  }
+
+  /// `rename(2)` that never replaces: the system's no-replace rename, or, where the file system
+  /// cannot do it, a rename only while nothing has the name (checked right before).
+  static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
+    if ditto_rename_noreplace(from, to) == 0 { return 0 }
+    guard errno == EINVAL || errno == ENOSYS else { return -1 }
+    var info = stat()
+    if lstat(to, &info) == 0 {
+      errno = EEXIST
+      return -1
+    }
+    return rename(from, to)
+  }
+
+  /// No longer this object's to remove: forgotten by the interrupt ledger, its lock released.
+  private func settle() {
+    isRemoved = true
+    RunCleanup.forget(cleanupID)
+    cleanupID = nil
+    if lockDescriptor >= 0 {
+      closeDescriptor(lockDescriptor)
+      lockDescriptor = -1
+    }
   }
 
   /// Removes what the folder at `path` holds, and the folder itself unless `keepingFolder`, when

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <stdio.h>
 
 long ditto_copy_file_range(int in, long long *in_offset, int out, long long *out_offset, long length) {
 #if defined(__linux__)
@@ -57,6 +59,18 @@ int ditto_install_interrupt_handlers(int notify_fd) {
 }
 
 int ditto_interrupt_signal(void) { return interrupt_signal; }
+
+int ditto_rename_noreplace(const char *from, const char *to) {
+#if defined(__linux__) && defined(RENAME_NOREPLACE)
+  return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#elif defined(__APPLE__)
+  return renamex_np(from, to, RENAME_EXCL);
+#else
+  (void)from; (void)to;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
 
 void ditto_raise_interrupt(int signal_number) {
   if (interrupt_notify_fd < 0) return;

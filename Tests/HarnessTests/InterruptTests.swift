@@ -342,7 +342,9 @@ struct InterruptTests {
 
   /// True when the folder at `path` holds a private folder's ownership marker.
   static func isMarked(_ path: String) -> Bool {
-    FileManager.default.fileExists(atPath: path + "/.ditto-recover-owner")
+    // Written whole (a kill between its open and its write leaves an empty one: no proof).
+    let size = (try? FileStatus.of(path: path + "/.ditto-recover-owner"))??.size ?? 0
+    return size > 0
   }
 
   /// Sets the modification time of `path` an hour back (what a folder left long ago looks like).
@@ -540,5 +542,74 @@ struct InterruptTests {
       "bash -c '\(script)' '\(executable)' '\(store)'", in: folder.path, deadline: 60)
     #expect(shell.run.exitCode == 141, "\(shell.run.standardError)")
     #expect(shell.run.standardError.contains("Error: interrupted by SIGPIPE"))
+  }
+}
+
+/// SIGKILL (no handler runs) at 20 points of each command that writes under a name the user
+/// chose (`backup recover --out`, `extract`, `backup extract`, `outcomes --html`): afterwards that
+/// name holds nothing or the finished result, never a decrypted store or a partial file, and the
+/// same command run again succeeds (removing the marked remains of the killed run).
+@Suite(.serialized) struct SIGKILLThenRerunTests {
+  static let names = ["backup recover", "extract", "backup extract", "outcomes"]
+  static let points = 20
+
+  @Test(arguments: names)
+  func aKilledRunLeavesNothingUnderTheUsersNameAndTheRerunSucceeds(name: String) throws {
+    let scenario = try #require(InterruptTests.scenarios.first { $0.name == name })
+    let bench = try InterruptTests.Bench(scenario, label: "sigkill")
+    let (countedWork, countedTemporary) = try bench.freshRun("counted")
+    let stages = try #require(
+      try InterruptTests.run(
+        scenario, in: countedWork, temporary: countedTemporary, library: bench.library
+      ).stages)
+    let last = stages * 19 / 20
+    for point in 0..<Self.points {
+      let stage = 1 + point * (last - 1) / (Self.points - 1)
+      let (work, temporary) = try bench.freshRun("work")
+      let killed = try InterruptTests.run(
+        scenario, in: work, temporary: temporary, library: bench.library, stage: stage,
+        signal: SIGKILL)
+      let label = "\(name), SIGKILL at stage \(stage) of \(stages)"
+      #expect(killed.run.exitCode == SIGKILL, "\(label): exit \(killed.run.exitCode)")
+      // The user's names: nothing, or the finished result.
+      let problems = try scenario.check(work)
+      #expect(problems.isEmpty, "\(label): \(problems)")
+      if name == "backup recover", try FileStatus.of(path: work + "/rebuilt") != nil {
+        let store = work + "/rebuilt/AppDomainGroup-group.io.kern.ditto/Ditto.store"
+        #expect(try FileStatus.of(path: store) != nil, "\(label): a partial --out folder")
+      }
+      // What the killed run left is private and marked: once old, the rerun removes it.
+      for folder in [work, temporary] {
+        for entry in try DirectoryWalker.names(in: folder) {
+          let path = folder + "/" + String(decoding: entry, as: UTF8.self)
+          if path.contains("/ditto-") || path.contains("/.ditto-") {
+            try InterruptTests.backdate(path)
+          }
+        }
+      }
+      // The rerun: the same command; an output the killed run finished is named anew.
+      var arguments = scenario.arguments(work)
+      if let index = arguments.firstIndex(of: "--out") ?? arguments.firstIndex(of: "--html"),
+        try FileStatus.of(path: arguments[index + 1]) != nil
+      {
+        arguments[index + 1] += "-again"
+      }
+      var environment = ProcessInfo.processInfo.environment
+      environment["TMPDIR"] = temporary
+      let rerun = try ToolRunner.runProcess(
+        arguments, environment: environment, currentDirectory: work)
+      #expect(rerun.exitCode == 0, "\(label): the rerun: \(rerun.standardError)")
+      let left = try InterruptTests.leftovers(in: work).filter {
+        !$0.hasSuffix("/.ditto-recover-owner")
+      }
+      // Only an empty folder a kill left between mkdtemp and its marker may stay (no run can
+      // prove it ours); nothing with content.
+      let withContent = left.filter { path in
+        ((try? DirectoryWalker.names(in: work + path)) ?? [[0]]).isEmpty == false
+      }
+      #expect(withContent.isEmpty, "\(label): left beside the outputs after the rerun: \(left)")
+      try? FileManager.default.removeItem(atPath: work)
+      try? FileManager.default.removeItem(atPath: temporary)
+    }
   }
 }

@@ -47,8 +47,10 @@ struct BackupRecoverCommand: Command {
       )
     }
 
-    let outputFolder = try prepareOutput(chosen, context: context)
-    let output = outputFolder.path
+    // Built in a private folder of ours and given its name only when the run is over: decrypted
+    // files never sit under a name the user chose while the run can still be stopped.
+    let staged = try prepareOutput(chosen, context: context)
+    let output = staged.folder.path
     if let library {
       for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(library, root) {
         throw UsageError(
@@ -70,7 +72,15 @@ struct BackupRecoverCommand: Command {
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
     if library == nil, !LibraryFailure.exists(libraryPath) {
-      throw madeBeforeDitto3(chosen, layout: layout, output: output, context: context)
+      // The rebuilt files are the answer here: published first, then described where they are.
+      let final = try staged.publish()
+      var published = rebuild
+      published.container = staged.final(rebuild.container)
+      published.home = rebuild.home.map(staged.final)
+      throw madeBeforeDitto3(
+        chosen,
+        layout: ContainerLayout(container: published.container, home: published.home),
+        output: final, context: context)
     }
     try LibraryFailure.requireExisting(libraryPath)
     let destination = DittoStoreDestination(path: libraryPath)
@@ -95,7 +105,27 @@ struct BackupRecoverCommand: Command {
       if exitCode == .success { exitCode = .dataError }
     }
 
-    outputFolder.keep()
+    let final = try staged.publish()
+    var published = rebuild
+    published.container = staged.final(rebuild.container)
+    published.home = rebuild.home.map(staged.final)
+    return try finish(
+      report, exitCode: exitCode, chosen: chosen, listing: listing, summaries: summaries,
+      rebuild: published, output: final, libraryPath: staged.final(libraryPath),
+      built: staged.folder.path, context: context)
+  }
+
+  /// Prints the report of a published output.
+  private func finish(
+    _ report: MigrationReport, exitCode: ExitCode, chosen: BackupSummary, listing: ManifestListing,
+    summaries: [BackupSummary], rebuild: RebuildReport, output: String, libraryPath: String,
+    built: String, context: ToolContext
+  ) throws -> ExitCode {
+    // The report names files where they were read, in the folder the output was built in; they
+    // are named where they are now.
+    func published(_ text: String) -> String {
+      built == output ? text : text.replacingOccurrences(of: built + "/", with: output + "/")
+    }
     ReportRendering.printWarnings(report, to: context)
     if json {
       guard
@@ -108,12 +138,11 @@ struct BackupRecoverCommand: Command {
           BackupRecoverOutput(
             chosen, listing: listing, rebuild: rebuild, output: output,
             backupsFound: summaries.count)))
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+      context.standardOutput.write(published(JSONValue.object(object).rendered() + "\n"))
     } else {
       context.standardOutput.write(
-        BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
-          + ReportRendering.text(
-            report, libraryPath: libraryPath)
+        published(BackupRendering.recoverText(chosen, rebuild: rebuild, output: output))
+          + published(ReportRendering.text(report, libraryPath: libraryPath))
           + NextStep.export(
             ["ditto-recover", "export", "--library", libraryPath, "--format", "csv"],
             into: "dittos.csv", label: "the library as a CSV"
@@ -167,21 +196,23 @@ struct BackupRecoverCommand: Command {
       explanation: explanation, next: next)
   }
 
-  /// Creates (or accepts an empty) `--out`, or a temporary folder; never inside a backup.
+  /// A private folder to rebuild into: beside `--out` (new or an empty folder), published under
+  /// its name when the run is over; or a new folder in the temporary directory, kept in place.
+  /// Never inside a backup.
   private func prepareOutput(_ chosen: BackupSummary, context: ToolContext) throws
-    -> OutputInProgress
+    -> StagedOutput
   {
     guard let out else {
-      let folder = try OutputFolder.makeTemporary()
+      let staged = try StagedOutput.temporary()
       context.standardError.write(
-        "rebuilding into \(folder.path) (a new folder, kept after the run)\n")
-      return folder
+        "rebuilding into \(staged.folder.path) (a new folder, kept after the run)\n")
+      return staged
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {
       throw UsageError(
         "'\($out.spec.synopsis)' must not be inside the backup folder \(root)")
     }
-    return try OutputFolder.prepare(trimmed(out), option: $out.spec)
+    return try StagedOutput.beside(trimmed(out), option: $out.spec)
   }
 
   private func trimmed(_ path: String) -> String {

@@ -24,4 +24,9 @@ int ditto_interrupt_signal(void);
 /// EPIPE while SIGPIPE was ignored (inherited ignored) ends the run the same way.
 void ditto_raise_interrupt(int signal_number);
 
+/// Renames `from` to `to` only when nothing has the name `to` (Linux renameat2 RENAME_NOREPLACE,
+/// macOS renamex_np RENAME_EXCL): never replaces anything. Returns 0, or -1 with errno set (EEXIST
+/// when `to` exists; EINVAL or ENOSYS where the file system or system cannot do it).
+int ditto_rename_noreplace(const char *from, const char *to);
+
 #endif
