@@ -14,6 +14,10 @@ public final class ToolContext {
   public var isJSON = false
   /// The command line as typed (the tool's name first), for "run it again" advice.
   public var invocation: [String] = []
+  /// A path as the user typed it, for what is recorded beyond this run (a recovery file's
+  /// origin): an argument that is not valid UTF-8 reaches the tool through a link of this run,
+  /// which is named here by the user's bytes (`\xNN`), never by the link.
+  public var shownPath: (String) -> String = { $0 }
 
   public init(
     standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil

@@ -18,14 +18,14 @@ import SafeFiles
 public final class RawArguments {
   /// The arguments, after the program's name.
   public let arguments: [String]
-  /// Link path → how to show it.
-  private var aliases: [(link: String, shown: String)] = []
+  /// Link path → how to show it, and the argument's bytes as typed.
+  private var aliases: [(link: String, shown: String, bytes: [UInt8])] = []
   private var folder: PrivateDirectory?
 
   /// Reads `argv[1…]`.
   public init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
     var decoded: [String] = []
-    var links: [(String, String)] = []
+    var links: [(String, String, [UInt8])] = []
     var folder: PrivateDirectory?
     for index in 1..<Int(max(argc, 1)) {
       guard let pointer = argv[index] else { continue }
@@ -41,25 +41,85 @@ public final class RawArguments {
         guard let folder else { continue }
         let (link, shown) = try RawArguments.link(bytes, number: links.count, in: folder.path)
         decoded.append(link)
-        links.append((link, shown))
+        links.append((link, shown, bytes))
+        // The folder part alone too: a name made beside the argument (`out-2.dittorecovery`) is
+        // shown in the user's folder, never in this run's private one.
+        if let slash = bytes.lastIndex(of: 0x2F),
+          link.hasSuffix(
+            "/" + (UserPath.validUTF8(Array(bytes[(slash + 1)...])) ?? "\u{0}"))
+        {
+          let folderBytes = Array(bytes[..<slash])
+          let folderLink = String(link.dropLast(bytes.count - slash))
+          links.append((folderLink, PrintablePath.escape(folderBytes), folderBytes))
+        }
       } catch {
         decoded.append(PrintablePath.escape(bytes))  // reported as missing, by its bytes
       }
     }
     arguments = decoded
-    aliases = links.map { (link: $0.0, shown: $0.1) }
+    aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
     self.folder = folder
   }
 
-  /// `text` with every link this run made shown as the user's argument.
+  /// `text` with every link this run made shown as the user's argument: as `\xNN` in sentences,
+  /// and, in a command to paste (a `next:` line, a JSON string that starts with the program), as
+  /// bash's `$'caf\xe9'`, quoted so that the pasted line names the same bytes.
   public func display(_ text: String, json: Bool) -> String {
-    var shownText = text
+    guard !aliases.isEmpty else { return text }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      displayLine(String(line), json: json)
+    }.joined(separator: "\n")
+  }
+
+  private func displayLine(_ line: String, json: Bool) -> String {
+    let trimmed = line.drop { $0 == " " }
+    let program = ProgramName.asRun
+    let isCommand =
+      json
+      ? trimmed.hasPrefix("\"" + program + " ") || trimmed.hasPrefix("\"(")
+      : line.hasPrefix("next: ")
+    var shownLine = line
     for alias in aliases {
-      let shown =
-        json ? alias.shown.replacingOccurrences(of: "\\", with: "\\\\") : alias.shown
-      shownText = shownText.replacingOccurrences(of: alias.link, with: shown)
+      guard shownLine.contains(alias.link) else { continue }
+      if isCommand {
+        shownLine = Self.replacingInCommand(
+          shownLine, link: alias.link, bytes: alias.bytes, json: json)
+      } else {
+        let shown =
+          json ? alias.shown.replacingOccurrences(of: "\\", with: "\\\\") : alias.shown
+        shownLine = shownLine.replacingOccurrences(of: alias.link, with: shown)
+      }
     }
-    return shownText
+    return shownLine
+  }
+
+  /// `line` (a shell command as ShellWord quotes it: bare words and '…' runs) with `link`
+  /// replaced by bash's `$'…'` form of `bytes`, closing and reopening a '…' run around it.
+  static func replacingInCommand(_ line: String, link: String, bytes: [UInt8], json: Bool)
+    -> String
+  {
+    var ansi = "$'"
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "\\"): ansi += "\\\\"
+      case UInt8(ascii: "'"): ansi += "\\'"
+      case 0x20...0x7E: ansi += String(UnicodeScalar(byte))
+      default: ansi += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+      }
+    }
+    ansi += "'"
+    if json { ansi = ansi.replacingOccurrences(of: "\\", with: "\\\\") }
+    var result = ""
+    var rest = Substring(line)
+    var insideQuotes = false
+    while let range = rest.range(of: link) {
+      let before = rest[..<range.lowerBound]
+      insideQuotes = before.reduce(insideQuotes) { $1 == "'" ? !$0 : $0 }
+      result += before
+      result += insideQuotes ? "'" + ansi + "'" : ansi
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
   }
 
   /// True when an argument had to be given as a link.

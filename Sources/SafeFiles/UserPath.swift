@@ -17,6 +17,9 @@ public enum UserPath {
   /// and `.` / `..` applied to the rest; a path that does not exist yet (an output) keeps its
   /// missing tail.
   public static func resolved(_ path: String) -> String {
+    // A working directory whose name is not valid UTF-8 cannot be a String: a relative path stays
+    // relative (it reaches the same file; a replacement character would name another).
+    guard path.hasPrefix("/") || currentDirectoryIsUTF8 else { return path }
     let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
     var existing = absolute
     var rest: [Substring] = []
@@ -70,6 +73,14 @@ public enum UserPath {
       case .error: return nil
       }
     }
+  }
+
+  /// True when the working directory's path is valid UTF-8 (or cannot be read).
+  static var currentDirectoryIsUTF8: Bool {
+    guard let cwd = getcwd(nil, 0) else { return true }
+    defer { free(cwd) }
+    let bytes = UnsafeBufferPointer(start: cwd, count: strlen(cwd)).map { UInt8(bitPattern: $0) }
+    return validUTF8(bytes) != nil
   }
 
   /// The process's working directory ("/" when it cannot be read).

@@ -11,11 +11,11 @@ let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
 let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")
 // What runs stopped by SIGKILL left is removed where this run makes a private folder, and only
 // folders that prove to be ours (PrivateDirectory): a command that makes none cleans nothing.
-let code = Tool.main(
-  raw.arguments,
-  context: ToolContext(
-    standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
-    standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false)))
+let context = ToolContext(
+  standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
+  standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false))
+context.shownPath = { raw.display($0, json: false) }
+let code = Tool.main(raw.arguments, context: context)
 raw.remove()
 Interruption.reportLeftovers()
 Interruption.exit(code)
