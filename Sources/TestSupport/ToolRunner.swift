@@ -44,6 +44,15 @@ public enum ToolRunner {
     return ToolRun(exitCode: code, standardOutput: output.text, standardError: error.text)
   }
 
+  /// How a child run names itself on its `next:` lines: the built executable's path (it was run by
+  /// path), shell-quoted as the tool quotes words.
+  public static var programAsRun: String {
+    let path = executablePath ?? "ditto-recover"
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,")
+    return path.allSatisfy { safe.contains($0) }
+      ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
   /// Runs the developer's `ditto-fixture` in-process with captured output.
   public static func runFixture(_ arguments: [String]) -> ToolRun {
     let output = BufferOutput()

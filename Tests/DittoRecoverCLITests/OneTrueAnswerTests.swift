@@ -61,7 +61,7 @@ import Testing
     #expect(status.standardOutput.hasPrefix("recoverable: nothing in this folder; a copy"))
     #expect(Self.names(status.standardOutput, copyPath))
     #expect(status.standardOutput.contains("15 dittos"))
-    #expect(status.standardOutput.contains("next: ditto-recover status --container "))
+    #expect(status.standardOutput.contains("next: \(ToolRunner.programAsRun) status --container "))
 
     let json = try ToolRunner.runProcess(["status", "--container", given, "--json"])
     let copies = try #require(json.json?["nearbyCopies"] as? [[String: Any]])
@@ -79,7 +79,7 @@ import Testing
       #expect(Self.names(run.standardError, copyPath), "\(command)")
       #expect(
         run.standardError.contains(
-          "next: ditto-recover \(command.joined(separator: " ")) --container "))
+          "next: \(ToolRunner.programAsRun) \(command.joined(separator: " ")) --container "))
       #expect(run.outcomeLines.isEmpty, "\(command): no attempt ran")
     }
     // Nothing was written: no flag, no library change, no recovery file.
@@ -229,7 +229,7 @@ import Testing
         ],
       "\(run.standardError)")
     #expect(run.exitCode == 65)
-    #expect(run.standardOutput.contains("next: ditto-recover recover --container"))
+    #expect(run.standardOutput.contains("next: \(ToolRunner.programAsRun) recover --container"))
     let after = try FileHashes(of: container)
     #expect(
       before.entries.filter { $0.key.contains("Ditto.sqlite") }.allSatisfy {

@@ -29,7 +29,7 @@ import Testing
     #expect(run.standardOutput.contains("outcome: library_error"))
     #expect(run.standardOutput.contains("iCloud sync tables and no Profile yet"))
     #expect(run.standardOutput.contains("note: open Ditto on the iPhone and let iCloud finish"))
-    #expect(run.standardOutput.contains("next: ditto-recover extract --container"))
+    #expect(run.standardOutput.contains("next: \(ToolRunner.programAsRun) extract --container"))
     #expect(run.standardOutput.contains("  # or a recovery file to open in Ditto on the iPhone"))
     #expect(try FileHashes(of: container) == before)
     let status = try ToolRunner.runProcess(["status", "--container", container])
