@@ -271,7 +271,10 @@ public final class LegacyDataMigrator: Sendable {
       sources = gathering.sources(
         gathered, selection: SourceSelection(.manual), defaultsName: "", isPickedFile: true)
       if let error = sources.readResult.readError {
-        logger.info("recoverNow(file): cannot read \(error.description, privacy: .public)")
+        // The file the user picked: its path and name are theirs, never public.
+        logger.info(
+          "recoverNow(file): cannot read the file picked (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
+        )
       }
     } else {
       sources = LegacySources.gather(

@@ -259,7 +259,9 @@ struct LegacySourceGathering {
         throw error
       }
     } catch {
-      logger.info("legacyStoreURL: cannot read \(error.description, privacy: .public)")
+      logger.info(
+        "legacyStoreURL: cannot read \(candidate.publicName, privacy: .public) (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
+      )
       return (.failed(error), nil)
     }
   }
@@ -329,7 +331,7 @@ struct LegacySourceGathering {
       store.neverCommitted = extra.dittoCount
       store.neverCommittedCategories = extra.categories.count
       logger.info(
-        "legacyStoreURL: \(store.candidate.path, privacy: .public): \(extra.dittoCount) dittos only in -wal frames never committed (not read by SQLite)"
+        "legacyStoreURL: [\(store.candidate.root.rawValue, privacy: .public)] \(store.candidate.relativePath, privacy: .public): \(extra.dittoCount) dittos only in -wal frames never committed (not read by SQLite)"
       )
       if keeping, extra.dittoCount > 0 {
         gathered.neverCommittedRows[store.candidate.path] = LegacyLibrary(
@@ -354,7 +356,7 @@ struct LegacySourceGathering {
       let result = try Salvager.salvage(path: candidate.path, options: SalvageOptions())
       let committed = result.committedLibrary
       logger.info(
-        "salvage: \(candidate.path, privacy: .public): \(committed.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public); \(result.neverCommitted) more only in frames never committed"
+        "salvage: [\(candidate.root.rawValue, privacy: .public)] \(candidate.relativePath, privacy: .public): \(committed.dittoCount) dittos rebuilt from \(result.sources.map { "\($0.kind.rawValue) \($0.pages) pages" }.joined(separator: ", "), privacy: .public); \(result.neverCommitted) more only in frames never committed"
       )
       // Rows never committed, when asked for, in categories of their own: never mixed in unseen.
       let kept = includingNeverCommitted ? result.markedLibrary : committed

@@ -33,6 +33,13 @@ package struct LegacyCandidate: Sendable, Equatable {
 
 extension LegacyCandidate {
   /// A file the user picked, outside the probed places.
+  /// How public log lines name it: `[appgroup] Library/Application Support/Ditto.sqlite` (relative
+  /// to the probed place, as the inventory does), or, for a file the user picked, only that (its
+  /// name and folder are theirs).
+  package var publicName: String {
+    root == .picked ? "the file picked" : "[\(root.rawValue)] \(relativePath)"
+  }
+
   package init(pickedFile path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     self.init(root: .picked, relativePath: name, path: path, bytes: 0)

@@ -121,6 +121,8 @@ public struct MigrationReport: Sendable {
 
   /// What the "Recover Old Dittos" alert says about this attempt.
   public var recoveryResult: RecoveryResult {
+    // A cancel is the user's own, never a failure to investigate.
+    if interruption == .cancelled { return .cancelled }
     switch outcome {
     case .nothingOnDisk: return .nothingOnDisk
     case .foundUnreadable:

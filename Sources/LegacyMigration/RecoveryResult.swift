@@ -19,6 +19,9 @@ public enum RecoveryResult: Sendable, Equatable {
   /// The old dittos were read, but the current library could not be written; nothing changed.
   /// Carries why, in words for a person (``RecoveryDetail/text``).
   case libraryUnavailable(String)
+  /// The user (or the app) cancelled the recovery before it wrote anything: nothing changed. Its
+  /// own words, never those of a failure; the telemetry line keeps `reason=cancelled`.
+  case cancelled
 
   /// The text shown in the alert, in English: the seed's sentence (``englishFormat`` with the
   /// count filled in).
@@ -37,6 +40,7 @@ public enum RecoveryResult: Sendable, Equatable {
     case .inserted: "recovery.inserted"
     case .salvaged: "recovery.salvaged"
     case .libraryUnavailable: "recovery.libraryUnavailable"
+    case .cancelled: "recovery.cancelled"
     }
   }
 
@@ -57,6 +61,8 @@ public enum RecoveryResult: Sendable, Equatable {
       "Recovered %ld dittos from damaged data. Some dittos may be missing."
     case .libraryUnavailable:
       "Found your old dittos, but couldn't save them to your library. Nothing was changed; please try again later."
+    case .cancelled:
+      "The recovery was cancelled before it finished. Nothing was changed; you can start it again at any time."
     }
   }
 
@@ -86,6 +92,7 @@ public enum RecoveryResult: Sendable, Equatable {
     case .inserted: "inserted"
     case .salvaged: "salvaged"
     case .libraryUnavailable: "libraryUnavailable"
+    case .cancelled: "cancelled"
     }
   }
 }

@@ -88,7 +88,11 @@ import Testing
     #expect(report.outcome == .foundUnreadable)
     #expect(report.transientReason == .cancelled)
     #expect(report.detail?.problem == .cancelled)
-    #expect(report.recoveryResult == .foundButUnreadable(report.detail?.text ?? ""))
+    // The user's own cancel has its own words, never the failure's "send a sysdiagnose".
+    #expect(report.recoveryResult == .cancelled)
+    #expect(report.recoveryResult.messageKey == "recovery.cancelled")
+    #expect(!report.recoveryResult.message.contains("sysdiagnose"))
+    #expect(report.recoveryResult.message.contains("Nothing was changed"))
     #expect(library.applied == 0)
     #expect(flags.writes == 0)
     #expect(

@@ -56,3 +56,31 @@ enum LegacyStoreReaderOrNil {
     }
   }
 }
+
+/// A file the user picked names them (its folder, its name): never in a public log line, while the
+/// private detail keeps it whole.
+@Suite struct PickedFilePrivacyTests {
+  @Test func thePickedFilesPathIsNeverPublic() throws {
+    let folder = try TemporaryDirectory("picked")
+    let secretFolder = folder.appending("Sam Whitfield's recovery")
+    try FileManager.default.createDirectory(atPath: secretFolder, withIntermediateDirectories: true)
+    let picked = secretFolder + "/Sam-old-dittos.dittorecovery"
+    try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: picked))
+    let container = folder.appending("container")
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    try LibraryFixtures.ensure(inFolder: container)
+    let log = InMemoryLogHandler()
+    let migrator = LegacyDataMigrator.forContainer(
+      ContainerLayout(container: container), logger: log.logger)
+    let report = migrator.recoverNow(fromFile: picked)
+    #expect(report.outcome == .foundUnreadable)
+    let lines = log.lines()
+    #expect(!lines.isEmpty)
+    for line in lines {
+      #expect(!line.contains("Sam"), "public: \(line)")
+      #expect(!line.contains(folder.path), "public: \(line)")
+    }
+    // The technical detail (private) is complete.
+    #expect(report.technicalDetail?.contains("Sam-old-dittos.dittorecovery") == true)
+  }
+}
