@@ -43,6 +43,13 @@ public final class DittoAppModel: Sendable {
   /// Cheap: it reads no store.
   public var showsRecoverOldDittos: Bool { migrator.hasRecoverableLegacyData() }
 
+  /// Dittos the automatic import left in other old stores (it imports only the one holding the
+  /// most): "Recover Old Dittos" brings them, so the menu can say how many. 0 when none.
+  public static func dittosLeftBehind(by launch: LegacyDataMigrator.AutomaticMigration) -> Int {
+    let others = launch.report?.otherStores.filter { !$0.imported } ?? []
+    return others.reduce(0) { $0 + ($1.missing ?? $1.dittos) }
+  }
+
   /// "Recover Old Dittos": every old store that reads, duplicates skipped; the alert to show.
   public func recoverOldDittos() async -> RecoveryAlert {
     RecoveryAlert(await migrator.recoverNow())

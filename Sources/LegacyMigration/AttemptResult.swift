@@ -57,18 +57,22 @@ package struct AttemptResult: Sendable {
 /// A store that reads and holds dittos besides the one an attempt imported: the automatic path
 /// leaves it for "Recover Old Dittos" (which imports it after the chosen store, duplicates skipped);
 /// reports name it with a next step.
-package struct OtherLegacyStore: Sendable, Equatable {
+public struct OtherLegacyStore: Sendable, Equatable {
   /// The file.
   package var candidate: LegacyCandidate
   /// Categories it holds.
-  package var categories: Int
+  public package(set) var categories: Int
   /// Dittos it holds.
-  package var dittos: Int
+  public package(set) var dittos: Int
   /// How many of its dittos the imported store lacks (by category title and text); nil when they
-  /// could not be compared.
-  package var missing: Int?
+  /// could not be compared. What "Recover Old Dittos" would add from it.
+  public package(set) var missing: Int?
   /// True when this attempt imported it too (the manual path).
-  package var imported: Bool
+  public package(set) var imported: Bool
+
+  /// The file, relative to the place it was found in (`Library/Application Support/Ditto.sqlite`):
+  /// for logs and support, never a path the user chose.
+  public var relativePath: String { candidate.relativePath }
 
   /// A store at `candidate` holding `categories` and `dittos`, `missing` of them not in the
   /// imported store, imported by this attempt or not.

@@ -21,8 +21,9 @@ import PropertyLists
 // texts are skipped and counted. Dictionary order is lost in a plist, so titles that a dictionary has but
 // the matching title list lacks follow the list, sorted.
 
-/// Legacy dittos found in the App Group defaults.
-package struct DefaultsLegacyContent: Sendable, Equatable {
+/// Legacy dittos found in the App Group defaults (what a `LegacyDefaultsSource` returns is read
+/// into this; the app needs only ``keys``).
+public struct DefaultsLegacyContent: Sendable, Equatable {
   /// The keyboard's queued dittos (`pendingDittos`), by the title of the existing category they were
   /// added to; `pendingCategories` lists those titles (it never names a new category).
   package var pending: [LegacyCategory] = []
@@ -33,8 +34,9 @@ package struct DefaultsLegacyContent: Sendable, Equatable {
   /// Keys present with an unexpected type (key names only, never values).
   package var problems: [String] = []
 
-  /// The App Group defaults keys that may hold legacy dittos.
-  package static let keys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
+  /// The App Group defaults keys that may hold legacy dittos: a `LegacyDefaultsSource` returns
+  /// exactly those of them that are set.
+  public static let keys = ["dittos", "categories", "pendingCategories", "pendingDittos"]
 
   /// The title 2.x gave the category holding the 1.x flat list.
   package static let generalTitle = "General"

@@ -5,9 +5,9 @@ import LibraryMerge
 /// `found_unreadable` and `library_error`; after a permanent `found_unreadable`, an attempt
 /// counter, and the flag after the third such attempt. An attempt that met a transient failure
 /// (`TransientReason`) writes nothing at all: "not now" is never "gone".
-package enum FlagPolicy {
+public enum FlagPolicy {
   /// Automatic attempts ending in a permanent `found_unreadable` after which the flag is set anyway.
-  package static let maximumUnreadableAttempts = 3
+  public static let maximumUnreadableAttempts = 3
 
   /// The flags to write after an automatic attempt, or nil to leave the flag store untouched.
   ///

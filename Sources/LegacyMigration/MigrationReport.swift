@@ -12,7 +12,7 @@ public struct MigrationReport: Sendable {
   package internal(set) var store: LegacyCandidate?
   /// Counts of the import (or of its preview). When the merge did not run to its end (a library
   /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
-  package internal(set) var counts = ImportCounts()
+  public internal(set) var counts = ImportCounts()
   /// Why the store could not be read.
   package internal(set) var readError: LegacyStoreError?
   /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
@@ -38,9 +38,9 @@ public struct MigrationReport: Sendable {
   package internal(set) var sources: [LegacySourceReport] = []
   /// Why the App Group defaults' legacy keys could not be read, when so.
   package internal(set) var defaultsError: DefaultsError?
-  /// Other stores that read and hold dittos besides ``store``: the automatic path leaves them to
+  /// Other stores that read and hold dittos besides the one imported: the automatic path leaves them to
   /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
-  package internal(set) var otherStores: [OtherLegacyStore] = []
+  public internal(set) var otherStores: [OtherLegacyStore] = []
 
   /// Lone `-wal` files whose store is gone and which are not empty (only the manual path
   /// salvages them).
@@ -153,7 +153,7 @@ public struct MigrationReport: Sendable {
   /// ` reason=<permission|busy|locked|no_space|changing|defaults|not_a_file|cancelled>` when a
   /// `found_unreadable` attempt failed in a way that says nothing about the data (it counted for
   /// nothing). The counts are always what was read, whatever the outcome.
-  package var telemetryLine: String {
+  public var telemetryLine: String {
     var line =
       "migration_outcome source=\(trigger.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
     if let salvaged { line += " salvaged=\(salvaged)" }

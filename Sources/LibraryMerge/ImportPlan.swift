@@ -1,24 +1,24 @@
 /// Counts of one import (or of its preview).
 ///
 /// `inserted + skipped + dittosOverLimit == dittosRead` always holds.
-package struct ImportCounts: Sendable, Equatable {
+public struct ImportCounts: Sendable, Equatable {
   /// Categories offered by the sources.
-  package var categoriesRead = 0
+  public package(set) var categoriesRead = 0
   /// Dittos offered by the sources.
-  package var dittosRead = 0
+  public package(set) var dittosRead = 0
   /// Categories created (the others merged into an existing one with the same title).
-  package var insertedCategories = 0
+  public package(set) var insertedCategories = 0
   /// Dittos added.
-  package var inserted = 0
+  public package(set) var inserted = 0
   /// Dittos not added because their category already held the same text.
-  package var skipped = 0
+  public package(set) var skipped = 0
   /// Categories (new or existing) that receive at least one new ditto.
-  package var categoriesReceivingDittos = 0
-  /// Categories not created because the library already held the most it may
-  /// (``LibraryMerger/Rules/maximumCategories``).
-  package var categoriesOverLimit = 0
+  public package(set) var categoriesReceivingDittos = 0
+  /// Categories not created because the library already held the most it may (the merge rules'
+  /// category limit: the CSV import's; a migration has none).
+  public package(set) var categoriesOverLimit = 0
   /// Dittos of those categories, not imported.
-  package var dittosOverLimit = 0
+  public package(set) var dittosOverLimit = 0
 
   /// All counts zero.
   package init() {}

@@ -71,6 +71,28 @@ final class Device {
       && zip(contents, expected).allSatisfy { $0.title == $1.0 && $0.texts == $1.1 }
   }
 
+  /// Two old stores: the launch imports the one holding the most dittos and tells the app, through
+  /// public API, how many the other holds that it lacks; the menu offers them, and "Recover Old
+  /// Dittos" brings exactly those.
+  @Test func theDittosLeftInAnotherStoreReachTheMenu() async throws {
+    let device = try Device("left-behind")
+    try device.builder.writeStore(Self.spec)
+    let other = FixtureContent.make(categories: 1, dittosPerCategory: 5, seed: 77)
+    try device.builder.writeStore(other, at: "Library/Application Support/Ditto.sqlite")
+    try device.recordFiles()
+    let launch = await device.app.launch(protectedDataAvailable: true)
+    #expect(launch.report?.outcome == .success)
+    let stores = launch.report?.otherStores ?? []
+    #expect(stores.map(\.relativePath) == ["Library/Application Support/Ditto.sqlite"])
+    let left = DittoAppModel.dittosLeftBehind(by: launch)
+    #expect(left == 5)
+    #expect(device.app.showsRecoverOldDittos)
+    let before = device.dittoCount
+    _ = await device.app.recoverOldDittos()
+    #expect(device.dittoCount == before + left)
+    try device.assertLegacyFilesUnchanged()
+  }
+
   @Test func freshInstall() async throws {
     let device = try Device("fresh")
     try device.recordFiles()
