@@ -139,6 +139,11 @@ let package = Package(
     .executableTarget(
       name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
       path: "Benchmarks/SalvageBench"),
+    // The app's launch path in-process (docs/EMBEDDING.md's model): scripts/bench runs it.
+    .executableTarget(
+      name: "launch-bench",
+      dependencies: ["ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures"],
+      path: "Benchmarks/LaunchBench"),
     // Reads `log show` captures and reports the distribution of migration_outcome tags.
     .target(name: "OutcomeReport"),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the

@@ -124,11 +124,12 @@ public final class LegacyDataMigrator: Sendable {
   /// True whenever any store file is present, even a zero-byte or unreadable one, a `-wal` whose
   /// store is gone is not empty (valid frames or not), or the App Group defaults hold 1.x dittos or keyboard
   /// additions (or cannot be read at all). Reads no store: cheap enough to call whenever the menu
-  /// is built. Logs the inventory at most once per process (migrations log it every time).
+  /// is built. Never walks the inventory (migrations log it), and logs what it found only the first
+  /// time in a process: building the menu again is silent and costs a probe of a few folders.
   public func hasRecoverableLegacyData() -> Bool {
     let gathered = gathering.survey(
       layout, defaults: legacyDefaults, depth: .presence, keeping: .none,
-      logsInventory: InventoryLog.claimFirst())
+      logsInventory: false, logsProbe: InventoryLog.claimFirst())
     return gathered.survey.hasRecoverableLegacyData
   }
 
@@ -395,7 +396,7 @@ public final class LegacyDataMigrator: Sendable {
   }
 }
 
-/// The inventory `hasRecoverableLegacyData()` logs, at most once per process (it runs whenever the
+/// What `hasRecoverableLegacyData()` logs, at most once per process (it runs whenever the
 /// menu is built; migrations log theirs every time).
 enum InventoryLog {
   private static let lock = NSLock()

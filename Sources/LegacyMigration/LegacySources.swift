@@ -163,14 +163,14 @@ struct LegacySourceGathering {
   func survey(
     _ layout: ContainerLayout, defaults source: (any LegacyDefaultsSource)?,
     depth: LegacySurvey.Depth, keeping: Keeping, logsInventory: Bool = true,
-    includingNeverCommitted: Bool = false
+    logsProbe: Bool = true, includingNeverCommitted: Bool = false
   ) -> Gathered {
     var gathered = Gathered(survey: LegacySurvey(layout: layout, depth: depth))
     if logsInventory {
       Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
     }
     let findings = LegacyStoreProbe.probe(layout)
-    logProbe(findings)
+    if logsProbe { logProbe(findings) }
     gathered.survey.skipped = findings.skipped
     // Every candidate is read to its end and counted, in probe order; the ones that read stay open
     // until the best is known (the dittos decide, not a file's size).

@@ -84,3 +84,21 @@ enum LegacyStoreReaderOrNil {
     #expect(report.technicalDetail?.contains("Sam-old-dittos.dittorecovery") == true)
   }
 }
+
+/// The menu check (`hasRecoverableLegacyData()`, called whenever the menu is built) never walks the
+/// inventory and is silent after its first call in a process.
+@Suite struct MenuCheckNoiseTests {
+  @Test func theMenuCheckIsSilentAfterItsFirstCall() throws {
+    let folder = try TemporaryDirectory("menu-noise")
+    let container = folder.appending("container")
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    let log = InMemoryLogHandler()
+    let migrator = LegacyDataMigrator.forContainer(
+      ContainerLayout(container: container), logger: log.logger)
+    _ = migrator.hasRecoverableLegacyData()
+    let afterFirst = log.lines().count
+    for _ in 0..<5 { #expect(!migrator.hasRecoverableLegacyData()) }
+    #expect(log.lines().count == afterFirst, "\(log.lines().dropFirst(afterFirst))")
+    #expect(!log.lines().contains { $0.hasPrefix("inventory[") })
+  }
+}

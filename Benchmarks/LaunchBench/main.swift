@@ -1,0 +1,194 @@
+// The app's launch path, measured in-process (docs/EMBEDDING.md's app model over the example's
+// in-memory library, as the app runs it over SwiftData): what every launch pays with the flag set,
+// a fresh install, a container of ~500 files, the 10,000-ditto import, and the menu check
+// (`hasRecoverableLegacyData()`) first and later. Each is reported as median and p95 beside the
+// issue's target, and as a ratio against a reference measured in the same run: one `stat(2)` of the
+// container for the launch and menu paths, reading the same 10,000 rows with SQLite for the import.
+//
+//   swift run -c release launch-bench [--runs N] [--markdown FILE]
+import ExampleApp
+import Foundation
+import LegacyMigration
+import LibraryMerge
+import StoreFixtures
+import Telemetry
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The App Group defaults in memory: flags and no legacy keys.
+final class MemoryDefaults: MigrationFlagStore, LegacyDefaultsSource, @unchecked Sendable {
+  private let lock = NSLock()
+  private var flags: MigrationFlags
+  init(complete: Bool) { flags = MigrationFlags(isComplete: complete) }
+  var legacySourceName: String { "memory" }
+  func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+  func readFlags() throws(FlagStoreError) -> MigrationFlags {
+    lock.lock()
+    defer { lock.unlock() }
+    return flags
+  }
+  func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+    lock.lock()
+    defer { lock.unlock() }
+    self.flags = flags
+  }
+}
+
+/// Drops every record (what a release build's disabled debug lines cost is not measured here).
+struct Silent: LogHandler {
+  func log(_ record: LogRecord) {}
+}
+
+func now() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Median and p95, in microseconds, of `runs` timings of `body`, run off the main actor (as the
+/// engine's async entry points run: the hop from the caller's actor is the runtime's, not ours).
+func measure(_ runs: Int, _ body: @escaping @Sendable () async -> Void) async -> (
+  median: Double, p95: Double
+) {
+  await Task.detached {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      let start = now()
+      await body()
+      samples.append(Double(now() - start) / 1000)
+    }
+    samples.sort()
+    return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 95 / 100)])
+  }.value
+}
+
+let arguments = CommandLine.arguments
+let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 200
+let markdown = arguments.firstIndex(of: "--markdown").map { arguments[$0 + 1] }
+let logger = EngineLogger.legacyDataMigrator(logLevel: .info, handler: Silent())
+let base = NSTemporaryDirectory() + "launch-bench-\(getpid())"
+defer { try? FileManager.default.removeItem(atPath: base) }
+
+func app(_ container: String, complete: Bool, library: ExampleLibrary = ExampleLibrary())
+  -> DittoAppModel
+{
+  DittoAppModel(
+    container: container, home: nil, library: library,
+    defaults: MemoryDefaults(complete: complete), logger: logger)
+}
+
+func folder(_ name: String) throws -> String {
+  let path = base + "/" + name
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+struct Row {
+  var name: String
+  var median: Double
+  var p95: Double
+  var target: String
+  var met: Bool
+  var reference: Double
+}
+var rows: [Row] = []
+@MainActor func record(
+  _ name: String, _ timing: (median: Double, p95: Double), target: Double, reference: Double
+) {
+  rows.append(
+    Row(
+      name: name, median: timing.median, p95: timing.p95,
+      target: target >= 1000 ? "≤ \(Int(target / 1000)) ms" : "≤ \(Int(target)) µs",
+      met: timing.median <= target, reference: reference))
+}
+
+// The reference for the file-system paths: one stat(2) of the container.
+let empty = try folder("fresh")
+let statOnce = await measure(runs * 5) {
+  var info = stat()
+  _ = stat(empty, &info)
+}
+
+// The menu check, first call in this process, then later calls (a fresh install: nothing there).
+let menu = app(empty, complete: true)
+let firstStart = now()
+_ = menu.showsRecoverOldDittos
+let first = Double(now() - firstStart) / 1000
+record(
+  "menu check, first call", (first, first), target: 1000, reference: statOnce.median)
+record(
+  "menu check, later calls", await measure(runs * 5) { _ = menu.showsRecoverOldDittos },
+  target: 50, reference: statOnce.median)
+
+// Every launch after the migration: the flag is set.
+let settled = app(empty, complete: true)
+record(
+  "launch, flag set",
+  await measure(runs * 5) { _ = await settled.launch(protectedDataAvailable: true) },
+  target: 2, reference: statOnce.median)
+
+// A fresh install: no legacy data, the flag not yet set (each run a new flag store).
+record(
+  "launch, fresh install",
+  await measure(runs) {
+    _ = await app(empty, complete: false).launch(protectedDataAvailable: true)
+  },
+  target: 150, reference: statOnce.median)
+
+// A container of ~500 files (no legacy store among them).
+let crowded = try folder("crowded")
+for index in 0..<500 {
+  let sub = crowded + "/Library/Caches/item-\(index % 20)"
+  try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+  _ = FileManager.default.createFile(atPath: sub + "/file-\(index).dat", contents: Data(count: 64))
+}
+record(
+  "launch, 500 files",
+  await measure(runs) {
+    _ = await app(crowded, complete: false).launch(protectedDataAvailable: true)
+  }, target: 5000, reference: statOnce.median)
+
+// The 10,000-ditto import (10 categories of 1,000), into a new in-memory library each run.
+let store = try folder("store")
+try ContainerBuilder(root: store).writeStore(
+  FixtureContent.make(categories: 10, dittosPerCategory: 1000, seed: 3))
+let importRuns = max(runs / 10, 10)
+let imported = await measure(importRuns) {
+  _ = await app(store, complete: false).launch(protectedDataAvailable: true)
+}
+// Its reference: `sqlite3` reading the same rows (the shell, in the same run).
+let readStart = now()
+let process = Process()
+process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+process.arguments = ["sqlite3", store + "/Ditto.sqlite", "SELECT ZTEXT, ZUSE_COUNT FROM ZDITTO;"]
+process.standardOutput = FileHandle.nullDevice
+var sqliteRead = 0.0
+if (try? process.run()) != nil {
+  process.waitUntilExit()
+  sqliteRead = Double(now() - readStart) / 1000
+}
+record("import, 10,000 dittos", imported, target: 20_000, reference: sqliteRead)
+
+var lines = [
+  "| path | median | p95 | target | met | reference | ratio |",
+  "|---|---|---|---|---|---|---|",
+]
+for row in rows {
+  let ratio = row.reference > 0 ? String(format: "%.1f×", row.median / row.reference) : "–"
+  lines.append(
+    String(
+      format: "| %@ | %.1f µs | %.1f µs | %@ | %@ | %.1f µs | %@ |", row.name, row.median, row.p95,
+      row.target, row.met ? "yes" : "NO", row.reference, ratio))
+}
+lines.append("")
+lines.append(
+  "Reference: one `stat(2)` of the container for the launch and menu rows; `sqlite3` reading the same 10,000 rows (process start included) for the import. \(runs) runs (the import \(importRuns))."
+)
+let table = lines.joined(separator: "\n") + "\n"
+print(table, terminator: "")
+if let markdown { try table.write(toFile: markdown, atomically: true, encoding: .utf8) }
+// A report, never a verdict: a target missed is a "NO" in the table (the machine decides much of it).
