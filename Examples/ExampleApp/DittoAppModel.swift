@@ -1,28 +1,44 @@
+// BEGIN EMBEDDING.md model
 import Foundation
 import LegacyMigration
 import LibraryMerge
 import Telemetry
 
-/// What the Ditto app does with the engine, written as `docs/EMBEDDING.md` tells an app developer
-/// (its platform-neutral blocks are quoted from this file): the launch, the "Recover Old Dittos"
-/// menu item and its alert, a recovery file opened from Files or AirDrop. The library is
-/// ``ExampleLibrary`` here and SwiftData's `ModelContainer` in the app; nothing else differs.
+/// What the launch needs of the app's library: its presets, created only when it holds no Profile
+/// (a migrated 2.x library already has one). SwiftData's library in the app, ``ExampleLibrary`` in
+/// this package's tests.
+public protocol PresetCreating: Sendable {
+  /// Creates the presets when the library holds no Profile; true when it did.
+  @discardableResult func createPresetsIfThereIsNoProfile() -> Bool
+}
+
+/// What the Ditto app does with the engine, as `docs/EMBEDDING.md` tells an app developer (its
+/// platform-neutral blocks are this file, in order): the launch, the "Recover Old Dittos" menu
+/// item and its alert, a recovery file opened from Files or AirDrop.
 public final class DittoAppModel: Sendable {
-  /// The engine.
+  /// The engine (made with the app's destination, flag store and logger).
   public let migrator: LegacyDataMigrator
   /// The app's library.
-  public let library: ExampleLibrary
+  public let library: any PresetCreating
 
-  /// The app with its App Group container at `container`, its own home at `home`, its library, its
-  /// App Group defaults (flags and legacy keys) and its logger.
-  public init(
+  /// The app's model over `migrator` and `library`.
+  public init(migrator: LegacyDataMigrator, library: any PresetCreating) {
+    self.migrator = migrator
+    self.library = library
+  }
+  // END EMBEDDING.md model
+
+  /// The example's model: the engine over the in-memory ``ExampleLibrary`` (its destination), for
+  /// the container at `container` and the home at `home`.
+  public convenience init(
     container: String, home: String?, library: ExampleLibrary,
     defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
   ) {
-    self.library = library
-    migrator = LegacyDataMigrator(
-      layout: ContainerLayout(container: container, home: home),
-      destination: ExampleDestination(library: library), defaults: defaults, logger: logger)
+    self.init(
+      migrator: LegacyDataMigrator(
+        layout: ContainerLayout(container: container, home: home),
+        destination: ExampleDestination(library: library), defaults: defaults, logger: logger),
+      library: library)
   }
 
   // BEGIN EMBEDDING.md launch
@@ -66,8 +82,8 @@ public final class DittoAppModel: Sendable {
   public func importRecoveryFile(_ url: URL) async -> RecoveryAlert {
     RecoveryAlert(await migrator.recoverNow(from: url))
   }
-  // END EMBEDDING.md menu
 }
+// END EMBEDDING.md menu
 
 // BEGIN EMBEDDING.md alert
 /// The alert after "Recover Old Dittos", in the user's language: the seed's sentence, and for what

@@ -5,7 +5,7 @@ import LibraryMerge
 /// the one shown, display order by `sortOrder`, the four presets created only when there is no
 /// Profile). It stands in for SwiftData's `ModelContainer` on platforms without SwiftData, so the
 /// launch code of `docs/EMBEDDING.md` runs here as it runs in the app.
-public final class ExampleLibrary: @unchecked Sendable {
+public final class ExampleLibrary: PresetCreating, @unchecked Sendable {
   /// A category: its title, sort order and dittos (text, use count, sort order).
   public struct Category: Sendable, Equatable {
     public var title: String
