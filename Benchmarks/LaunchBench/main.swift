@@ -157,6 +157,13 @@ let store = try folder("store")
 try ContainerBuilder(root: store).writeStore(
   FixtureContent.make(categories: 10, dittosPerCategory: 1000, seed: 3))
 let importRuns = max(runs / 10, 10)
+if arguments.contains("--import-only") {
+  // For a profiler: the import alone, many times.
+  for _ in 0..<importRuns {
+    _ = await app(store, complete: false).launch(protectedDataAvailable: true)
+  }
+  exit(0)
+}
 let imported = await measure(importRuns) {
   _ = await app(store, complete: false).launch(protectedDataAvailable: true)
 }
