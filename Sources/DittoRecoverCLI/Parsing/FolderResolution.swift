@@ -102,7 +102,7 @@ enum FolderResolution: Equatable {
 
   /// The names of the folders in `path` (links not followed), in name order; names that are not
   /// UTF-8 are left out (the tool reaches such a folder only when the user names it).
-  private static func subfolders(of path: String) -> [String] {
+  static func subfolders(of path: String) -> [String] {
     let names: [[UInt8]]
     do {
       names = try DirectoryWalker.names(in: path)

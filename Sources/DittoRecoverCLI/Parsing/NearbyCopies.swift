@@ -164,19 +164,6 @@ struct NearbyCopies {
 
   /// The folders in `path` (links not followed, hidden ones left out), in name order.
   private static func subfolders(of path: String) -> [String] {
-    let names: [[UInt8]]
-    do {
-      names = try DirectoryWalker.names(in: path)
-    } catch {
-      return []
-    }
-    return names.compactMap { UserPath.validUTF8($0) }.sorted().filter { name in
-      guard !name.hasPrefix(".") else { return false }
-      do {
-        return try FileStatus.of(path: join(path, name))?.kind == .directory
-      } catch {
-        return false
-      }
-    }
+    FolderResolution.subfolders(of: path).sorted()
   }
 }
