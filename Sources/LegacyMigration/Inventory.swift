@@ -55,7 +55,7 @@ package enum Inventory {
     } catch {
       if !(tag == "app" && error.isNotFound) {
         emit(
-          "inventory[\(tag)] cannot list \(PrintablePath.escape(Array(root.utf8))): \(error.reason)"
+          "inventory[\(tag)] cannot list /: \(error.reason)"
         )
       }
       return 0

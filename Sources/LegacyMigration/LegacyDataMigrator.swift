@@ -161,7 +161,9 @@ public final class LegacyDataMigrator: Sendable {
       }
     } catch {
       // Unreadable flags must not block recovery: the import is idempotent.
-      logger.info("migrateIfNeeded: \(error.description, privacy: .public); migrating anyway")
+      logger.info(
+        "migrateIfNeeded: the flags cannot be read (\(error.reason, privacy: .public)): \(error.description, privacy: .private); migrating anyway"
+      )
     }
     return .attempted(run(AttemptRequest(trigger: .auto, isDryRun: dryRun)))
   }
@@ -308,7 +310,8 @@ public final class LegacyDataMigrator: Sendable {
       case .library(let problem):
         result.destinationError = problem
         logger.info(
-          "writeMigratedData: \(problem.description, privacy: .public); nothing was changed")
+          "writeMigratedData: the library cannot be written (\(problem.code, privacy: .public)): \(problem.description, privacy: .private); nothing was changed"
+        )
       case .source(let failure):
         let problem =
           failure.error as? LegacyStoreError
@@ -316,7 +319,7 @@ public final class LegacyDataMigrator: Sendable {
         result.readError = problem
         result.transientReason = result.transientReason ?? problem.kind.transientReason
         logger.info(
-          "runMigration: the store stopped reading during the import: \(problem.description, privacy: .public); nothing was changed"
+          "runMigration: the store stopped reading during the import (\(problem.code, privacy: .public)): \(problem.description, privacy: .private); nothing was changed"
         )
       case .cancelled:
         result.interruption = .cancelled
@@ -382,7 +385,9 @@ public final class LegacyDataMigrator: Sendable {
       report.flagSet = next.isComplete && !current.isComplete
     } catch {
       report.flagError = error
-      logger.info("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .public)")
+      logger.info(
+        "migrateIfNeeded: cannot set the flag (\(error.reason, privacy: .public)): \(error.description, privacy: .private)"
+      )
     }
   }
 

@@ -342,7 +342,9 @@ struct LegacySourceGathering {
           })
       }
     } catch {
-      logger.info("salvage: \(error.description, privacy: .public)")
+      logger.info(
+        "salvage: \(store.candidate.publicName, privacy: .public) (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
+      )
     }
   }
 
@@ -365,7 +367,9 @@ struct LegacySourceGathering {
         categories: committed.categories.count, dittos: committed.dittoCount,
         neverCommitted: result.neverCommitted)
     } catch {
-      logger.info("salvage: \(error.description, privacy: .public)")
+      logger.info(
+        "salvage: \(candidate.publicName, privacy: .public): nothing rebuilt (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
+      )
       return .failed(error)
     }
   }
@@ -380,13 +384,17 @@ struct LegacySourceGathering {
         return .read(content)
       }
     } catch {
-      logger.info("defaults: \(error.description, privacy: .public)")
+      logger.info(
+        "defaults: cannot be read (\(error.reason, privacy: .public)): \(error.description, privacy: .private)"
+      )
       return .failed(error)
     }
     guard source != nil,
       let contradiction = PreferencesFileEvidence.contradiction(at: layout.appGroupPreferencesPath)
     else { return .none }
-    logger.info("defaults: \(contradiction.description, privacy: .public)")
+    logger.info(
+      "defaults: not available yet (\(contradiction.reason, privacy: .public)): \(contradiction.description, privacy: .private)"
+    )
     return .failed(contradiction)
   }
 
@@ -394,12 +402,12 @@ struct LegacySourceGathering {
   private func logProbe(_ findings: LegacyStoreProbe.Findings) {
     for skipped in findings.skipped {
       logger.info(
-        "legacyStoreURL: not opened: \(skipped.error.description, privacy: .public)"
+        "legacyStoreURL: not opened: [\(skipped.root.rawValue, privacy: .public)] \(skipped.relativePath, privacy: .public) is a \(skipped.reason, privacy: .public) (\(skipped.error.code, privacy: .public)): \(skipped.error.description, privacy: .private)"
       )
     }
     for wal in findings.orphanWALs {
       logger.info(
-        "legacyStoreURL: found a -wal without its store: \(wal.path, privacy: .public) (\(wal.bytes) bytes)"
+        "legacyStoreURL: found a -wal without its store: \(wal.publicName, privacy: .public) (\(wal.bytes) bytes)"
       )
     }
     if findings.candidates.isEmpty {
@@ -442,7 +450,7 @@ struct LegacySourceGathering {
         logger.info("\(head, privacy: .public) dittos=0; not imported: it holds no ditto")
       case .failed(let error):
         logger.info(
-          "\(head, privacy: .public); not imported: cannot read: \(error.description, privacy: .public)"
+          "\(head, privacy: .public); not imported: cannot read (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
         )
       case nil:
         break
@@ -542,7 +550,7 @@ struct LegacySourceGathering {
       !result.orphanWALs.isEmpty
     {
       logger.info(
-        "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.path).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
+        "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.publicName).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
       )
     }
     if let error = result.defaultsError {

@@ -43,6 +43,12 @@ import Testing
     for record in log.records where record.message.rendered().hasPrefix("migration_outcome") {
       #expect(!record.message.hasPrivateValues)
     }
+    // No absolute path at public level: files are named relative to the probed place, as the
+    // inventory names them; only the seed's own match lines carry the store's path.
+    let seedsLines = ["legacyStoreURL: matched ", "legacyStoreURL: also found "]
+    for line in lines where !seedsLines.contains(where: { line.hasPrefix($0) }) {
+      #expect(!line.contains(folder.path), "an absolute path at public level: \(line)")
+    }
   }
 }
 
