@@ -3,6 +3,12 @@ public enum PrintablePath {
   /// Valid UTF-8 is kept; `\` becomes `\\`; control characters become `\n`, `\t`, `\r` or `\xNN`;
   /// bytes that are not valid UTF-8 become `\xNN`.
   public static func escape(_ bytes: [UInt8]) -> String {
+    // The usual name: no backslash, no control character, valid UTF-8 — kept as it is, in one
+    // step (a container of hundreds of files is listed at every launch that migrates).
+    if !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) {
+      let text = String(decoding: bytes, as: UTF8.self)
+      if text.utf8.elementsEqual(bytes) { return text }
+    }
     var output = ""
     output.reserveCapacity(bytes.count)
     var index = 0
