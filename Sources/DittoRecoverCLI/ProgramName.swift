@@ -1,40 +1,20 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// The program as the user ran it, for the commands `next:` lines print: `ditto-recover` when it
 /// was found on `PATH`, else the path it was run by (`./ditto-recover`, `~/bin/…` as expanded by
 /// the shell), so that a line pasted in the same folder runs the same program.
 public enum ProgramName {
-  private final class State: @unchecked Sendable {
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    var name = "ditto-recover"
-
-    init() {
-      mutex = .allocate(capacity: 1)
-      mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
-    }
-  }
-
-  private static let state = State()
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var name = "ditto-recover"
 
   /// The name commands are printed with.
-  public static var asRun: String {
-    pthread_mutex_lock(state.mutex)
-    defer { pthread_mutex_unlock(state.mutex) }
-    return state.name
-  }
+  public static var asRun: String { lock.withLock { name } }
 
   /// Takes the name from `argv[0]`: a path (it holds a `/`) is kept as run; a bare name means
   /// the shell found it on `PATH`, where `ditto-recover` finds it again.
   public static func use(argv0: String?) {
     guard let argv0, argv0.contains("/") else { return }
-    pthread_mutex_lock(state.mutex)
-    defer { pthread_mutex_unlock(state.mutex) }
-    state.name = argv0
+    lock.withLock { name = argv0 }
   }
 
   /// `words` with a leading `ditto-recover` replaced by the name as run.

@@ -102,9 +102,8 @@ public final class BackupBuilder {
     let path = root + "/" + relative
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-    }
+    // A new file only: a backup under construction never has a file written over.
+    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
   }
 
   private func writePlist(

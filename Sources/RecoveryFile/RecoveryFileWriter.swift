@@ -40,8 +40,8 @@ public enum RecoveryFileWriter {
     _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
-    // What a run stopped by SIGKILL left beside an earlier output (its lock free, a minute old).
-    PrivateDirectory.removeLeftovers(in: parent(of: path), prefixes: [".ditto-recovery-"])
+    // What a run stopped by SIGKILL left beside an earlier output (marked ours, its lock free, a
+    // minute old) is removed when this folder is made (PrivateDirectory.init).
     var folder: PrivateDirectory
     do {
       folder = try PrivateDirectory(prefix: ".ditto-recovery-", in: parent(of: path))

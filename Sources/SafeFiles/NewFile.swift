@@ -69,8 +69,8 @@ public enum NewFile {
     let folder = PrivateDirectory.parent(of: path)
     let name = path.split(separator: "/").last.map(String.init) ?? "output"
     // A private folder of ours beside the output (a hard link needs the same volume), locked while
-    // it lives: one that a run stopped by SIGKILL left is removed by the next write here.
-    PrivateDirectory.removeLeftovers(in: folder, prefixes: [scratchPrefix])
+    // it lives: one that a run stopped by SIGKILL left is removed when this run first makes one
+    // here (PrivateDirectory.init), if its marker proves it ours.
     let scratchFolder: PrivateDirectory
     let scratch: CreatedFile
     do {

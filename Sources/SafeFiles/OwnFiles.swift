@@ -169,7 +169,7 @@ public final class PrivateDirectory {
   /// nor the release of this object removes it any more.
   public func keepInPlace() {
     guard !isRemoved else { return }
-    _ = unlink(path + "/" + OwnershipMarker.name)
+    OwnershipMarker.remove(from: path)
     settle()
   }
 
@@ -183,22 +183,27 @@ public final class PrivateDirectory {
   ///   rename fails; the folder is then still this object's, whole.
   public func publish(as final: String) throws(FileAccessError) {
     guard !isRemoved else { throw FileAccessError(path: path, operation: "rename", code: ENOENT) }
-    let marker = path + "/" + OwnershipMarker.name
-    _ = unlink(marker)
+    OwnershipMarker.remove(from: path)
     func restoreMarker() { OwnershipMarker.write(in: path, identity: identity) }
     if Self.renameNoReplace(path, final) == 0 {
       settle()
       return
     }
     let code = errno
-    guard code == EEXIST || code == ENOTEMPTY,
-      let existing = try? FileStatus.following(path: final), existing.kind == .directory,
-      let names = try? DirectoryWalker.names(in: final), names.isEmpty,
-      let ours = try? DirectoryWalker.names(in: path)
-    else {
+    // Only into an empty folder: anything else at that name is the user's, left as it is.
+    let ours: [[UInt8]]
+    do throws(FileAccessError) {
+      guard code == EEXIST || code == ENOTEMPTY,
+        try FileStatus.following(path: final)?.kind == .directory,
+        try DirectoryWalker.names(in: final).isEmpty
+      else {
+        throw FileAccessError(
+          path: final, operation: "rename", code: code == EEXIST ? ENOTEMPTY : code)
+      }
+      ours = try DirectoryWalker.names(in: path)
+    } catch {
       restoreMarker()
-      throw FileAccessError(
-        path: final, operation: "rename", code: code == EEXIST ? ENOTEMPTY : code)
+      throw error
     }
     for name in ours {
       let entry = String(decoding: name, as: UTF8.self)

@@ -38,6 +38,17 @@ enum OwnershipMarker {
     writeBytes(descriptor, Array(text.utf8))
   }
 
+  /// Removes the marker from our own folder at `path` (a finished output keeps only what the run
+  /// made for the user): only a regular file of this user by that name is unlinked.
+  static func remove(from path: String) {
+    let marker = path + "/" + name
+    var info = stat()
+    guard lstat(marker, &info) == 0, FileKind(mode: UInt32(info.st_mode)) == .regular,
+      info.st_uid == getuid()
+    else { return }
+    _ = unlink(marker)
+  }
+
   /// True when the open folder `folder` (with `identity`) holds a marker that proves it ours: a
   /// regular file (never a link) of this user, naming this user and this very folder.
   static func proves(folder: Int32, identity: FileIdentity) -> Bool {

@@ -29,6 +29,28 @@ import Testing
     shown.map { $0 == path || real($0) == real(path) } ?? false
   }
 
+  /// A container whose store 3.0.0 removed, leaving its `-wal` (every row in it), cut by `cut`
+  /// bytes at its end (1: its only commit frame is gone), beside an empty library.
+  static func loneWALContainer(_ label: String, spec: LegacyStoreSpec, cut: Int) throws -> (
+    TemporaryDirectory, String
+  ) {
+    let folder = try TemporaryDirectory(label)
+    let container = folder.appending("group.io.kern.ditto")
+    let builder = try ContainerBuilder(root: container)
+    try builder.writeStore(spec, journal: .walOnly)
+    for suffix in ["", "-shm"]
+    where FileManager.default.fileExists(atPath: builder.path("Ditto.sqlite" + suffix)) {
+      try FileManager.default.removeItem(atPath: builder.path("Ditto.sqlite" + suffix))
+    }
+    if cut > 0 {
+      let wal = URL(fileURLWithPath: builder.path("Ditto.sqlite-wal"))
+      let bytes = try Data(contentsOf: wal)
+      try bytes.prefix(bytes.count - cut).write(to: wal)
+    }
+    _ = try LibraryFixtures.copy(.empty, toFolder: container)
+    return (folder, container)
+  }
+
   /// The device sentence, which must never answer a folder whose copy nearby holds the dittos.
   static let deviceSentence = "No legacy dittos were found on this device"
 
@@ -143,16 +165,9 @@ import Testing
   /// same answer (no committed ditto; 15 in frames never committed), and only a command asked for
   /// them by name imports them.
   @Test func aCutWALGivesOneAnswerThroughEveryCommand() throws {
-    let folder = try TemporaryDirectory("cut-wal")
-    let container = folder.appending("group.io.kern.ditto")
-    let builder = try ContainerBuilder(root: container)
-    try builder.writeStore(Self.spec, journal: .walOnly)
-    try FileManager.default.removeItem(atPath: builder.path("Ditto.sqlite"))
-    try? FileManager.default.removeItem(atPath: builder.path("Ditto.sqlite-shm"))
-    let wal = builder.path("Ditto.sqlite-wal")
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: wal))
-    try bytes.prefix(bytes.count - 1).write(to: URL(fileURLWithPath: wal))
-    _ = try LibraryFixtures.copy(.empty, toFolder: container)
+    let (folder, container) = try Self.loneWALContainer("cut-wal", spec: Self.spec, cut: 1)
+    _ = folder
+    let wal = container + "/Ditto.sqlite-wal"
     let before = try FileHashes(of: container)
     let target = ["--container", container]
 
@@ -214,12 +229,8 @@ import Testing
   /// With only a `-wal` holding dittos on disk, the automatic attempt's tag is found_unreadable:
   /// nothing_on_disk would tell the cohort the data is gone.
   @Test func aLoneWALIsNeverTaggedNothingOnDisk() throws {
-    let folder = try TemporaryDirectory("lone-wal-tag")
-    let container = folder.appending("group.io.kern.ditto")
-    let builder = try ContainerBuilder(root: container)
-    try builder.writeStore(Self.spec, journal: .walOnly)
-    try FileManager.default.removeItem(atPath: builder.path("Ditto.sqlite"))
-    _ = try LibraryFixtures.copy(.empty, toFolder: container)
+    let (folder, container) = try Self.loneWALContainer("lone-wal-tag", spec: Self.spec, cut: 0)
+    _ = folder
     let before = try FileHashes(of: container)
     let run = try ToolRunner.runProcess(["migrate", "--container", container])
     #expect(
@@ -256,21 +267,17 @@ import Testing
   static let spec = FixtureContent.make(categories: 3, dittosPerCategory: 5, seed: 21)
 
   static func container(_ damage: Damage) throws -> (TemporaryDirectory, String) {
+    if damage == .loneWAL || damage == .cutWAL {
+      return try OneTrueAnswerTests.loneWALContainer(
+        "damaged", spec: spec, cut: damage == .cutWAL ? 1 : 0)
+    }
     let folder = try TemporaryDirectory("damaged")
     let container = folder.appending("group.io.kern.ditto")
     let builder = try ContainerBuilder(root: container)
     let store = builder.path("Ditto.sqlite")
     switch damage {
     case .loneWAL, .cutWAL:
-      try builder.writeStore(spec, journal: .walOnly)
-      try FileManager.default.removeItem(atPath: store)
-      if FileManager.default.fileExists(atPath: store + "-shm") {
-        try FileManager.default.removeItem(atPath: store + "-shm")
-      }
-      if damage == .cutWAL {
-        let wal = try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))
-        try wal.prefix(wal.count - 1).write(to: URL(fileURLWithPath: store + "-wal"))
-      }
+      break
     case .zeroedHeader:
       try builder.writeStore(spec)
       var bytes = try Data(contentsOf: URL(fileURLWithPath: store))

@@ -123,3 +123,67 @@ import Testing
     #expect(names == ["out.csv"])
   }
 }
+
+/// What the removals touch: a leftover of ours is emptied with `unlinkat` on its own entries, so a
+/// link inside it to a legacy store (symbolic or hard) goes as a link and the store stays byte
+/// for byte; a marker that is a link is never followed; a finished output keeps everything but
+/// the marker.
+@Suite struct RemovalsTouchOnlyOursTests {
+  static func legacyStore(in folder: TemporaryDirectory) throws -> (path: String, bytes: Data) {
+    let path = folder.appending("container/Ditto.sqlite")
+    try FileManager.default.createDirectory(
+      atPath: folder.appending("container"), withIntermediateDirectories: true)
+    let bytes = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 * 31) })
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try Data("wal".utf8).write(to: URL(fileURLWithPath: path + "-wal"))
+    return (path, bytes)
+  }
+
+  @Test func aLeftoverHoldingLinksToALegacyStoreLeavesTheStoreAsItWas() throws {
+    let folder = try TemporaryDirectory("removals")
+    let (store, bytes) = try Self.legacyStore(in: folder)
+    let before = try FileHashes(of: folder.appending("container"))
+    let base = folder.appending("tmp")
+    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    let leftover = base + "/ditto-snapshot-AbCdEf"
+    try FileManager.default.createDirectory(
+      atPath: leftover + "/nested", withIntermediateDirectories: true)
+    OwnershipMarker.write(
+      in: leftover, identity: try #require(try FileStatus.of(path: leftover)).identity)
+    try FileManager.default.createSymbolicLink(
+      atPath: leftover + "/Ditto.sqlite", withDestinationPath: store)
+    try FileManager.default.linkItem(atPath: store + "-wal", toPath: leftover + "/hard-wal")
+    try FileManager.default.createSymbolicLink(
+      atPath: leftover + "/nested/container", withDestinationPath: folder.appending("container"))
+    try RunCleanupTests.backdate(leftover)
+
+    let removed = PrivateDirectory.removeLeftovers(in: base, prefixes: ["ditto-snapshot-"])
+    #expect(removed == [leftover])
+    #expect(try FileStatus.of(path: leftover) == nil)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+    #expect(try FileHashes(of: folder.appending("container")) == before)
+  }
+
+  @Test func aFinishedOutputLosesOnlyItsMarkerAndAMarkerLinkIsNeverFollowed() throws {
+    let folder = try TemporaryDirectory("removals-publish")
+    let (store, bytes) = try Self.legacyStore(in: folder)
+    let before = try FileHashes(of: folder.appending("container"))
+    // A folder of ours whose marker someone replaced with a link to the legacy store.
+    let output = try PrivateDirectory(prefix: "ditto-out-", in: folder.path)
+    try Data("rebuilt".utf8).write(to: URL(fileURLWithPath: output.path + "/rebuilt.txt"))
+    try FileManager.default.removeItem(atPath: output.path + "/" + OwnershipMarker.name)
+    try FileManager.default.createSymbolicLink(
+      atPath: output.path + "/" + OwnershipMarker.name, withDestinationPath: store)
+    let final = folder.appending("published")
+    try output.publish(as: final)
+    #expect(try String(contentsOfFile: final + "/rebuilt.txt", encoding: .utf8) == "rebuilt")
+    // The link was not a marker: left as it was, and the store behind it untouched.
+    #expect(try FileStatus.of(path: final + "/" + OwnershipMarker.name)?.kind == .symbolicLink)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+    #expect(try FileHashes(of: folder.appending("container")) == before)
+    // Publishing never replaces: a name that exists and is not an empty folder is refused.
+    let second = try PrivateDirectory(prefix: "ditto-out-", in: folder.path)
+    #expect(throws: FileAccessError.self) { try second.publish(as: folder.appending("container")) }
+    #expect(try FileHashes(of: folder.appending("container")) == before)
+  }
+}

@@ -11,7 +11,8 @@ import SafeFiles
 /// - siblings named as duplicates are named: `<name> copy`, `<name> copy 2`, `<name> 2`,
 ///   `<name> (1)`, `<name>-1`, and the localized "copy" words Finder uses;
 /// - an Xcode `.xcappdata` bundle beside it (its `AppData`);
-/// - containers up to three folders below the folder given (a zip unpacked inside a zip).
+/// - containers up to three folders below the folder given, when it is not a container itself (a
+///   zip unpacked inside a zip).
 ///
 /// Each folder that has a container's layout is surveyed (read on private snapshots, nothing
 /// written); those holding legacy data are returned with their counts, most dittos first.
@@ -101,7 +102,10 @@ struct NearbyCopies {
         }
       }
     }
-    // Below the folder given (and the folder read), up to `depth` folders down.
+    // Below the folder given (and the folder read), up to `depth` folders down: only when the
+    // folder given is not itself a container (a download, an unpacked zip); a container's own
+    // folders are not walked at every run.
+    guard !FolderResolution.has(.appGroupContainer, at: given) else { return found }
     var budget = folderBudget
     var level = [given] + (folder == given ? [] : [folder])
     for _ in 0..<depth {
@@ -127,9 +131,9 @@ struct NearbyCopies {
     return found
   }
 
-  /// The copies near `folder` holding legacy data, most dittos first (ties: as found).
-  static func find(given: String, folder: String) -> [Copy] {
-    candidates(given: given, folder: folder).compactMap { candidate in
+  /// The `candidates` holding legacy data, each surveyed once, most dittos first (ties: as found).
+  static func find(in candidates: [(path: String, relation: String)]) -> [Copy] {
+    candidates.compactMap { candidate in
       let survey = survey(of: candidate.path)
       guard survey.hasRecoverableLegacyData else { return nil }
       return Copy(

@@ -134,13 +134,22 @@ struct ContainerOptions {
   ///
   /// - Parameter survey: the folder read's survey, when the caller has one (else it is made).
   func nearbyCopies(given survey: LegacySurvey? = nil) -> [NearbyCopies.Copy] {
-    guard hasContainer, let resolution = containerResolution else { return [] }
-    guard !NearbyCopies.candidates(given: resolution.given, folder: layout.container).isEmpty
-    else { return [] }
+    nearbyCopiesAndHere(given: survey)?.copies ?? []
+  }
+
+  /// The copies nearby that hold more than the folder read, and that folder's survey; nil when no
+  /// folder nearby has a container's layout (then nothing was surveyed). The places nearby are
+  /// listed once, and each surveyed once.
+  private func nearbyCopiesAndHere(given survey: LegacySurvey?)
+    -> (copies: [NearbyCopies.Copy], here: LegacySurvey)?
+  {
+    guard hasContainer, let resolution = containerResolution else { return nil }
+    let candidates = NearbyCopies.candidates(given: resolution.given, folder: layout.container)
+    guard !candidates.isEmpty else { return nil }
     let here = survey ?? NearbyCopies.survey(of: layout.container)
-    let copies = NearbyCopies.find(given: resolution.given, folder: layout.container)
-    guard here.hasRecoverableLegacyData else { return copies }
-    return copies.filter { $0.dittos > here.readableDittos }
+    let copies = NearbyCopies.find(in: candidates)
+    guard here.hasRecoverableLegacyData else { return (copies, here) }
+    return (copies.filter { $0.dittos > here.readableDittos }, here)
   }
 
   /// The command the user ran, reading `copy` as the container instead; the library stays the
@@ -185,12 +194,7 @@ struct ContainerOptions {
   ///
   /// - Throws: ``InputError``.
   func requireNoBetterCopy(_ context: ToolContext, stopsWhenFewer: Bool) throws(InputError) {
-    guard hasContainer, let resolution = containerResolution,
-      !NearbyCopies.candidates(given: resolution.given, folder: layout.container).isEmpty
-    else { return }
-    let here = NearbyCopies.survey(of: layout.container)
-    let copies = nearbyCopies(given: here)
-    guard !copies.isEmpty else { return }
+    guard let (copies, here) = nearbyCopiesAndHere(given: nil), !copies.isEmpty else { return }
     let steps = copies.map { copy in
       NextStep.command(
         invocation(context.invocation, readingCopy: copy.path),
