@@ -46,7 +46,10 @@ package enum Inventory {
   ) -> Int {
     let summary: DirectoryWalkSummary
     do {
-      summary = try walker.walk(root: root) { entry in
+      // `root/.`: the folder the caller named, reached even when its own name is a link (the
+      // CLI hands an argument that is not UTF-8 over as one); everything inside is walked
+      // without following a link, as always.
+      summary = try walker.walk(root: root + "/.") { entry in
         emit(
           line(
             tag: tag, bytes: entry.status.size, displayPath: prefix + entry.displayPath,

@@ -545,6 +545,14 @@ import Testing
         + "printf 'Category,Ditto\\r\\nA,b\\r\\n' > \(name)/x.csv",
       in: folder.path)
     try #require(setup.exitCode == 0, "\(setup.standardError)")
+    // A container whose own name is not UTF-8 (the argument reaches the tool as a link).
+    let oddContainer = String(name.dropLast()) + "-c\""
+    try #require(
+      try ToolRun.shell("cp -R \(name)/c \(oddContainer)", in: folder.path).exitCode == 0)
+    let inventory = try ToolRun.shell(
+      "./ditto-recover inventory --container \(oddContainer)", in: folder.path)
+    #expect(inventory.standardOutput.contains("inventory[appgroup] "), "\(inventory.standardError)")
+    #expect(inventory.standardOutput.contains(" /Ditto.sqlite"), "\(inventory.standardOutput)")
     let commands = [
       ("inventory", "./ditto-recover inventory --container \(name)/c"),
       ("outcomes", "./ditto-recover outcomes \(name)/logs"),
