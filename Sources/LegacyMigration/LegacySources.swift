@@ -285,7 +285,8 @@ struct LegacySourceGathering {
       }
     } catch {
       logger.info(
-        "legacyStoreURL: cannot compare the stores: \(String(describing: error), privacy: .public)")
+        "legacyStoreURL: cannot compare the stores (\((error as? LegacyStoreError)?.code ?? "read_error", privacy: .public)): \(String(describing: error), privacy: .private)"
+      )
       return
     }
     for other in others {
@@ -302,7 +303,7 @@ struct LegacySourceGathering {
         }
       } catch {
         logger.info(
-          "legacyStoreURL: cannot compare the stores: \(String(describing: error), privacy: .public)"
+          "legacyStoreURL: cannot compare the stores (\((error as? LegacyStoreError)?.code ?? "read_error", privacy: .public)): \(String(describing: error), privacy: .private)"
         )
         continue
       }
@@ -402,7 +403,7 @@ struct LegacySourceGathering {
   private func logProbe(_ findings: LegacyStoreProbe.Findings) {
     for skipped in findings.skipped {
       logger.info(
-        "legacyStoreURL: not opened: [\(skipped.root.rawValue, privacy: .public)] \(skipped.relativePath, privacy: .public) is a \(skipped.reason, privacy: .public) (\(skipped.error.code, privacy: .public)): \(skipped.error.description, privacy: .private)"
+        "legacyStoreURL: not opened: [\(skipped.root.rawValue, privacy: .public)] \(skipped.relativePath, privacy: .public) is a \(skipped.publicReason, privacy: .public) (\(skipped.error.code, privacy: .public)): \(skipped.error.description, privacy: .private)"
       )
     }
     for wal in findings.orphanWALs {
@@ -416,13 +417,14 @@ struct LegacySourceGathering {
   }
 
   /// The seed's match line, naming the store that is imported (`legacyStoreURL: matched <path>
-  /// (<bytes> bytes) wal=<bytes> dittos=<N>`), and one line for every other candidate.
+  /// (<bytes> bytes) wal=<bytes> dittos=<N>`, the path as ``LegacyCandidate/seedPath``: relative to
+  /// its probed place, never absolute), and one line for every other candidate.
   private func logMatch(_ survey: LegacySurvey, keeping: Keeping) {
     let order = survey.preferenceOrder
     guard let chosen = order.first else { return }
     let file = chosen.candidate
     let head =
-      "legacyStoreURL: matched \(file.path) (\(file.bytes) bytes) wal=\(file.walBytes)"
+      "legacyStoreURL: matched \(file.seedPath) (\(file.bytes) bytes) wal=\(file.walBytes)"
     switch chosen.content {
     case .read(_, let dittos):
       logger.info("\(head, privacy: .public) dittos=\(dittos)")
@@ -435,7 +437,7 @@ struct LegacySourceGathering {
     for other in order.dropFirst() {
       let file = other.candidate
       let head =
-        "legacyStoreURL: also found \(file.path) (\(file.bytes) bytes) wal=\(file.walBytes)"
+        "legacyStoreURL: also found \(file.seedPath) (\(file.bytes) bytes) wal=\(file.walBytes)"
       switch other.content {
       case .read(_, let dittos) where dittos > 0:
         let missing = other.missingFromChosen.map { "\($0)" } ?? "unknown"

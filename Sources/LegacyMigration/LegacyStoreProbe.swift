@@ -40,6 +40,14 @@ extension LegacyCandidate {
     root == .picked ? "the file picked" : "[\(root.rawValue)] \(relativePath)"
   }
 
+  /// How the seed's `legacyStoreURL: matched <path>` lines name it: the probed place in angle
+  /// brackets, then the path below it (`<appgroup>/Library/Application Support/Ditto.sqlite`), so the
+  /// line keeps the seed's shape and carries no absolute path; a file the user picked is only
+  /// `<the file picked>`.
+  package var seedPath: String {
+    root == .picked ? "<the file picked>" : "<\(root.rawValue)>/\(relativePath)"
+  }
+
   package init(pickedFile path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     self.init(root: .picked, relativePath: name, path: path, bytes: 0)
@@ -94,6 +102,15 @@ package struct SkippedCandidate: Sendable, Equatable {
     case .notARegularFile(_, let kind): kind.humanName
     case .linkedFolder: "symbolic link to a folder"
     default: error.description
+    }
+  }
+
+  /// ``reason`` for a public log line: an error's description names the file, so it is left out
+  /// (the line carries the error's code).
+  package var publicReason: String {
+    switch error {
+    case .notARegularFile, .linkedFolder: reason
+    default: "file that cannot be examined"
     }
   }
 }

@@ -65,7 +65,7 @@ import Testing
     #expect(
       harness.log.lines().contains {
         $0.hasPrefix(
-          "legacyStoreURL: matched \(harness.builder.path("Library/Application Support/Ditto.sqlite")) ("
+          "legacyStoreURL: matched <appgroup>/Library/Application Support/Ditto.sqlite ("
         )
       })
     try harness.assertPreserved()
