@@ -125,7 +125,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
-        "BuildInfo", "SystemShims", "BackupCrypto",
+        "BuildInfo", "SystemShims", "BackupCrypto", "UnifiedLog",
       ]
     ),
     // The commit and date a release was built from (scripts/release defines them; "" otherwise).
@@ -144,8 +144,14 @@ let package = Package(
       name: "launch-bench",
       dependencies: ["ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures"],
       path: "Benchmarks/LaunchBench"),
-    // Reads `log show` captures and reports the distribution of migration_outcome tags.
-    .target(name: "OutcomeReport"),
+    // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.
+    .target(name: "ByteStreams"),
+    // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
+    // read by our own code: no Mac needed.
+    .target(name: "UnifiedLog", dependencies: ["ByteStreams"]),
+    // Reads `log show` captures and log archives, and reports the distribution of
+    // migration_outcome tags.
+    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog"]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's
@@ -281,7 +287,7 @@ let package = Package(
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
       name: "OutcomeReportTests",
-      dependencies: ["OutcomeReport"],
+      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog"],
       exclude: ["Samples"]
     ),
   ]

@@ -18,7 +18,8 @@ public enum Tool {
       commands: [
         MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
         InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
-        BackupCommand.self, SalvageCommand.self, OutcomesCommand.self, CompletionCommand.self,
+        BackupCommand.self, SalvageCommand.self, OutcomesCommand.self, LogsCommand.self,
+        CompletionCommand.self,
       ])
   }
 

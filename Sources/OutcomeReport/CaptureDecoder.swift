@@ -1,3 +1,5 @@
+import ByteStreams
+
 // WHAT AN INPUT'S BYTES ARE (told by content, never by the file's name)
 //
 //   FIRST BYTES                       READ AS

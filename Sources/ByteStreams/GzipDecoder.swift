@@ -15,13 +15,13 @@
 // block header) and the 32 KiB window are kept. Output is handed over in pieces of at most 64 KiB.
 
 /// Why a gzip stream could not be decoded to its end.
-struct GzipError: Error, Equatable, Sendable {
+package struct GzipError: Error, Equatable, Sendable {
   /// What was wrong, in words (`bad CRC-32`, `distance beyond the window`).
-  let reason: String
+  package let reason: String
 }
 
 /// A streaming gzip decoder.
-struct GzipDecoder {
+package struct GzipDecoder {
   private enum State {
     case header
     case blockStart
@@ -47,14 +47,16 @@ struct GzipDecoder {
   private var memberBytes: UInt32 = 0
   private var pending: [UInt8] = []
   /// Bytes of output so far, all members.
-  private(set) var outputBytes = 0
+  package private(set) var outputBytes = 0
   /// Members decoded to their trailer.
-  private(set) var members = 0
+  package private(set) var members = 0
+
+  package init() {}
 
   /// Decodes what `chunk` allows, handing output to `emit`.
   ///
   /// - Throws: ``GzipError`` when the stream is not valid gzip; decoding stops there.
-  mutating func feed(_ chunk: some Collection<UInt8>, emit: ([UInt8]) -> Void) throws(GzipError) {
+  package mutating func feed(_ chunk: some Collection<UInt8>, emit: ([UInt8]) -> Void) throws(GzipError) {
     if case .failed(let error) = state { throw error }
     if position > 65_536 {
       input.removeFirst(position)
@@ -75,7 +77,7 @@ struct GzipDecoder {
   /// Ends the stream, handing over the output still held.
   ///
   /// - Throws: ``GzipError`` when the stream stops inside a member.
-  mutating func finish(emit: ([UInt8]) -> Void) throws(GzipError) {
+  package mutating func finish(emit: ([UInt8]) -> Void) throws(GzipError) {
     flush(emit)
     switch state {
     case .failed(let error): throw error
@@ -417,8 +419,8 @@ struct HuffmanCode {
 }
 
 /// CRC-32 (IEEE 802.3, reflected), as gzip's trailer holds it.
-struct CRC32 {
-  private(set) var value: UInt32 = 0
+package struct CRC32 {
+  package private(set) var value: UInt32 = 0
 
   private static let table: [UInt32] = (0..<256).map { index in
     var entry = UInt32(index)
@@ -426,7 +428,9 @@ struct CRC32 {
     return entry
   }
 
-  mutating func update(_ bytes: [UInt8]) {
+  package init() {}
+
+  package mutating func update(_ bytes: [UInt8]) {
     var current = ~value
     Self.table.withUnsafeBufferPointer { table in
       for byte in bytes { current = table[Int((current ^ UInt32(byte)) & 0xFF)] ^ (current >> 8) }

@@ -1,0 +1,71 @@
+import UnifiedLog
+
+/// `ditto-recover logs ARCHIVE…`: the entries of a tester's log archive, read without a Mac.
+struct LogsCommand: Command {
+  static let name = "logs"
+  static let abstract =
+    "Print the entries of a .logarchive, a tracev3 file or a sysdiagnose archive (no Mac needed)."
+  static let discussion: String? = """
+    Reads Apple's binary unified log with this tool's own reader: a .logarchive folder (Persist,
+    Special, Signpost, HighVolume, logdata.LiveData.tracev3, timesync, uuidtext, dsc), a loose
+    tracev3 file with its timesync and uuidtext neighbours, or a sysdiagnose_….tar.gz (its
+    system_logs.logarchive, streamed from the archive: nothing is unpacked to disk). Inputs are
+    told by their content, never by their name. Entries are printed file by file, in the order
+    each file holds them, as `log show` prints them: the default style, or with --json one object
+    per line as `log show --style ndjson` (timestamp, machTimestamp, eventType, messageType,
+    processID, threadID, subsystem, category, formatString, eventMessage, …; `args` when the format
+    string is not in the archive, `file` the tracev3 file). Times are UTC, microseconds truncated
+    (timestampNs is exact). Whatever could not be read (a damaged chunk, another compression than
+    LZ4, a file cut short) is named on standard error, file by file; what can be read still is,
+    and the exit code is then 65.
+    """
+  @Argument(
+    repeating: .positionalText(
+      "archive", value: "archive",
+      help: "A .logarchive folder, a tracev3 file, or a sysdiagnose .tar.gz / .tar.",
+      required: true, repeatable: true))
+  var archives: [String]
+  @Argument(.text("subsystem", value: "subsystem", help: "Only entries of this subsystem."))
+  var subsystem: String?
+  @Argument(.text("category", value: "category", help: "Only entries of this category."))
+  var category: String?
+  @Argument(common: CommonOptions.json) var json: Bool
+
+  func run(_ context: ToolContext) throws -> ExitCode {
+    var kinds: [(String, UnifiedLogInputKind)] = []
+    for archive in archives {
+      guard let kind = UnifiedLogReader.kind(of: archive) else {
+        throw InputError(
+          "\(archive): not a unified-log archive (no .logarchive folder, tracev3 file or tar archive holding one)"
+        )
+      }
+      kinds.append((archive, kind))
+    }
+    var damaged = false
+    var buffer = ""
+    if !json { buffer = LogShowFormat.header + "\n" }
+    for (archive, kind) in kinds {
+      let summary = UnifiedLogReader.read(archive, kind: kind) { entry in
+        if let subsystem, entry.subsystem != subsystem { return }
+        if let category, entry.category != category { return }
+        buffer += (json ? LogShowFormat.ndjson(entry) : LogShowFormat.line(entry)) + "\n"
+        if buffer.utf8.count > 1 << 16 {
+          context.standardOutput.write(buffer)
+          buffer = ""
+        }
+      }
+      context.standardOutput.write(buffer)
+      buffer = ""
+      var note = "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
+      if let device = summary.device { note += " (device \(device))" }
+      context.standardError.write(note + "\n")
+      for problem in summary.problems {
+        if problem.isDamage { damaged = true }
+        context.standardError.write(
+          "\(problem.isDamage ? "warning" : "note"): \(archive): \(problem.file): \(problem.reason) [\(problem.code)]\n"
+        )
+      }
+    }
+    return damaged ? .dataError : .success
+  }
+}

@@ -1,0 +1,134 @@
+/// Why a unified-log file could not be read (further): named with the file and, where it helps, the
+/// offset.
+package struct UnifiedLogProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What kind of problem, as a stable word (`truncated`, `unknown_compression`, …).
+  package var code: String
+  /// The file (relative to the archive) it is about.
+  package var file: String
+  /// What was wrong, in words.
+  package var reason: String
+
+  package init(code: String, file: String, reason: String) {
+    self.code = code
+    self.file = file
+    self.reason = reason
+  }
+
+  package var description: String { "\(file): \(reason)" }
+
+  /// False for what happens in whole, undamaged archives (an oversize chunk that was in a file
+  /// rotated out, strings files left out to bound memory): named, but not damage.
+  package var isDamage: Bool { !["missing_oversize", "strings_not_loaded"].contains(code) }
+}
+
+/// A failure inside one structure; the caller names the file.
+struct FormatError: Error {
+  var code: String
+  var reason: String
+
+  static func truncated(_ what: String) -> FormatError {
+    FormatError(code: "truncated", reason: "\(what) is cut short")
+  }
+}
+
+/// Little-endian reads over bytes, every read bounds-checked.
+struct ByteCursor {
+  let bytes: [UInt8]
+  let end: Int
+  var offset: Int
+
+  init(_ bytes: [UInt8], from start: Int = 0, end: Int? = nil) {
+    self.bytes = bytes
+    self.offset = start
+    self.end = min(end ?? bytes.count, bytes.count)
+  }
+
+  var remaining: Int { max(0, end - offset) }
+
+  mutating func need(_ count: Int, _ what: String) throws(FormatError) {
+    guard count >= 0, offset <= end, count <= end - offset else { throw .truncated(what) }
+  }
+
+  mutating func u8(_ what: String = "a value") throws(FormatError) -> UInt8 {
+    try need(1, what)
+    defer { offset += 1 }
+    return bytes[offset]
+  }
+
+  mutating func u16(_ what: String = "a value") throws(FormatError) -> UInt16 {
+    try need(2, what)
+    defer { offset += 2 }
+    return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+  }
+
+  mutating func u32(_ what: String = "a value") throws(FormatError) -> UInt32 {
+    try need(4, what)
+    defer { offset += 4 }
+    return Self.u32(bytes, offset)
+  }
+
+  mutating func u64(_ what: String = "a value") throws(FormatError) -> UInt64 {
+    try need(8, what)
+    defer { offset += 8 }
+    return UInt64(Self.u32(bytes, offset)) | UInt64(Self.u32(bytes, offset + 4)) << 32
+  }
+
+  mutating func take(_ count: Int, _ what: String = "a value") throws(FormatError) -> ArraySlice<
+    UInt8
+  > {
+    try need(count, what)
+    defer { offset += count }
+    return bytes[offset..<offset + count]
+  }
+
+  mutating func skip(_ count: Int, _ what: String = "a value") throws(FormatError) {
+    try need(count, what)
+    offset += count
+  }
+
+  mutating func uuid(_ what: String = "a UUID") throws(FormatError) -> LogUUID {
+    LogUUID(try take(16, what))
+  }
+
+  /// Moves to the next multiple of 8 (or the end).
+  mutating func alignTo8() { offset = min(end, (offset + 7) & ~7) }
+
+  static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+    UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16
+      | UInt32(bytes[at + 3]) << 24
+  }
+
+  /// The UTF-8 string up to the first NUL (or the end) of `slice`; invalid bytes are replaced.
+  static func cString(_ slice: ArraySlice<UInt8>) -> String {
+    let stop = slice.firstIndex(of: 0) ?? slice.endIndex
+    return String(decoding: slice[slice.startIndex..<stop], as: UTF8.self)
+  }
+}
+
+/// A UUID as the log files store it (big-endian bytes), printed as `log` prints it.
+package struct LogUUID: Hashable, Sendable, CustomStringConvertible {
+  package var bytes: [UInt8]
+
+  package init(_ bytes: some Collection<UInt8>) { self.bytes = Array(bytes) }
+
+  /// `A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19`.
+  package var description: String {
+    var text = ""
+    for (index, byte) in bytes.enumerated() {
+      if [4, 6, 8, 10].contains(index) { text += "-" }
+      text += Self.hex(byte)
+    }
+    return text
+  }
+
+  /// 32 upper-case hex digits, as the uuidtext and dsc files are named.
+  package var fileName: String { bytes.map(Self.hex).joined() }
+
+  package var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+
+  private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+  static func hex(_ byte: UInt8) -> String {
+    String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+  }
+}

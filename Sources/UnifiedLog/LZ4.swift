@@ -1,0 +1,120 @@
+// APPLE'S LZ4 FRAMING AROUND LZ4 BLOCKS, DECODED BY THIS PACKAGE'S OWN CODE
+//
+//   MARKER   LAYOUT                                          WHAT IS CHECKED
+//   "bv41"   u32 decoded size, u32 encoded size, LZ4 block   the block decodes to exactly its size
+//   "bv4-"   u32 size, the bytes as they are                 the bytes are there
+//   "bv4$"   end of the stream                               it is there (a stream without it is cut)
+//
+// An LZ4 block is a run of sequences: a token (literal count in the high nibble, match length - 4
+// in the low one, each extended by bytes of 255 while they last), the literals, a two-byte
+// little-endian distance (never 0, never before the output's start) and the match, which may
+// overlap its own output. The last sequence is literals only. Blocks of one stream share one
+// output, so a match may reach back into an earlier block.
+
+/// Decodes a ChunkSet's `bv41`/`bv4-` blocks up to `bv4$`.
+enum LZ4Stream {
+  /// Another compression than LZ4 (`bvxn` is LZFSE, `bvx-` stored LZFSE, `bvx2` LZFSE v2).
+  static let otherMarkers: [String: String] = [
+    "bvxn": "LZFSE", "bvx2": "LZFSE", "bvx1": "LZFSE", "bvx-": "LZFSE (stored)",
+    "bvxz": "LZBITMAP",
+  ]
+
+  /// At most this many decoded bytes per ChunkSet (Apple's are 64 KiB to a few MiB).
+  static let maximumDecodedSize = 64 << 20
+
+  static func decode(_ bytes: ArraySlice<UInt8>) throws(FormatError) -> [UInt8] {
+    var output: [UInt8] = []
+    var cursor = ByteCursor(Array(bytes))
+    while true {
+      let marker = try cursor.take(4, "a compressed block's marker")
+      let name = String(decoding: marker, as: UTF8.self)
+      switch name {
+      case "bv4$":
+        return output
+      case "bv41":
+        let decoded = Int(try cursor.u32("a compressed block's size"))
+        let encoded = Int(try cursor.u32("a compressed block's size"))
+        guard output.count + decoded <= maximumDecodedSize else {
+          throw FormatError(code: "too_large", reason: "a ChunkSet decodes to over 64 MiB")
+        }
+        let block = try cursor.take(encoded, "an LZ4 block")
+        try decodeBlock(block, expecting: decoded, into: &output)
+      case "bv4-":
+        let size = Int(try cursor.u32("a stored block's size"))
+        guard output.count + size <= maximumDecodedSize else {
+          throw FormatError(code: "too_large", reason: "a ChunkSet decodes to over 64 MiB")
+        }
+        output += try cursor.take(size, "a stored block")
+      default:
+        if let other = otherMarkers[name] {
+          throw FormatError(
+            code: "unknown_compression",
+            reason: "a ChunkSet compressed with \(other) (\(name)), which this reader does not decode")
+        }
+        throw FormatError(
+          code: "unknown_compression",
+          reason: "a ChunkSet block with an unknown marker \(Self.printable(marker))")
+      }
+    }
+  }
+
+  static func printable(_ marker: ArraySlice<UInt8>) -> String {
+    marker.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + LogUUID.hex($0) }
+      .joined()
+  }
+
+  /// Decodes one LZ4 block, appending exactly `expecting` bytes to `output`.
+  static func decodeBlock(
+    _ block: ArraySlice<UInt8>, expecting: Int, into output: inout [UInt8]
+  ) throws(FormatError) {
+    let start = output.count
+    let limit = start + expecting
+    output.reserveCapacity(limit)
+    var index = block.startIndex
+    let end = block.endIndex
+    func bad(_ reason: String) -> FormatError {
+      FormatError(code: "damaged_lz4", reason: "an LZ4 block is damaged (\(reason))")
+    }
+    while index < end {
+      let token = block[index]
+      index += 1
+      var literals = Int(token >> 4)
+      if literals == 15 {
+        while true {
+          guard index < end else { throw bad("a literal length runs past the block") }
+          let more = block[index]
+          index += 1
+          literals += Int(more)
+          if more != 255 { break }
+        }
+      }
+      guard literals <= end - index else { throw bad("literals run past the block") }
+      guard output.count + literals <= limit else { throw bad("more output than announced") }
+      output += block[index..<index + literals]
+      index += literals
+      if index == end { break }  // the last sequence: literals only
+      guard end - index >= 2 else { throw bad("a match distance is cut short") }
+      let distance = Int(block[index]) | Int(block[index + 1]) << 8
+      index += 2
+      guard distance > 0, distance <= output.count else { throw bad("a match reaches before the start") }
+      var length = Int(token & 15)
+      if length == 15 {
+        while true {
+          guard index < end else { throw bad("a match length runs past the block") }
+          let more = block[index]
+          index += 1
+          length += Int(more)
+          if more != 255 { break }
+        }
+      }
+      length += 4
+      guard output.count + length <= limit else { throw bad("more output than announced") }
+      var from = output.count - distance
+      for _ in 0..<length {
+        output.append(output[from])
+        from += 1
+      }
+    }
+    guard output.count == limit else { throw bad("less output than announced") }
+  }
+}

@@ -1,0 +1,747 @@
+// TRACEV3, READ BY THIS PACKAGE'S OWN CODE (libyal's "Apple Unified Logging" document, checked
+// against real files)
+//
+//   CHUNK      TAG     WHAT IS READ
+//   header     0x1000  timebase, wall clock (whole seconds), zone, build, hardware, boot UUID
+//   catalog    0x600b  UUIDs, subsystem strings, processes (pid, images, subsystem ids), and one
+//                      sub chunk per ChunkSet that follows
+//   ChunkSet   0x600d  LZ4 (bv41 / bv4- / bv4$) holding the chunks below, 8-byte aligned
+//   firehose   0x6001  tracepoints: log, activity, trace, signpost, loss; every optional field by
+//                      its flag; items (strings, numbers, private, binary), private data
+//   oversize   0x6002  the items of a tracepoint too large for its firehose chunk
+//   statedump  0x6003  listed as state events (title and data type)
+//   simpledump 0x6004  subsystem and message as stored
+//
+// Every top-level chunk is 8-byte aligned. A chunk this reader does not know, or one it cannot
+// read, is named (file, offset, why) and counted; reading goes on at the next chunk.
+
+/// What a tracev3 file's header says.
+package struct TraceV3Header: Sendable, Equatable {
+  package var timebaseNumerator: UInt32
+  package var timebaseDenominator: UInt32
+  package var startTime: UInt64
+  package var wallClockSeconds: Int64
+  package var timeZoneMinutes: Int
+  package var build: String
+  package var hardwareModel: String
+  package var bootUUID: LogUUID
+  package var timeZonePath: String
+}
+
+/// Reads one tracev3 file pushed to it in pieces of any size; entries come out as their chunks
+/// are complete, so memory stays at one ChunkSet.
+package struct TraceV3Parser {
+  package let file: String
+  private let context: LogContext
+  private var buffer: [UInt8] = []
+  private var consumed = 0
+  private var fileOffset = 0
+  private(set) package var header: TraceV3Header?
+  private var catalog: Catalog?
+  private var sequence = 0
+  /// Entries waiting for an oversize chunk not seen yet, by (proc, reference).
+  private var waiting: [OversizeKey: [PendingEntry]] = [:]
+  private var oversize: [OversizeKey: OversizeData] = [:]
+  package private(set) var problems: [UnifiedLogProblem] = []
+  package private(set) var stateDumps = 0
+  /// Chunks read, by tag, for the summary.
+  package private(set) var chunkCounts: [String: Int] = [:]
+
+  package init(file: String, context: LogContext) {
+    self.file = file
+    self.context = context
+  }
+
+  /// Hands over the next bytes of the file.
+  package mutating func feed(_ bytes: some Collection<UInt8>, emit: (UnifiedLogEntry) -> Void) {
+    if consumed > 1 << 20 || (consumed > 0 && consumed == buffer.count) {
+      buffer.removeFirst(consumed)
+      consumed = 0
+    }
+    buffer.append(contentsOf: bytes)
+    while let chunk = nextChunk() {
+      handleTopLevel(chunk, emit: emit)
+    }
+  }
+
+  /// Ends the file: what is left over is named.
+  package mutating func finish(emit: (UnifiedLogEntry) -> Void) {
+    let left = buffer.count - consumed
+    if left > 0, buffer[consumed...].contains(where: { $0 != 0 }) {
+      problem(
+        "truncated",
+        "the file ends inside a chunk at offset \(fileOffset) (\(left) bytes left unread)")
+    }
+    // Tracepoints whose oversize chunk never came: emitted with what they carry.
+    for key in waiting.keys.sorted(by: { $0.reference < $1.reference }) {
+      for pending in waiting[key] ?? [] {
+        var entry = pending.entry
+        entry.arguments = []
+        problemOnce(
+          "missing_oversize", "a tracepoint refers to an oversize chunk the file does not hold")
+        emitEntry(&entry, emit: emit)
+      }
+    }
+    waiting = [:]
+    buffer = []
+    consumed = 0
+  }
+
+  // MARK: - Top-level chunks
+
+  private struct RawChunk {
+    var tag: UInt32
+    var subtag: UInt32
+    var data: ArraySlice<UInt8>
+    var offset: Int
+  }
+
+  private static let maximumChunkSize = 64 << 20
+
+  private mutating func nextChunk() -> RawChunk? {
+    let available = buffer.count - consumed
+    guard available >= 16 else { return nil }
+    let tag = ByteCursor.u32(buffer, consumed)
+    let subtag = ByteCursor.u32(buffer, consumed + 4)
+    let size =
+      UInt64(ByteCursor.u32(buffer, consumed + 8))
+      | UInt64(ByteCursor.u32(buffer, consumed + 12)) << 32
+    guard size <= UInt64(Self.maximumChunkSize) else {
+      problem(
+        "damaged_chunk",
+        "a chunk at offset \(fileOffset) says it is \(size) bytes long; the rest of the file is not read"
+      )
+      consumed = buffer.count
+      fileOffset += available
+      return nil
+    }
+    let total = 16 + Int(size)
+    guard available >= total else { return nil }
+    let chunk = RawChunk(
+      tag: tag, subtag: subtag, data: buffer[consumed + 16..<consumed + total], offset: fileOffset)
+    let padded = min(available, (total + 7) & ~7)
+    consumed += padded
+    fileOffset += padded
+    return chunk
+  }
+
+  private mutating func handleTopLevel(_ chunk: RawChunk, emit: (UnifiedLogEntry) -> Void) {
+    do throws(FormatError) {
+      switch chunk.tag {
+      case 0x1000:
+        count("header")
+        header = try Self.readHeader(chunk.data)
+      case 0x600b:
+        count("catalog")
+        catalog = try Catalog(chunk.data)
+      case 0x600d:
+        count("chunkset")
+        let decoded = try LZ4Stream.decode(chunk.data)
+        try readChunkSet(decoded, at: chunk.offset, emit: emit)
+      case 0x6001, 0x6002, 0x6003, 0x6004:
+        // Outside a ChunkSet (not seen in Apple's files, but readable).
+        readInner(tag: chunk.tag, data: chunk.data, at: chunk.offset, emit: emit)
+      default:
+        count("unknown")
+        problem(
+          "unknown_chunk",
+          "a chunk with an unknown tag 0x\(String(chunk.tag, radix: 16)) at offset \(chunk.offset) was skipped"
+        )
+      }
+    } catch {
+      problem(error.code, "\(error.reason) (chunk at offset \(chunk.offset))")
+    }
+  }
+
+  private mutating func count(_ tag: String) { chunkCounts[tag, default: 0] += 1 }
+
+  private mutating func problem(_ code: String, _ reason: String) {
+    problems.append(UnifiedLogProblem(code: code, file: file, reason: reason))
+  }
+
+  private mutating func problemOnce(_ code: String, _ reason: String) {
+    if !problems.contains(where: { $0.code == code }) { problem(code, reason) }
+  }
+
+  static func readHeader(_ data: ArraySlice<UInt8>) throws(FormatError) -> TraceV3Header {
+    var cursor = ByteCursor(Array(data))
+    let numerator = try cursor.u32("the header")
+    let denominator = try cursor.u32("the header")
+    let start = try cursor.u64("the header")
+    let wall = Int32(bitPattern: try cursor.u32("the header"))
+    try cursor.skip(8, "the header")
+    let zone = Int32(bitPattern: try cursor.u32("the header"))
+    _ = try cursor.u32("the header")  // DST flag
+    _ = try cursor.u32("the header")  // flags
+    var header = TraceV3Header(
+      timebaseNumerator: numerator, timebaseDenominator: denominator, startTime: start,
+      wallClockSeconds: Int64(wall), timeZoneMinutes: -Int(zone), build: "", hardwareModel: "",
+      bootUUID: LogUUID([UInt8](repeating: 0, count: 16)), timeZonePath: "")
+    // Sub chunks: continuous time, system information, generation, time zone.
+    while cursor.remaining >= 8 {
+      let tag = try cursor.u32("a header sub chunk")
+      let size = Int(try cursor.u32("a header sub chunk"))
+      let body = try cursor.take(size, "a header sub chunk")
+      var sub = ByteCursor(Array(body))
+      switch tag {
+      case 0x6101 where size >= 56:
+        try sub.skip(8)
+        header.build = ByteCursor.cString(try sub.take(16))
+        header.hardwareModel = ByteCursor.cString(try sub.take(32))
+      case 0x6102 where size >= 16:
+        header.bootUUID = try sub.uuid()
+      case 0x6103:
+        header.timeZonePath = ByteCursor.cString(body)
+      default:
+        break
+      }
+    }
+    guard header.timebaseDenominator != 0 else {
+      throw FormatError(code: "damaged_header", reason: "the header's timebase has a zero denominator")
+    }
+    return header
+  }
+
+  // MARK: - ChunkSets
+
+  private mutating func readChunkSet(
+    _ decoded: [UInt8], at offset: Int, emit: (UnifiedLogEntry) -> Void
+  ) throws(FormatError) {
+    var cursor = ByteCursor(decoded)
+    while cursor.remaining >= 16 {
+      let tag = try cursor.u32()
+      _ = try cursor.u32()
+      let size = try cursor.u64()
+      guard size <= UInt64(cursor.remaining) else {
+        throw FormatError(
+          code: "damaged_chunkset", reason: "a chunk inside a ChunkSet runs past its end")
+      }
+      let data = try cursor.take(Int(size))
+      readInner(tag: tag, data: data, at: offset, emit: emit)
+      cursor.alignTo8()
+    }
+  }
+
+  private mutating func readInner(
+    tag: UInt32, data: ArraySlice<UInt8>, at offset: Int, emit: (UnifiedLogEntry) -> Void
+  ) {
+    do throws(FormatError) {
+      switch tag {
+      case 0x6001:
+        count("firehose")
+        try readFirehose(Array(data), emit: emit)
+      case 0x6002:
+        count("oversize")
+        try readOversize(Array(data), emit: emit)
+      case 0x6003:
+        count("statedump")
+        try readStateDump(Array(data), emit: emit)
+      case 0x6004:
+        count("simpledump")
+        try readSimpleDump(Array(data), emit: emit)
+      default:
+        count("unknown")
+        problem(
+          "unknown_chunk",
+          "a chunk with an unknown tag 0x\(String(tag, radix: 16)) in the ChunkSet at offset \(offset) was skipped"
+        )
+      }
+    } catch {
+      problem(error.code, "\(error.reason) (ChunkSet at offset \(offset))")
+    }
+  }
+
+  // MARK: - Firehose
+
+  private struct ProcKey: Hashable {
+    var upper: UInt64
+    var lower: UInt32
+  }
+
+  private struct OversizeKey: Hashable {
+    var proc: ProcKey
+    var reference: UInt32
+  }
+
+  private struct OversizeData {
+    var items: [RawItem]
+    var values: ArraySlice<UInt8>
+    var privateData: ArraySlice<UInt8>
+  }
+
+  private struct PendingEntry {
+    var entry: UnifiedLogEntry
+    var format: ResolvedFormat?
+  }
+
+  struct RawItem {
+    var type: UInt8
+    var data: ArraySlice<UInt8>
+  }
+
+  private mutating func readFirehose(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)
+    throws(FormatError)
+  {
+    var cursor = ByteCursor(data)
+    let proc = ProcKey(upper: try cursor.u64("a firehose chunk"), lower: try cursor.u32("a firehose chunk"))
+    _ = try cursor.u8()  // ttl
+    _ = try cursor.u8()  // collapsed
+    try cursor.skip(2)
+    let publicSize = Int(try cursor.u16("a firehose chunk"))
+    let privateVirtualOffset = Int(try cursor.u16("a firehose chunk"))
+    try cursor.skip(2)
+    _ = try cursor.u8()  // stream type
+    _ = try cursor.u8()
+    let baseTime = try cursor.u64("a firehose chunk")
+    guard publicSize <= data.count else {
+      throw FormatError(code: "damaged_firehose", reason: "a firehose chunk's public data runs past its end")
+    }
+    let virtual = privateVirtualOffset & 0x0FFF
+    let privateData: ArraySlice<UInt8> =
+      virtual == 0 ? [] : data[max(0, data.count - (4096 - virtual))...]
+    let process = catalog?.processes[CatalogProcessKey(upper: proc.upper, lower: proc.lower)]
+    if catalog != nil, process == nil {
+      problemOnce("unknown_process", "a firehose chunk names a process its catalog does not list")
+    }
+    var offset = 32
+    while offset + 24 <= publicSize {
+      // The last tracepoint may reach past the public size (its data is still public).
+      var tp = ByteCursor(data, from: offset, end: data.count - privateData.count)
+      let recordType = try tp.u8()
+      let logType = try tp.u8()
+      let flags = try tp.u16()
+      let formatLower = try tp.u32()
+      let thread = try tp.u64()
+      let deltaLower = UInt64(try tp.u32())
+      let deltaUpper = UInt64(try tp.u16())
+      let dataSize = Int(try tp.u16())
+      if recordType == 0 { break }
+      guard dataSize <= tp.remaining else {
+        throw FormatError(code: "damaged_firehose", reason: "a tracepoint runs past its firehose chunk")
+      }
+      let body = Array(data[tp.offset..<tp.offset + dataSize])
+      offset = (tp.offset + dataSize + 7) & ~7
+      let time = baseTime &+ (deltaLower | deltaUpper << 32)
+      let tracepoint = Tracepoint(
+        recordType: recordType, logType: logType, flags: flags, formatLower: formatLower,
+        thread: thread, time: time, body: body)
+      try readTracepoint(
+        tracepoint, proc: proc, process: process, privateData: privateData,
+        privateVirtualOffset: virtual, emit: emit)
+    }
+  }
+
+  struct Tracepoint {
+    var recordType: UInt8
+    var logType: UInt8
+    var flags: UInt16
+    var formatLower: UInt32
+    var thread: UInt64
+    var time: UInt64
+    var body: [UInt8]
+
+    var stringsFileType: UInt16 { flags & 0x000E }
+  }
+
+  private static let logTypes: [UInt8: String] = [
+    0x00: "Default", 0x01: "Info", 0x02: "Debug", 0x10: "Error", 0x11: "Fault",
+  ]
+
+  private mutating func readTracepoint(
+    _ tp: Tracepoint, proc: ProcKey, process: CatalogProcess?, privateData: ArraySlice<UInt8>,
+    privateVirtualOffset: Int, emit: (UnifiedLogEntry) -> Void
+  ) throws(FormatError) {
+    var cursor = ByteCursor(tp.body)
+    var entry = newEntry(time: tp.time, thread: tp.thread, process: process)
+    entry.traceID =
+      UInt64(tp.formatLower) << 32 | UInt64(tp.flags) << 16 | UInt64(tp.logType) << 8
+      | UInt64(tp.recordType)
+    var location = FormatLocation(
+      stringsFileType: tp.stringsFileType, reference: UInt64(tp.formatLower & 0x7FFF_FFFF),
+      isDynamic: tp.formatLower & 0x8000_0000 != 0, loadAddress: 0, uuid: nil)
+    switch tp.recordType {
+    case 0x07:  // loss
+      entry.eventType = "lossEvent"
+      let start = try cursor.u64("a loss tracepoint")
+      let end = try cursor.u64("a loss tracepoint")
+      let lost = try cursor.u64("a loss tracepoint")
+      entry.messageType = Self.logTypes[tp.logType]
+      entry.eventMessage =
+        "lost >=\(lost) unreliable messages from \(start)-\(end) (Mach continuous exact start-approx. end)"
+      emitEntry(&entry, emit: emit)
+      return
+    case 0x03:  // trace
+      entry.eventType = "traceEvent"
+      entry.messageType = Self.logTypes[tp.logType]
+      location.loadAddress = UInt64(try cursor.u32("a trace tracepoint"))
+      // Values: stored front to back, their sizes, then their count (the last byte).
+      var items: [RawItem] = []
+      if let countByte = tp.body.last, tp.body.count > 4 {
+        let count = Int(countByte)
+        let sizesStart = tp.body.count - 1 - count
+        if sizesStart >= 4 {
+          var valueOffset = 4
+          for index in 0..<count {
+            let size = Int(tp.body[sizesStart + index])
+            guard valueOffset + size <= sizesStart else { break }
+            items.append(RawItem(type: 0x00, data: tp.body[valueOffset..<valueOffset + size]))
+            valueOffset += size
+          }
+        }
+      }
+      entry.arguments = items.map { Self.argument($0, values: [], privateData: [], privateOffset: 0) }
+      let resolved = context.resolve(location, process: process)
+      apply(resolved, to: &entry)
+      emitEntry(&entry, emit: emit)
+      return
+    case 0x02:  // activity
+      entry.eventType = tp.logType == 0x03 ? "userActionEvent" : "activityCreateEvent"
+      if tp.logType != 0x01 && tp.logType != 0x03 {
+        problemOnce("unknown_log_type", "an activity with an unknown type 0x\(String(tp.logType, radix: 16))")
+      }
+      if tp.flags & 0x0001 != 0 { _ = try cursor.u64("an activity") }
+      if tp.flags & 0x0010 != 0 { _ = try cursor.u64("an activity") }
+      if tp.flags & 0x0200 != 0 { _ = try cursor.u64("an activity") }
+      if tp.logType != 0x03 {
+        entry.activityIdentifier = try cursor.u64("an activity") & (1 << 63 - 1)
+      }
+      try readStringLocation(&cursor, tp: tp, into: &location)
+      entry.messageType = Self.logTypes[tp.logType]
+      apply(context.resolve(location, process: process), to: &entry)
+      emitEntry(&entry, emit: emit)
+      return
+    case 0x04, 0x06:
+      break
+    default:
+      problemOnce(
+        "unknown_record_type",
+        "a tracepoint of an unknown record type 0x\(String(tp.recordType, radix: 16)) was skipped")
+      return
+    }
+    // Log (0x04) and signpost (0x06).
+    let isSignpost = tp.recordType == 0x06
+    entry.eventType = isSignpost ? "signpostEvent" : "logEvent"
+    if !isSignpost {
+      if let type = Self.logTypes[tp.logType] {
+        entry.messageType = type
+      } else {
+        problemOnce("unknown_log_type", "a log entry with an unknown type 0x\(String(tp.logType, radix: 16))")
+      }
+    }
+    if tp.flags & 0x0001 != 0 {
+      entry.activityIdentifier = try cursor.u64("a tracepoint") & (1 << 63 - 1)
+    }
+    var privateRangeOffset = 0
+    if tp.flags & 0x0100 != 0 {
+      privateRangeOffset = Int(try cursor.u16("a tracepoint")) - privateVirtualOffset
+      _ = try cursor.u16("a tracepoint")
+    }
+    try readStringLocation(&cursor, tp: tp, into: &location)
+    var subsystemID: UInt16?
+    if tp.flags & 0x0200 != 0 { subsystemID = try cursor.u16("a tracepoint") }
+    if isSignpost { _ = try cursor.u64("a signpost") }
+    if tp.flags & 0x0400 != 0 { entry.ttl = Int(try cursor.u8("a tracepoint")) }
+    var oversizeReference: UInt32?
+    if tp.flags & 0x0800 != 0 { oversizeReference = UInt32(try cursor.u16("a tracepoint")) }
+    if isSignpost, tp.flags & 0x8000 != 0 {
+      _ = try cursor.u32("a signpost")
+      if tp.flags & 0x0020 != 0 { _ = try cursor.u16("a signpost") }
+    }
+    if let subsystemID, let names = process?.subsystems[subsystemID] {
+      entry.subsystem = catalog?.string(at: names.subsystem)
+      entry.category = catalog?.string(at: names.category)
+    }
+    var items: [RawItem] = []
+    if cursor.remaining >= 2 {
+      _ = try cursor.u8()
+      let count = Int(try cursor.u8())
+      for _ in 0..<count {
+        let type = try cursor.u8("an item")
+        let size = Int(try cursor.u8("an item"))
+        items.append(RawItem(type: type, data: try cursor.take(size, "an item")))
+      }
+    }
+    let values = tp.body[cursor.offset...]
+    let resolved = context.resolve(location, process: process)
+    if let reference = oversizeReference, items.isEmpty {
+      let key = OversizeKey(proc: proc, reference: reference)
+      if let stored = oversize[key] {
+        entry.arguments = stored.items.map {
+          Self.argument($0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
+        }
+      } else {
+        apply(resolved, to: &entry)
+        waiting[key, default: []].append(PendingEntry(entry: entry, format: resolved))
+        return
+      }
+    } else {
+      entry.arguments = items.map {
+        Self.argument($0, values: values, privateData: privateData, privateOffset: privateRangeOffset)
+      }
+    }
+    apply(resolved, to: &entry)
+    emitEntry(&entry, emit: emit)
+  }
+
+  /// The load address and where the format string is, by the strings file type.
+  private func readStringLocation(
+    _ cursor: inout ByteCursor, tp: Tracepoint, into location: inout FormatLocation
+  ) throws(FormatError) {
+    location.loadAddress = UInt64(try cursor.u32("a tracepoint"))
+    if tp.flags & 0x0020 != 0 {
+      let large = UInt64(try cursor.u16("a tracepoint"))
+      location.reference |= large << 31
+    }
+    switch tp.stringsFileType {
+    case 0x0008:
+      location.loadAddress |= UInt64(try cursor.u16("a tracepoint")) << 32
+    case 0x000A:
+      location.uuid = try cursor.uuid("a tracepoint")
+    case 0x000C:
+      let large = UInt64(try cursor.u16("a tracepoint"))
+      location.reference = (large << 31) | UInt64(tp.formatLower & 0x7FFF_FFFF)
+    default:
+      break
+    }
+  }
+
+  private func apply(_ resolved: ResolvedFormat?, to entry: inout UnifiedLogEntry) {
+    guard let resolved else { return }
+    entry.formatString = resolved.format
+    entry.senderImagePath = resolved.imagePath
+    entry.senderImageUUID = resolved.imageUUID
+    entry.senderProgramCounter = resolved.programCounter
+  }
+
+  static func argument(
+    _ item: RawItem, values: ArraySlice<UInt8>, privateData: ArraySlice<UInt8>, privateOffset: Int
+  ) -> LogArgument {
+    func range(_ source: ArraySlice<UInt8>, base: Int) -> ArraySlice<UInt8>? {
+      guard item.data.count >= 4 else { return nil }
+      let start = item.data.startIndex
+      let offset = Int(item.data[start]) | Int(item.data[start + 1]) << 8
+      let size = Int(item.data[start + 2]) | Int(item.data[start + 3]) << 8
+      let from = source.startIndex + base + offset
+      guard from >= source.startIndex, from + size <= source.endIndex else { return nil }
+      return source[from..<from + size]
+    }
+    func number() -> UInt64 {
+      var value: UInt64 = 0
+      for (shift, byte) in item.data.prefix(8).enumerated() { value |= UInt64(byte) << (8 * shift) }
+      return value
+    }
+    switch item.type {
+    case 0x00, 0x02:
+      return .scalar(number(), size: item.data.count, valueType: item.type)
+    case 0x10, 0x12:
+      return .precision(number(), valueType: item.type)
+    case 0x20, 0x22, 0x40, 0x42:
+      guard let bytes = range(values, base: 0) else { return .privateValue(valueType: item.type) }
+      return .string(ByteCursor.cString(bytes), valueType: item.type)
+    case 0x01, 0x21, 0x25, 0x31, 0x35, 0x41, 0x45:
+      return .privateValue(valueType: item.type)
+    case 0x30, 0x32, 0xF2:
+      return .bytes(Array(range(values, base: 0) ?? []), valueType: item.type)
+    default:
+      return .unknown(valueType: item.type, size: item.data.count)
+    }
+  }
+
+  private func newEntry(time: UInt64, thread: UInt64, process: CatalogProcess?) -> UnifiedLogEntry {
+    let boot = header?.bootUUID ?? LogUUID([UInt8](repeating: 0, count: 16))
+    return UnifiedLogEntry(
+      file: file, sequence: 0, eventType: "logEvent", messageType: nil, machTimestamp: time,
+      timestampNanoseconds: 0, timeZoneMinutes: header?.timeZoneMinutes,
+      processID: UInt64(process?.pid ?? 0), threadID: thread, activityIdentifier: 0,
+      subsystem: nil, category: nil, formatString: nil, eventMessage: nil, arguments: [],
+      processImagePath: process.flatMap { context.imagePath(of: $0.mainUUID) },
+      processImageUUID: process?.mainUUID, senderImagePath: nil, senderImageUUID: nil,
+      senderProgramCounter: 0, traceID: 0, ttl: 0, bootUUID: boot)
+  }
+
+  private mutating func emitEntry(_ entry: inout UnifiedLogEntry, emit: (UnifiedLogEntry) -> Void) {
+    entry.sequence = sequence
+    sequence += 1
+    entry.timestampNanoseconds = context.wallClock(
+      entry.machTimestamp, boot: entry.bootUUID, header: header)
+    if entry.eventMessage == nil, let format = entry.formatString {
+      entry.eventMessage = FormatRenderer.render(format, arguments: entry.arguments)
+    }
+    emit(entry)
+  }
+
+  // MARK: - Oversize, state dumps, simple dumps
+
+  private mutating func readOversize(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)
+    throws(FormatError)
+  {
+    var cursor = ByteCursor(data)
+    let proc = ProcKey(upper: try cursor.u64("an oversize chunk"), lower: try cursor.u32("an oversize chunk"))
+    try cursor.skip(4, "an oversize chunk")
+    _ = try cursor.u64("an oversize chunk")
+    let reference = try cursor.u32("an oversize chunk")
+    let publicSize = Int(try cursor.u16("an oversize chunk"))
+    let privateSize = Int(try cursor.u16("an oversize chunk"))
+    let start = cursor.offset
+    guard publicSize + privateSize <= cursor.remaining else { throw .truncated("an oversize chunk") }
+    var items: [RawItem] = []
+    var inner = ByteCursor(data, from: start, end: start + publicSize)
+    _ = try inner.u8("an oversize chunk")
+    let count = Int(try inner.u8("an oversize chunk"))
+    for _ in 0..<count {
+      let type = try inner.u8("an oversize item")
+      let size = Int(try inner.u8("an oversize item"))
+      items.append(RawItem(type: type, data: try inner.take(size, "an oversize item")))
+    }
+    let stored = OversizeData(
+      items: items, values: data[inner.offset..<start + publicSize],
+      privateData: data[(start + publicSize)..<(start + publicSize + privateSize)])
+    let key = OversizeKey(proc: proc, reference: reference)
+    if let pending = waiting.removeValue(forKey: key) {
+      for var held in pending {
+        held.entry.arguments = stored.items.map {
+          Self.argument($0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
+        }
+        emitEntry(&held.entry, emit: emit)
+      }
+    } else {
+      oversize[key] = stored
+    }
+  }
+
+  private mutating func readStateDump(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)
+    throws(FormatError)
+  {
+    var cursor = ByteCursor(data)
+    let proc = CatalogProcessKey(upper: try cursor.u64("a state dump"), lower: try cursor.u32("a state dump"))
+    try cursor.skip(4, "a state dump")
+    let time = try cursor.u64("a state dump")
+    let activity = try cursor.u64("a state dump")
+    let sender = try cursor.uuid("a state dump")
+    let type = try cursor.u32("a state dump")
+    let size = Int(try cursor.u32("a state dump"))
+    try cursor.skip(128, "a state dump")
+    let title = ByteCursor.cString(try cursor.take(64, "a state dump's title"))
+    let body = cursor.remaining >= size ? try cursor.take(size) : cursor.bytes[cursor.offset..<cursor.end]
+    let process = catalog?.processes[proc]
+    var entry = newEntry(time: time, thread: 0, process: process)
+    entry.eventType = "stateEvent"
+    entry.activityIdentifier = activity & (1 << 63 - 1)
+    entry.senderImageUUID = sender
+    let kind = [1: "plist", 2: "protobuf", 3: "custom"][Int(type)] ?? "type \(type)"
+    entry.eventMessage = "state dump: \(title) (\(kind), \(body.count) bytes)"
+    stateDumps += 1
+    emitEntry(&entry, emit: emit)
+  }
+
+  private mutating func readSimpleDump(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)
+    throws(FormatError)
+  {
+    var cursor = ByteCursor(data)
+    let proc = CatalogProcessKey(upper: try cursor.u64("a simple dump"), lower: try cursor.u32("a simple dump"))
+    _ = try cursor.u8()
+    let logType = try cursor.u8()
+    try cursor.skip(2)
+    let time = try cursor.u64("a simple dump")
+    let thread = try cursor.u64("a simple dump")
+    _ = try cursor.u64("a simple dump")
+    let sender = try cursor.uuid("a simple dump")
+    _ = try cursor.uuid("a simple dump")
+    _ = try cursor.u32("a simple dump")
+    let subsystemSize = Int(try cursor.u32("a simple dump"))
+    let messageSize = Int(try cursor.u32("a simple dump"))
+    let subsystem = ByteCursor.cString(try cursor.take(subsystemSize, "a simple dump"))
+    let message = ByteCursor.cString(try cursor.take(messageSize, "a simple dump"))
+    var entry = newEntry(time: time, thread: thread, process: catalog?.processes[proc])
+    entry.eventType = "logEvent"
+    entry.messageType = Self.logTypes[logType]
+    entry.subsystem = subsystem.isEmpty ? nil : subsystem
+    entry.senderImageUUID = sender
+    entry.eventMessage = message
+    emitEntry(&entry, emit: emit)
+  }
+}
+
+// MARK: - The catalog
+
+struct CatalogProcessKey: Hashable {
+  var upper: UInt64
+  var lower: UInt32
+}
+
+package struct CatalogProcess {
+  var pid: UInt32
+  var mainUUID: LogUUID?
+  var dscUUID: LogUUID?
+  var subsystems: [UInt16: (subsystem: Int, category: Int)]
+  /// The images loaded in the process: UUID, load address, size.
+  var images: [(uuid: LogUUID, loadAddress: UInt64, size: UInt32)]
+}
+
+struct Catalog {
+  var uuids: [LogUUID] = []
+  var strings: [UInt8] = []
+  var processes: [CatalogProcessKey: CatalogProcess] = [:]
+
+  init(_ data: ArraySlice<UInt8>) throws(FormatError) {
+    var cursor = ByteCursor(Array(data))
+    let stringsOffset = Int(try cursor.u16("the catalog"))
+    let processesOffset = Int(try cursor.u16("the catalog"))
+    let processCount = Int(try cursor.u16("the catalog"))
+    _ = try cursor.u16("the catalog")  // sub chunks offset
+    _ = try cursor.u16("the catalog")  // sub chunk count
+    try cursor.skip(6, "the catalog")
+    _ = try cursor.u64("the catalog")
+    let base = cursor.offset
+    guard stringsOffset <= processesOffset, base + processesOffset <= cursor.end else {
+      throw FormatError(code: "damaged_catalog", reason: "the catalog's offsets do not fit it")
+    }
+    for _ in 0..<(stringsOffset / 16) { uuids.append(try cursor.uuid("the catalog's UUIDs")) }
+    strings = Array(cursor.bytes[(base + stringsOffset)..<(base + processesOffset)])
+    cursor.offset = base + processesOffset
+    func uuid(_ index: Int16) -> LogUUID? {
+      index >= 0 && Int(index) < uuids.count ? uuids[Int(index)] : nil
+    }
+    for _ in 0..<processCount {
+      let start = cursor.offset
+      _ = try cursor.u16("a catalog process")
+      _ = try cursor.u16("a catalog process")
+      let main = Int16(bitPattern: try cursor.u16("a catalog process"))
+      let dsc = Int16(bitPattern: try cursor.u16("a catalog process"))
+      let upper = try cursor.u64("a catalog process")
+      let lower = try cursor.u32("a catalog process")
+      let pid = try cursor.u32("a catalog process")
+      try cursor.skip(8, "a catalog process")
+      let imageCount = Int(try cursor.u32("a catalog process"))
+      _ = try cursor.u32("a catalog process")
+      var images: [(LogUUID, UInt64, UInt32)] = []
+      for _ in 0..<imageCount {
+        let size = try cursor.u32("a catalog image")
+        _ = try cursor.u32("a catalog image")
+        let index = Int16(bitPattern: try cursor.u16("a catalog image"))
+        let low = UInt64(try cursor.u32("a catalog image"))
+        let high = UInt64(try cursor.u16("a catalog image"))
+        if let image = uuid(index) { images.append((image, low | high << 32, size)) }
+      }
+      let subsystemCount = Int(try cursor.u32("a catalog process"))
+      _ = try cursor.u32("a catalog process")
+      var subsystems: [UInt16: (Int, Int)] = [:]
+      for _ in 0..<subsystemCount {
+        let identifier = try cursor.u16("a catalog subsystem")
+        let subsystem = Int(try cursor.u16("a catalog subsystem"))
+        let category = Int(try cursor.u16("a catalog subsystem"))
+        subsystems[identifier] = (subsystem, category)
+      }
+      cursor.offset = min(cursor.end, start + ((cursor.offset - start + 7) & ~7))
+      processes[CatalogProcessKey(upper: upper, lower: lower)] = CatalogProcess(
+        pid: pid, mainUUID: uuid(main), dscUUID: uuid(dsc), subsystems: subsystems,
+        images: images)
+    }
+  }
+
+  /// The subsystem or category string at `offset` of the strings.
+  func string(at offset: Int) -> String? {
+    guard offset >= 0, offset < strings.count else { return nil }
+    return ByteCursor.cString(strings[offset...])
+  }
+}

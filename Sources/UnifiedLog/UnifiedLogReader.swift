@@ -1,0 +1,346 @@
+import ByteStreams
+import Foundation
+
+/// What kind of unified-log input a path is, told by its content (never by its name).
+package enum UnifiedLogInputKind: String, Sendable {
+  /// A `.logarchive` folder (or any folder holding tracev3 files).
+  case logArchive = "logarchive"
+  /// One tracev3 file, read with the timesync and strings files beside it.
+  case traceV3 = "tracev3"
+  /// A tar archive holding a logarchive (a sysdiagnose).
+  case tar
+  /// The same, gzip-compressed (`sysdiagnose_….tar.gz`).
+  case gzippedTar = "tar.gz"
+}
+
+/// What reading an input found besides its entries.
+package struct UnifiedLogSummary: Sendable {
+  package var kind: UnifiedLogInputKind
+  /// The tracev3 files read, relative to the archive.
+  package var files: [String] = []
+  package var entries = 0
+  package var stateDumps = 0
+  /// Everything that could not be read: per file, with the reason. Never empty when something
+  /// was skipped.
+  package var problems: [UnifiedLogProblem] = []
+  /// From the tracev3 headers: the device's hardware model (`J96AP`) and build (`19D52`).
+  package var hardwareModels: [String] = []
+  package var builds: [String] = []
+  package var bootUUIDs: [String] = []
+
+  /// The device as the archive names it (`J96AP 19D52`), nil when no header was read.
+  package var device: String? {
+    guard let model = hardwareModels.first else { return nil }
+    return ([model] + builds.prefix(1)).joined(separator: " ")
+  }
+}
+
+/// Reads `.logarchive` folders, loose tracev3 files and sysdiagnose archives, streaming.
+package enum UnifiedLogReader {
+  /// The first bytes of a tracev3 file: the header chunk's tag 0x1000 and sub tag 0x11.
+  static let traceV3Magic: [UInt8] = [0x00, 0x10, 0x00, 0x00, 0x11, 0x00, 0x00, 0x00]
+
+  /// What `path` is, or nil when it is none of the unified-log inputs.
+  package static func kind(of path: String) -> UnifiedLogInputKind? {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+    if isFolder.boolValue {
+      return traceV3Files(in: path).isEmpty ? nil : .logArchive
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    let head = [UInt8](handle.readData(ofLength: 1024))
+    return kind(ofBytes: head)
+  }
+
+  /// What a stream beginning with `head` is.
+  package static func kind(ofBytes head: [UInt8]) -> UnifiedLogInputKind? {
+    if head.starts(with: traceV3Magic) { return .traceV3 }
+    if TarReader.looksLikeTar(head) { return .tar }
+    if head.starts(with: [0x1F, 0x8B]) {
+      var decoder = GzipDecoder()
+      var decoded: [UInt8] = []
+      try? decoder.feed(head) { decoded += $0 }
+      if decoded.count >= 512, TarReader.looksLikeTar(decoded) { return .gzippedTar }
+    }
+    return nil
+  }
+
+  /// Reads `path` (of `kind`), handing every entry to `visit`.
+  package static func read(
+    _ path: String, kind: UnifiedLogInputKind, visit: (UnifiedLogEntry) -> Void
+  ) -> UnifiedLogSummary {
+    var summary = UnifiedLogSummary(kind: kind)
+    switch kind {
+    case .logArchive:
+      readFolder(path, files: traceV3Files(in: path), summary: &summary, visit: visit)
+    case .traceV3:
+      let name = (path as NSString).lastPathComponent
+      let folder = (path as NSString).deletingLastPathComponent
+      // Beside it, or one folder up (a file of an archive's Persist/ folder).
+      let root =
+        FileManager.default.fileExists(atPath: folder + "/timesync")
+        ? folder : (folder as NSString).deletingLastPathComponent
+      let relative =
+        root == folder ? name : (folder as NSString).lastPathComponent + "/" + name
+      readFolder(root.isEmpty ? "." : root, files: [relative], summary: &summary, visit: visit)
+    case .tar, .gzippedTar:
+      readTar(path, gzipped: kind == .gzippedTar, summary: &summary, visit: visit)
+    }
+    return summary
+  }
+
+  // MARK: - Folders
+
+  /// The tracev3 files below `folder` (relative paths, sorted), not following links.
+  static func traceV3Files(in folder: String) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+    var files: [String] = []
+    while let next = walker.nextObject() as? String {
+      if next.hasSuffix(".tracev3") { files.append(next) }
+      if files.count > 100_000 { break }
+    }
+    return files.sorted()
+  }
+
+  private static func readFolder(
+    _ root: String, files: [String], summary: inout UnifiedLogSummary,
+    visit: (UnifiedLogEntry) -> Void
+  ) {
+    let timesync = timesyncFiles(in: root + "/timesync", named: "timesync", summary: &summary)
+    let context = LogContext(timesyncFiles: timesync) { relative in
+      for base in [root, root + "/uuidtext"] {
+        if let data = FileManager.default.contents(atPath: base + "/" + relative) {
+          return [UInt8](data)
+        }
+      }
+      return nil
+    }
+    for file in files {
+      var parser = TraceV3Parser(file: file, context: context)
+      guard let handle = FileHandle(forReadingAtPath: root + "/" + file) else {
+        summary.problems.append(
+          UnifiedLogProblem(code: "cannot_open", file: file, reason: "cannot be opened"))
+        continue
+      }
+      while true {
+        let piece = handle.readData(ofLength: 1 << 20)
+        if piece.isEmpty { break }
+        parser.feed(piece) { entry in
+          summary.entries += 1
+          visit(entry)
+        }
+      }
+      try? handle.close()
+      parser.finish { entry in
+        summary.entries += 1
+        visit(entry)
+      }
+      note(parser, in: &summary)
+    }
+    summary.problems += context.problems
+  }
+
+  private static func timesyncFiles(
+    in folder: String, named prefix: String, summary: inout UnifiedLogSummary
+  ) -> [(name: String, bytes: [UInt8])] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".timesync") }.sorted().compactMap { name in
+      guard let data = FileManager.default.contents(atPath: folder + "/" + name) else {
+        summary.problems.append(
+          UnifiedLogProblem(code: "cannot_open", file: prefix + "/" + name, reason: "cannot be read"))
+        return nil
+      }
+      return (prefix + "/" + name, [UInt8](data))
+    }
+  }
+
+  private static func note(_ parser: TraceV3Parser, in summary: inout UnifiedLogSummary) {
+    summary.files.append(parser.file)
+    summary.problems += parser.problems
+    summary.stateDumps += parser.stateDumps
+    if let header = parser.header {
+      if !summary.hardwareModels.contains(header.hardwareModel), !header.hardwareModel.isEmpty {
+        summary.hardwareModels.append(header.hardwareModel)
+      }
+      if !summary.builds.contains(header.build), !header.build.isEmpty {
+        summary.builds.append(header.build)
+      }
+      if !summary.bootUUIDs.contains(header.bootUUID.description) {
+        summary.bootUUIDs.append(header.bootUUID.description)
+      }
+    } else if parser.problems.isEmpty {
+      summary.problems.append(
+        UnifiedLogProblem(code: "no_header", file: parser.file, reason: "no tracev3 header was read"))
+    }
+  }
+
+  // MARK: - Tar archives (a sysdiagnose), streamed twice, never unpacked
+
+  /// At most this many bytes of strings files (uuidtext, dsc) are kept for a tar archive.
+  static let stringsBudget = 32 << 20
+
+  /// The path inside the logarchive: what follows `….logarchive/`, else the whole path.
+  static func archivePath(_ path: String) -> String {
+    var trimmed = path
+    while trimmed.hasPrefix("./") { trimmed.removeFirst(2) }
+    if let range = trimmed.range(of: ".logarchive/", options: .backwards) {
+      return String(trimmed[range.upperBound...])
+    }
+    return trimmed
+  }
+
+  static func isStringsFile(_ relative: String) -> Bool {
+    let parts = relative.split(separator: "/")
+    guard parts.count >= 2 else { return false }
+    let folder = parts[parts.count - 2]
+    let name = parts[parts.count - 1]
+    let hex = name.allSatisfy { $0.isHexDigit }
+    return (folder == "dsc" && name.count == 32 && hex)
+      || (folder.count == 2 && folder.allSatisfy(\.isHexDigit) && name.count == 30 && hex)
+  }
+
+  /// The strings file's path as the context asks for it (`7E/F563…`, `dsc/8E21…`).
+  static func stringsKey(_ relative: String) -> String {
+    relative.split(separator: "/").suffix(2).joined(separator: "/")
+  }
+
+  private static func streamTar(
+    _ path: String, gzipped: Bool, _ handle: (TarEvent) -> Void
+  ) -> UnifiedLogProblem? {
+    let name = (path as NSString).lastPathComponent
+    guard let file = FileHandle(forReadingAtPath: path) else {
+      return UnifiedLogProblem(code: "cannot_open", file: name, reason: "cannot be opened")
+    }
+    defer { try? file.close() }
+    var tar = TarReader()
+    var gzip = GzipDecoder()
+    var tarError: TarError?
+    func feedTar(_ bytes: [UInt8]) {
+      guard tarError == nil else { return }
+      do throws(TarError) {
+        try tar.feed(bytes, emit: handle)
+      } catch {
+        tarError = error
+      }
+    }
+    do throws(GzipError) {
+      while true {
+        let piece = file.readData(ofLength: 1 << 20)
+        if piece.isEmpty { break }
+        if gzipped {
+          try gzip.feed(piece) { feedTar($0) }
+        } else {
+          feedTar([UInt8](piece))
+        }
+        if tarError != nil { break }
+      }
+      if gzipped, tarError == nil { try gzip.finish { feedTar($0) } }
+    } catch {
+      return UnifiedLogProblem(
+        code: "damaged_gzip", file: name,
+        reason: "gzip data damaged (\(error.reason)): read up to the damage")
+    }
+    if let tarError {
+      return UnifiedLogProblem(code: "damaged_tar", file: name, reason: tarError.reason)
+    }
+    do throws(TarError) {
+      try tar.finish()
+    } catch {
+      return UnifiedLogProblem(code: "damaged_tar", file: name, reason: error.reason)
+    }
+    return nil
+  }
+
+  private static func readTar(
+    _ path: String, gzipped: Bool, summary: inout UnifiedLogSummary,
+    visit: (UnifiedLogEntry) -> Void
+  ) {
+    // Pass 1: the timesync and strings files (small), kept in memory up to a budget.
+    var timesync: [(name: String, bytes: [UInt8])] = []
+    var strings: [String: [UInt8]] = [:]
+    var stringsBytes = 0
+    var skippedStrings = 0
+    var current: (path: String, keep: Bool, bytes: [UInt8])?
+    var traceFiles = 0
+    let firstProblem = streamTar(path, gzipped: gzipped) { event in
+      switch event {
+      case .begin(let entryPath, let size):
+        let relative = archivePath(entryPath)
+        var keep = false
+        if relative.hasSuffix(".timesync") {
+          keep = size <= 16 << 20
+        } else if isStringsFile(relative) {
+          keep = stringsBytes + size <= stringsBudget
+          if keep { stringsBytes += size } else { skippedStrings += 1 }
+        } else if relative.hasSuffix(".tracev3") {
+          traceFiles += 1
+        }
+        current = (relative, keep, [])
+      case .data(let bytes):
+        if current?.keep == true { current?.bytes += bytes }
+      case .end:
+        if let done = current, done.keep {
+          if done.path.hasSuffix(".timesync") {
+            timesync.append(("timesync/" + (done.path as NSString).lastPathComponent, done.bytes))
+          } else {
+            strings[stringsKey(done.path)] = done.bytes
+          }
+        }
+        current = nil
+      }
+    }
+    if skippedStrings > 0 {
+      summary.problems.append(
+        UnifiedLogProblem(
+          code: "strings_not_loaded", file: (path as NSString).lastPathComponent,
+          reason:
+            "\(skippedStrings) strings files past the first 32 MB were not loaded: their entries list their arguments"
+        ))
+    }
+    let context = LogContext(timesyncFiles: timesync) { strings[$0] }
+    // Pass 2: the tracev3 files, entry by entry.
+    var parser: TraceV3Parser?
+    var entries = 0
+    var found: [TraceV3Parser] = []
+    _ = streamTar(path, gzipped: gzipped) { event in
+      switch event {
+      case .begin(let entryPath, _):
+        let relative = archivePath(entryPath)
+        parser = relative.hasSuffix(".tracev3") ? TraceV3Parser(file: relative, context: context) : nil
+      case .data(let bytes):
+        parser?.feed(bytes) { entry in
+          entries += 1
+          visit(entry)
+        }
+      case .end:
+        if var done = parser {
+          done.finish { entry in
+            entries += 1
+            visit(entry)
+          }
+          found.append(done)
+        }
+        parser = nil
+      }
+    }
+    // A file cut short by damage to the archive: what it held so far was read.
+    if var cut = parser {
+      cut.finish { entry in
+        entries += 1
+        visit(entry)
+      }
+      found.append(cut)
+    }
+    summary.entries += entries
+    for done in found { note(done, in: &summary) }
+    if let firstProblem { summary.problems.append(firstProblem) }
+    if traceFiles == 0, firstProblem == nil {
+      summary.problems.append(
+        UnifiedLogProblem(
+          code: "no_tracev3", file: (path as NSString).lastPathComponent,
+          reason: "the archive holds no tracev3 file (no system_logs.logarchive in it)"))
+    }
+    summary.problems += context.problems
+  }
+}
