@@ -28,6 +28,8 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
   case damagedGzip(String)
   /// A gzip stream that expands beyond the limit (a decompression bomb): read up to the limit.
   case expandsTooMuch
+  /// A unified-log archive with parts that could not be read (named): the rest is read.
+  case damagedArchive(String)
 
   public var description: String {
     switch self {
@@ -35,6 +37,7 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
     case .damagedGzip(let reason): "gzip data damaged (\(reason)): read up to the damage"
     case .expandsTooMuch:
       "gzip data expands more than \(CaptureDecoder.expansionLimit) times: read up to that point"
+    case .damagedArchive(let reason): "log archive partly unreadable (\(reason)): the rest is read"
     }
   }
 
@@ -44,6 +47,7 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
     case .binary: "binary"
     case .damagedGzip: "damaged_gzip"
     case .expandsTooMuch: "expands_too_much"
+    case .damagedArchive: "damaged_archive"
     }
   }
 }

@@ -55,6 +55,8 @@ public struct OutcomeScanner {
   private var reader: InputReader?
   private var decoder = CaptureDecoder()
   private var decoded: [UInt8] = []
+  /// The problem of the unified-log archive being read (``scanLogArchive(path:kind:)``).
+  var archiveProblem: InputProblem?
 
   /// A scanner with no inputs read yet.
   public init(options: Options = Options()) {
@@ -93,7 +95,8 @@ public struct OutcomeScanner {
     reader = nil
     current.finish(into: &tally)
     tally.inputs += 1
-    tally.noteInput(encoding: decoder.encoding, problem: decoder.problem)
+    tally.noteInput(encoding: decoder.encoding, problem: archiveProblem ?? decoder.problem)
+    archiveProblem = nil
     if let style = current.style, decoder.problem != .binary {
       tally.styles[style, default: 0] += 1
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OutcomeReport
+import UnifiedLog
 import SafeFiles
 
 /// `ditto-recover outcomes`: the distribution of `migration_outcome` lines across a cohort.
@@ -115,7 +116,21 @@ struct OutcomesCommand: Command {
         }
         try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
       } else {
-        for file in try Self.expand(files, context: context) { try scanner.scan(path: file) }
+        for file in try Self.expand(files, context: context) {
+          // A log archive (by its content): read through the unified-log reader, one device.
+          if let kind = UnifiedLogReader.kind(of: file) {
+            let read = scanner.scanLogArchive(path: file, kind: kind)
+            var note =
+              "note: \(file): a \(kind.rawValue) of \(plural(read.files.count, "tracev3 file")), \(plural(read.entries, "entry", "entries")) read as one device"
+            if let device = read.device { note += " (\(device))" }
+            context.standardError.write(note + "\n")
+            for problem in read.problems where !problem.isDamage {
+              context.standardError.write("note: \(file): \(problem.file): \(problem.reason)\n")
+            }
+            continue
+          }
+          try scanner.scan(path: file)
+        }
       }
     }
     let summary = scanner.finish()
@@ -171,11 +186,12 @@ struct OutcomesCommand: Command {
       } catch {
         status = nil  // the scan names what is wrong with it
       }
-      guard status?.kind == .directory else {
+      guard status?.kind == .directory, UnifiedLogReader.kind(of: file) == nil else {
         inputs.append(file)
         continue
       }
       var found: [String] = []
+      var archives: [String] = []
       var hidden = 0
       var skipped: [String] = []
       let walk: DirectoryWalkSummary
@@ -183,6 +199,13 @@ struct OutcomesCommand: Command {
         walk = try DirectoryWalker().walk(root: UserPath.resolved(file)) { entry in
           guard entry.status.kind == .regular else { return }
           let parts = entry.relativePath.split(separator: UInt8(ascii: "/"))
+          // A .logarchive inside the folder is one device, read whole.
+          if let archive = parts.firstIndex(where: { $0.count > 11 && $0.suffix(11).elementsEqual(".logarchive".utf8) }) {
+            let prefix = parts[...archive].map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+            let path = (file.hasSuffix("/") ? file : file + "/") + prefix
+            if !archives.contains(path) { archives.append(path) }
+            return
+          }
           if parts.contains(where: { $0.first == UInt8(ascii: ".") }) {
             hidden += 1
             return
@@ -203,6 +226,7 @@ struct OutcomesCommand: Command {
         context.standardError.write(
           "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)\n")
       }
+      found += archives
       var note =
         "note: \(file): a folder of \(plural(found.count, "file")), each read as one device"
       if hidden > 0 { note += " (\(plural(hidden, "hidden file")) left out)" }
