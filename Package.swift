@@ -149,6 +149,9 @@ let package = Package(
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
     .target(name: "UnifiedLog", dependencies: ["ByteStreams"]),
+    // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
+    // gzip): for tests, fuzz seeds and benchmarks. Never a product.
+    .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
     // Reads `log show` captures and log archives, and reports the distribution of
     // migration_outcome tags.
     .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog"]),
@@ -285,6 +288,8 @@ let package = Package(
         "ContainerFiles",
       ]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
+    .testTarget(
+      name: "UnifiedLogTests", dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams"]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog"],

@@ -56,7 +56,9 @@ package struct GzipDecoder {
   /// Decodes what `chunk` allows, handing output to `emit`.
   ///
   /// - Throws: ``GzipError`` when the stream is not valid gzip; decoding stops there.
-  package mutating func feed(_ chunk: some Collection<UInt8>, emit: ([UInt8]) -> Void) throws(GzipError) {
+  package mutating func feed(_ chunk: some Collection<UInt8>, emit: ([UInt8]) -> Void)
+    throws(GzipError)
+  {
     if case .failed(let error) = state { throw error }
     if position > 65_536 {
       input.removeFirst(position)

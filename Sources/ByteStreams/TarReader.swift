@@ -86,7 +86,9 @@ package struct TarReader {
   }
 
   /// Reads what `chunk` allows; events go to `emit`.
-  package mutating func feed(_ chunk: some Collection<UInt8>, emit: (TarEvent) -> Void) throws(TarError) {
+  package mutating func feed(_ chunk: some Collection<UInt8>, emit: (TarEvent) -> Void)
+    throws(TarError)
+  {
     pending.append(contentsOf: chunk)
     var position = 0
     defer { pending.removeFirst(position) }
@@ -143,7 +145,8 @@ package struct TarReader {
           if regular { emit(.data(piece)) }
           if metaKind != nil, meta.count < 1 << 20 { meta += piece }
           position += count
-          state = .data(remaining: remaining - count, padding: padding, regular: regular, meta: metaKind)
+          state = .data(
+            remaining: remaining - count, padding: padding, regular: regular, meta: metaKind)
           continue
         }
         guard available >= padding else { return }

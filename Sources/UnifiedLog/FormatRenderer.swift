@@ -39,7 +39,8 @@ enum FormatRenderer {
       if characters[index] == "{" {
         let start = index + 1
         while index < characters.count, characters[index] != "}" { index += 1 }
-        decorations = String(String.UnicodeScalarView(characters[start..<min(index, characters.count)]))
+        decorations = String(
+          String.UnicodeScalarView(characters[start..<min(index, characters.count)]))
         index += 1
       }
       var flags = ""
@@ -90,7 +91,8 @@ enum FormatRenderer {
         argument, conversion: conversion, flags: flags, precision: precision,
         decorations: decorations)
       if let width, text.count < abs(width) {
-        let pad = String(repeating: flags.contains("0") && width > 0 ? "0" : " ", count: abs(width) - text.count)
+        let pad = String(
+          repeating: flags.contains("0") && width > 0 ? "0" : " ", count: abs(width) - text.count)
         text = width < 0 || flags.contains("-") ? text + pad : pad + text
       }
       output.append(contentsOf: text.unicodeScalars)
@@ -117,7 +119,9 @@ enum FormatRenderer {
       return String(value)
     case .scalar(let raw, let size, _):
       if decorations.contains("bool") || decorations.contains("BOOL") {
-        return raw == 0 ? (decorations.contains("BOOL") ? "NO" : "false") : (decorations.contains("BOOL") ? "YES" : "true")
+        return raw == 0
+          ? (decorations.contains("BOOL") ? "NO" : "false")
+          : (decorations.contains("BOOL") ? "YES" : "true")
       }
       switch conversion {
       case "d", "i":
@@ -126,13 +130,17 @@ enum FormatRenderer {
         return String(Int64(bitPattern: shifted) >> Int64(64 - bits))
       case "u": return String(raw)
       case "x": return (flags.contains("#") && raw != 0 ? "0x" : "") + String(raw, radix: 16)
-      case "X": return (flags.contains("#") && raw != 0 ? "0X" : "") + String(raw, radix: 16, uppercase: true)
+      case "X":
+        return (flags.contains("#") && raw != 0 ? "0X" : "")
+          + String(raw, radix: 16, uppercase: true)
       case "o": return String(raw, radix: 8)
       case "p": return "0x" + String(raw, radix: 16)
       case "c":
         return UnicodeScalar(UInt32(truncatingIfNeeded: raw)).map { String(Character($0)) } ?? "?"
       case "f", "F", "e", "E", "g", "G", "a", "A":
-        let value = size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw)
+        let value =
+          size == 4
+          ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw)
         return decimal(value, precision: precision ?? 6)
       default:
         return String(raw)

@@ -49,7 +49,8 @@ enum LZ4Stream {
         if let other = otherMarkers[name] {
           throw FormatError(
             code: "unknown_compression",
-            reason: "a ChunkSet compressed with \(other) (\(name)), which this reader does not decode")
+            reason:
+              "a ChunkSet compressed with \(other) (\(name)), which this reader does not decode")
         }
         throw FormatError(
           code: "unknown_compression",
@@ -96,7 +97,9 @@ enum LZ4Stream {
       guard end - index >= 2 else { throw bad("a match distance is cut short") }
       let distance = Int(block[index]) | Int(block[index + 1]) << 8
       index += 2
-      guard distance > 0, distance <= output.count else { throw bad("a match reaches before the start") }
+      guard distance > 0, distance <= output.count else {
+        throw bad("a match reaches before the start")
+      }
       var length = Int(token & 15)
       if length == 15 {
         while true {

@@ -75,8 +75,9 @@ package final class LogContext: @unchecked Sendable {
         base = sync.wallClock
         from = sync.continuous
       }
-      return base &+ Self.nanoseconds(
-        continuous - from, record.numerator, record.denominator)
+      return base
+        &+ Self.nanoseconds(
+          continuous - from, record.numerator, record.denominator)
     }
     guard let header else { return 0 }
     return header.wallClockSeconds &* 1_000_000_000
@@ -194,13 +195,15 @@ struct TimesyncBoot {
         let wall = Int64(bitPattern: try cursor.u64("a timesync record"))
         try cursor.skip(8, "a timesync record")
         guard !boots.isEmpty else {
-          throw FormatError(code: "damaged_timesync", reason: "a sync record comes before any boot record")
+          throw FormatError(
+            code: "damaged_timesync", reason: "a sync record comes before any boot record")
         }
         boots[boots.count - 1].syncs.append((continuous, wall))
       default:
         throw FormatError(
           code: "damaged_timesync",
-          reason: "an unknown record (signature 0x\(String(signature, radix: 16)), \(size) bytes) at offset \(cursor.offset - 4)"
+          reason:
+            "an unknown record (signature 0x\(String(signature, radix: 16)), \(size) bytes) at offset \(cursor.offset - 4)"
         )
       }
     }
@@ -217,7 +220,8 @@ struct UUIDTextFile {
     self.bytes = bytes
     var cursor = ByteCursor(bytes)
     guard try cursor.u32("a uuidtext header") == 0x6677_8899 else {
-      throw FormatError(code: "not_uuidtext", reason: "not a uuidtext file (no 99 88 77 66 signature)")
+      throw FormatError(
+        code: "not_uuidtext", reason: "not a uuidtext file (no 99 88 77 66 signature)")
     }
     try cursor.skip(8, "a uuidtext header")
     let count = Int(try cursor.u32("a uuidtext header"))
@@ -260,14 +264,16 @@ struct SharedCacheFile {
     self.bytes = bytes
     var cursor = ByteCursor(bytes)
     guard Array(try cursor.take(4, "a dsc header")) == Array("hcsd".utf8) else {
-      throw FormatError(code: "not_dsc", reason: "not a shared-cache strings file (no hcsd signature)")
+      throw FormatError(
+        code: "not_dsc", reason: "not a shared-cache strings file (no hcsd signature)")
     }
     let major = try cursor.u16("a dsc header")
     _ = try cursor.u16("a dsc header")
     let rangeCount = Int(try cursor.u32("a dsc header"))
     let imageCount = Int(try cursor.u32("a dsc header"))
     guard major == 1 || major == 2 else {
-      throw FormatError(code: "unknown_dsc_version", reason: "a shared-cache strings file of version \(major)")
+      throw FormatError(
+        code: "unknown_dsc_version", reason: "a shared-cache strings file of version \(major)")
     }
     guard rangeCount <= cursor.remaining / 16, imageCount <= cursor.remaining / 28 else {
       throw .truncated("a dsc file")

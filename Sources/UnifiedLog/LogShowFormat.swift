@@ -104,10 +104,12 @@ package enum LogShowFormat {
     if entry.eventMessage == nil {
       let args = entry.arguments.map { argument -> String in
         switch argument {
-        case .string(let text, let type): "{\"type\":\"string\",\"vt\":\(type),\"value\":\(quoted(text))}"
+        case .string(let text, let type):
+          "{\"type\":\"string\",\"vt\":\(type),\"value\":\(quoted(text))}"
         case .scalar(let value, let size, let type):
           "{\"type\":\"scalar\",\"vt\":\(type),\"size\":\(size),\"value\":\(value)}"
-        case .precision(let value, let type): "{\"type\":\"precision\",\"vt\":\(type),\"value\":\(value)}"
+        case .precision(let value, let type):
+          "{\"type\":\"precision\",\"vt\":\(type),\"value\":\(value)}"
         case .privateValue(let type): "{\"type\":\"private\",\"vt\":\(type)}"
         case .bytes(let bytes, let type):
           "{\"type\":\"bytes\",\"vt\":\(type),\"value\":\"\(bytes.map { LogUUID.hex($0).lowercased() }.joined())\"}"

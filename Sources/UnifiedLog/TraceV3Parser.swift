@@ -197,7 +197,8 @@ package struct TraceV3Parser {
       }
     }
     guard header.timebaseDenominator != 0 else {
-      throw FormatError(code: "damaged_header", reason: "the header's timebase has a zero denominator")
+      throw FormatError(
+        code: "damaged_header", reason: "the header's timebase has a zero denominator")
     }
     return header
   }
@@ -283,7 +284,8 @@ package struct TraceV3Parser {
     throws(FormatError)
   {
     var cursor = ByteCursor(data)
-    let proc = ProcKey(upper: try cursor.u64("a firehose chunk"), lower: try cursor.u32("a firehose chunk"))
+    let proc = ProcKey(
+      upper: try cursor.u64("a firehose chunk"), lower: try cursor.u32("a firehose chunk"))
     _ = try cursor.u8()  // ttl
     _ = try cursor.u8()  // collapsed
     try cursor.skip(2)
@@ -294,7 +296,8 @@ package struct TraceV3Parser {
     _ = try cursor.u8()
     let baseTime = try cursor.u64("a firehose chunk")
     guard publicSize <= data.count else {
-      throw FormatError(code: "damaged_firehose", reason: "a firehose chunk's public data runs past its end")
+      throw FormatError(
+        code: "damaged_firehose", reason: "a firehose chunk's public data runs past its end")
     }
     let virtual = privateVirtualOffset & 0x0FFF
     let privateData: ArraySlice<UInt8> =
@@ -317,7 +320,8 @@ package struct TraceV3Parser {
       let dataSize = Int(try tp.u16())
       if recordType == 0 { break }
       guard dataSize <= tp.remaining else {
-        throw FormatError(code: "damaged_firehose", reason: "a tracepoint runs past its firehose chunk")
+        throw FormatError(
+          code: "damaged_firehose", reason: "a tracepoint runs past its firehose chunk")
       }
       let body = Array(data[tp.offset..<tp.offset + dataSize])
       offset = (tp.offset + dataSize + 7) & ~7
@@ -389,7 +393,9 @@ package struct TraceV3Parser {
           }
         }
       }
-      entry.arguments = items.map { Self.argument($0, values: [], privateData: [], privateOffset: 0) }
+      entry.arguments = items.map {
+        Self.argument($0, values: [], privateData: [], privateOffset: 0)
+      }
       let resolved = context.resolve(location, process: process)
       apply(resolved, to: &entry)
       emitEntry(&entry, emit: emit)
@@ -397,7 +403,8 @@ package struct TraceV3Parser {
     case 0x02:  // activity
       entry.eventType = tp.logType == 0x03 ? "userActionEvent" : "activityCreateEvent"
       if tp.logType != 0x01 && tp.logType != 0x03 {
-        problemOnce("unknown_log_type", "an activity with an unknown type 0x\(String(tp.logType, radix: 16))")
+        problemOnce(
+          "unknown_log_type", "an activity with an unknown type 0x\(String(tp.logType, radix: 16))")
       }
       if tp.flags & 0x0001 != 0 { _ = try cursor.u64("an activity") }
       if tp.flags & 0x0010 != 0 { _ = try cursor.u64("an activity") }
@@ -425,7 +432,8 @@ package struct TraceV3Parser {
       if let type = Self.logTypes[tp.logType] {
         entry.messageType = type
       } else {
-        problemOnce("unknown_log_type", "a log entry with an unknown type 0x\(String(tp.logType, radix: 16))")
+        problemOnce(
+          "unknown_log_type", "a log entry with an unknown type 0x\(String(tp.logType, radix: 16))")
       }
     }
     if tp.flags & 0x0001 != 0 {
@@ -467,7 +475,8 @@ package struct TraceV3Parser {
       let key = OversizeKey(proc: proc, reference: reference)
       if let stored = oversize[key] {
         entry.arguments = stored.items.map {
-          Self.argument($0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
+          Self.argument(
+            $0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
         }
       } else {
         apply(resolved, to: &entry)
@@ -476,7 +485,8 @@ package struct TraceV3Parser {
       }
     } else {
       entry.arguments = items.map {
-        Self.argument($0, values: values, privateData: privateData, privateOffset: privateRangeOffset)
+        Self.argument(
+          $0, values: values, privateData: privateData, privateOffset: privateRangeOffset)
       }
     }
     apply(resolved, to: &entry)
@@ -576,14 +586,17 @@ package struct TraceV3Parser {
     throws(FormatError)
   {
     var cursor = ByteCursor(data)
-    let proc = ProcKey(upper: try cursor.u64("an oversize chunk"), lower: try cursor.u32("an oversize chunk"))
+    let proc = ProcKey(
+      upper: try cursor.u64("an oversize chunk"), lower: try cursor.u32("an oversize chunk"))
     try cursor.skip(4, "an oversize chunk")
     _ = try cursor.u64("an oversize chunk")
     let reference = try cursor.u32("an oversize chunk")
     let publicSize = Int(try cursor.u16("an oversize chunk"))
     let privateSize = Int(try cursor.u16("an oversize chunk"))
     let start = cursor.offset
-    guard publicSize + privateSize <= cursor.remaining else { throw .truncated("an oversize chunk") }
+    guard publicSize + privateSize <= cursor.remaining else {
+      throw .truncated("an oversize chunk")
+    }
     var items: [RawItem] = []
     var inner = ByteCursor(data, from: start, end: start + publicSize)
     _ = try inner.u8("an oversize chunk")
@@ -600,7 +613,8 @@ package struct TraceV3Parser {
     if let pending = waiting.removeValue(forKey: key) {
       for var held in pending {
         held.entry.arguments = stored.items.map {
-          Self.argument($0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
+          Self.argument(
+            $0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
         }
         emitEntry(&held.entry, emit: emit)
       }
@@ -613,7 +627,8 @@ package struct TraceV3Parser {
     throws(FormatError)
   {
     var cursor = ByteCursor(data)
-    let proc = CatalogProcessKey(upper: try cursor.u64("a state dump"), lower: try cursor.u32("a state dump"))
+    let proc = CatalogProcessKey(
+      upper: try cursor.u64("a state dump"), lower: try cursor.u32("a state dump"))
     try cursor.skip(4, "a state dump")
     let time = try cursor.u64("a state dump")
     let activity = try cursor.u64("a state dump")
@@ -622,7 +637,8 @@ package struct TraceV3Parser {
     let size = Int(try cursor.u32("a state dump"))
     try cursor.skip(128, "a state dump")
     let title = ByteCursor.cString(try cursor.take(64, "a state dump's title"))
-    let body = cursor.remaining >= size ? try cursor.take(size) : cursor.bytes[cursor.offset..<cursor.end]
+    let body =
+      cursor.remaining >= size ? try cursor.take(size) : cursor.bytes[cursor.offset..<cursor.end]
     let process = catalog?.processes[proc]
     var entry = newEntry(time: time, thread: 0, process: process)
     entry.eventType = "stateEvent"
@@ -638,7 +654,8 @@ package struct TraceV3Parser {
     throws(FormatError)
   {
     var cursor = ByteCursor(data)
-    let proc = CatalogProcessKey(upper: try cursor.u64("a simple dump"), lower: try cursor.u32("a simple dump"))
+    let proc = CatalogProcessKey(
+      upper: try cursor.u64("a simple dump"), lower: try cursor.u32("a simple dump"))
     _ = try cursor.u8()
     let logType = try cursor.u8()
     try cursor.skip(2)

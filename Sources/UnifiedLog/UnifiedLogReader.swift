@@ -148,7 +148,8 @@ package enum UnifiedLogReader {
     return names.filter { $0.hasSuffix(".timesync") }.sorted().compactMap { name in
       guard let data = FileManager.default.contents(atPath: folder + "/" + name) else {
         summary.problems.append(
-          UnifiedLogProblem(code: "cannot_open", file: prefix + "/" + name, reason: "cannot be read"))
+          UnifiedLogProblem(
+            code: "cannot_open", file: prefix + "/" + name, reason: "cannot be read"))
         return nil
       }
       return (prefix + "/" + name, [UInt8](data))
@@ -171,7 +172,8 @@ package enum UnifiedLogReader {
       }
     } else if parser.problems.isEmpty {
       summary.problems.append(
-        UnifiedLogProblem(code: "no_header", file: parser.file, reason: "no tracev3 header was read"))
+        UnifiedLogProblem(
+          code: "no_header", file: parser.file, reason: "no tracev3 header was read"))
     }
   }
 
@@ -307,7 +309,8 @@ package enum UnifiedLogReader {
       switch event {
       case .begin(let entryPath, _):
         let relative = archivePath(entryPath)
-        parser = relative.hasSuffix(".tracev3") ? TraceV3Parser(file: relative, context: context) : nil
+        parser =
+          relative.hasSuffix(".tracev3") ? TraceV3Parser(file: relative, context: context) : nil
       case .data(let bytes):
         parser?.feed(bytes) { entry in
           entries += 1

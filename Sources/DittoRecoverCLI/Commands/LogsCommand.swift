@@ -56,7 +56,8 @@ struct LogsCommand: Command {
       }
       context.standardOutput.write(buffer)
       buffer = ""
-      var note = "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
+      var note =
+        "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
       if let device = summary.device { note += " (device \(device))" }
       context.standardError.write(note + "\n")
       for problem in summary.problems {

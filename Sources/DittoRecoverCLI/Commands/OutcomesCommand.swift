@@ -1,7 +1,7 @@
 import Foundation
 import OutcomeReport
-import UnifiedLog
 import SafeFiles
+import UnifiedLog
 
 /// `ditto-recover outcomes`: the distribution of `migration_outcome` lines across a cohort.
 struct OutcomesCommand: Command {
@@ -200,8 +200,11 @@ struct OutcomesCommand: Command {
           guard entry.status.kind == .regular else { return }
           let parts = entry.relativePath.split(separator: UInt8(ascii: "/"))
           // A .logarchive inside the folder is one device, read whole.
-          if let archive = parts.firstIndex(where: { $0.count > 11 && $0.suffix(11).elementsEqual(".logarchive".utf8) }) {
-            let prefix = parts[...archive].map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+          if let archive = parts.firstIndex(where: {
+            $0.count > 11 && $0.suffix(11).elementsEqual(".logarchive".utf8)
+          }) {
+            let prefix = parts[...archive].map { String(decoding: $0, as: UTF8.self) }.joined(
+              separator: "/")
             let path = (file.hasSuffix("/") ? file : file + "/") + prefix
             if !archives.contains(path) { archives.append(path) }
             return
