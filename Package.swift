@@ -39,6 +39,7 @@ let package = Package(
     .library(name: "BackupReader", targets: ["BackupReader"]),
     .library(name: "Exchange", targets: ["Exchange"]),
     .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
+    .library(name: "UnifiedLog", targets: ["UnifiedLog"]),
     .library(name: "Salvage", targets: ["Salvage"]),
     .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
     .library(name: "PropertyLists", targets: ["PropertyLists"]),

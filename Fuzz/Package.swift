@@ -21,6 +21,7 @@ let fuzzers: [(name: String, modules: [String])] = [
   ("backup-path", ["BackupReader"]),
   ("csv", ["Exchange", "LegacyStore"]),
   ("outcome-log", ["OutcomeReport"]),
+  ("unified-log", ["UnifiedLog"]),
   ("salvage", ["Salvage", "LegacyStore"]),
   (
     "recovery-file", ["RecoveryFile", "LegacyMigration", "DittoStore", "LibraryMerge", "Telemetry"]
