@@ -248,7 +248,7 @@ let package = Package(
         "DittoStore", "SQLiteDB",
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
-        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader",
+        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader", "LogArchiveFixtures",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(

@@ -45,7 +45,7 @@ package enum UnifiedLogReader {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
     if isFolder.boolValue {
-      return traceV3Files(in: path).isEmpty ? nil : .logArchive
+      return isLogArchiveFolder(path) ? .logArchive : nil
     }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
@@ -91,6 +91,17 @@ package enum UnifiedLogReader {
   }
 
   // MARK: - Folders
+
+  /// Whether `folder` is itself a log archive: tracev3 files at its top or in its `Persist/`,
+  /// `Special/`, `Signpost/` or `HighVolume/` folder. A folder holding archives is not one.
+  static func isLogArchiveFolder(_ folder: String) -> Bool {
+    let manager = FileManager.default
+    func hasTraceV3(_ path: String) -> Bool {
+      ((try? manager.contentsOfDirectory(atPath: path)) ?? []).contains { $0.hasSuffix(".tracev3") }
+    }
+    return hasTraceV3(folder)
+      || ["Persist", "Special", "Signpost", "HighVolume"].contains { hasTraceV3(folder + "/" + $0) }
+  }
 
   /// The tracev3 files below `folder` (relative paths, sorted), not following links.
   static func traceV3Files(in folder: String) -> [String] {

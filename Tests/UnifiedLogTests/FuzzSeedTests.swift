@@ -26,7 +26,8 @@ import Testing
   @Test func theSeedsAreThereAndReadWhole() throws {
     let seeds = Self.seeds()
     if ProcessInfo.processInfo.environment["DITTO_WRITE_FUZZ_SEEDS"] == "1" {
-      try FileManager.default.createDirectory(atPath: Self.folder, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        atPath: Self.folder, withIntermediateDirectories: true)
       for (name, bytes) in seeds {
         try Data(bytes).write(to: URL(fileURLWithPath: Self.folder + "/" + name))
       }

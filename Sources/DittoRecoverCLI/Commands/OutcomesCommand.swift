@@ -209,6 +209,19 @@ struct OutcomesCommand: Command {
             if !archives.contains(path) { archives.append(path) }
             return
           }
+          // A tracev3 file of an archive folder not named .logarchive (Persist/… inside it):
+          // the archive is one device.
+          if parts.count >= 2, parts[parts.count - 1].suffix(8).elementsEqual(".tracev3".utf8) {
+            let base = file.hasSuffix("/") ? file : file + "/"
+            let names = parts.map { String(decoding: $0, as: UTF8.self) }
+            for depth in 1..<names.count {  // the outermost archive folder
+              let folder = base + names[..<depth].joined(separator: "/")
+              if UnifiedLogReader.kind(of: folder) == .logArchive {
+                if !archives.contains(folder) { archives.append(folder) }
+                return
+              }
+            }
+          }
           if parts.contains(where: { $0.first == UInt8(ascii: ".") }) {
             hidden += 1
             return
@@ -229,7 +242,8 @@ struct OutcomesCommand: Command {
         context.standardError.write(
           "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)\n")
       }
-      found += archives
+      // Every other file of an archive (timesync, uuidtext, Info.plist) belongs to it.
+      found = found.filter { path in !archives.contains { path.hasPrefix($0 + "/") } } + archives
       var note =
         "note: \(file): a folder of \(plural(found.count, "file")), each read as one device"
       if hidden > 0 { note += " (\(plural(hidden, "hidden file")) left out)" }
