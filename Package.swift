@@ -140,6 +140,9 @@ let package = Package(
     .executableTarget(
       name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
       path: "Benchmarks/SalvageBench"),
+    // Writes the log-archive benchmark's input (scripts/bench, Benchmarks/bench_logs.py).
+    .executableTarget(
+      name: "log-bench", dependencies: ["LogArchiveFixtures"], path: "Benchmarks/LogBench"),
     // The app's launch path in-process (docs/EMBEDDING.md's model): scripts/bench runs it.
     .executableTarget(
       name: "launch-bench",

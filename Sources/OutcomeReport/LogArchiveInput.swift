@@ -11,13 +11,10 @@ extension OutcomeScanner {
     -> UnifiedLogSummary
   {
     beginInput(name: path)
-    let summary = UnifiedLogReader.read(path, kind: kind) { entry in
-      guard entry.subsystem == "io.kern.ditto" else { return }
-      var composed = entry
+    let summary = UnifiedLogReader.read(path, kind: kind, subsystem: "io.kern.ditto") { entry in
       // A message whose format string is not in the archive: its arguments, as stored (the tag
       // is one public string argument).
-      composed.eventMessage = LogShowFormat.message(entry)
-      consume(Array((LogShowFormat.ndjson(composed) + "\n").utf8))
+      consume(Array((LogShowFormat.tagNDJSON(entry) + "\n").utf8))
     }
     let damage = summary.problems.filter(\.isDamage)
     if let first = damage.first {

@@ -101,32 +101,58 @@ struct ByteCursor {
   /// The UTF-8 string up to the first NUL (or the end) of `slice`; invalid bytes are replaced.
   static func cString(_ slice: ArraySlice<UInt8>) -> String {
     let stop = slice.firstIndex(of: 0) ?? slice.endIndex
-    return String(decoding: slice[slice.startIndex..<stop], as: UTF8.self)
+    return slice[slice.startIndex..<stop].withUnsafeBufferPointer {
+      String(decoding: $0, as: UTF8.self)
+    }
   }
 }
 
 /// A UUID as the log files store it (big-endian bytes), printed as `log` prints it.
 package struct LogUUID: Hashable, Sendable, CustomStringConvertible {
-  package var bytes: [UInt8]
+  /// The first and last 8 bytes, big-endian.
+  package var high: UInt64
+  package var low: UInt64
 
-  package init(_ bytes: some Collection<UInt8>) { self.bytes = Array(bytes) }
-
-  /// `A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19`.
-  package var description: String {
-    var text = ""
-    for (index, byte) in bytes.enumerated() {
-      if [4, 6, 8, 10].contains(index) { text += "-" }
-      text += Self.hex(byte)
+  package init(_ bytes: some Collection<UInt8>) {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    for (index, byte) in bytes.prefix(16).enumerated() {
+      if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
     }
-    return text
+    self.high = high
+    self.low = low
   }
 
-  /// 32 upper-case hex digits, as the uuidtext and dsc files are named.
-  package var fileName: String { bytes.map(Self.hex).joined() }
-
-  package var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+  /// The 16 bytes, in order.
+  package var bytes: [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+      + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+  }
 
   private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+  private func hexDigits(dashes: Bool) -> String {
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    for index in 0..<16 {
+      if dashes, index == 4 || index == 6 || index == 8 || index == 10 {
+        text.append(UInt8(ascii: "-"))
+      }
+      let word = index < 8 ? high : low
+      let byte = UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64(index % 8)))
+      text.append(Self.digits[Int(byte >> 4)])
+      text.append(Self.digits[Int(byte & 15)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// `A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19`.
+  package var description: String { hexDigits(dashes: true) }
+
+  /// 32 upper-case hex digits, as the uuidtext and dsc files are named.
+  package var fileName: String { hexDigits(dashes: false) }
+
+  package var isZero: Bool { high == 0 && low == 0 }
 
   static func hex(_ byte: UInt8) -> String {
     String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)

@@ -3,6 +3,13 @@
 /// that is missing is `<decode: missing data>`, as `log` prints it.
 enum FormatRenderer {
   static func render(_ format: String, arguments: [LogArgument]) -> String {
+    // The most common shape by far (every line Ditto logs): one public string.
+    if format == "%{public}s" || format == "%s" || format == "%{public}@" || format == "%@",
+      arguments.count == 1
+    {
+      return formatted(
+        arguments[0], conversion: "s", flags: "", precision: nil, decorations: "public")
+    }
     let characters = Array(format.unicodeScalars)
     var output = String.UnicodeScalarView()
     var next = 0

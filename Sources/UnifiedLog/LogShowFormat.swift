@@ -86,52 +86,107 @@ package enum LogShowFormat {
   /// One `--style ndjson` object (Apple's key names), plus `args` when the message could not be
   /// composed, and `file` (where the entry came from).
   package static func ndjson(_ entry: UnifiedLogEntry) -> String {
-    var members: [String] = []
-    func add(_ key: String, _ raw: String) { members.append("\"\(key)\":\(raw)") }
-    func string(_ key: String, _ value: String?) { add(key, value.map(quoted) ?? "null") }
-    string("timestamp", timestamp(entry.timestampNanoseconds))
-    add("timestampNs", String(entry.timestampNanoseconds))
-    add("machTimestamp", String(entry.machTimestamp))
-    string("eventType", entry.eventType)
-    string("messageType", entry.messageType)
-    add("processID", String(entry.processID))
-    add("threadID", String(entry.threadID))
-    add("activityIdentifier", String(entry.activityIdentifier))
-    string("subsystem", entry.subsystem)
-    string("category", entry.category)
-    string("formatString", entry.formatString)
-    string("eventMessage", entry.eventMessage)
+    var out = JSONBytes()
+    out.raw("{\"timestamp\":\"")
+    out.timestamp(entry.timestampNanoseconds)
+    out.raw("\",\"timestampNs\":")
+    out.number(entry.timestampNanoseconds)
+    out.raw(",\"machTimestamp\":")
+    out.number(entry.machTimestamp)
+    out.raw(",\"eventType\":")
+    out.string(entry.eventType)
+    out.raw(",\"messageType\":")
+    out.string(entry.messageType)
+    out.raw(",\"processID\":")
+    out.number(entry.processID)
+    out.raw(",\"threadID\":")
+    out.number(entry.threadID)
+    out.raw(",\"activityIdentifier\":")
+    out.number(entry.activityIdentifier)
+    out.raw(",\"subsystem\":")
+    out.string(entry.subsystem)
+    out.raw(",\"category\":")
+    out.string(entry.category)
+    out.raw(",\"formatString\":")
+    out.string(entry.formatString)
+    out.raw(",\"eventMessage\":")
+    out.string(entry.eventMessage)
     if entry.eventMessage == nil {
-      let args = entry.arguments.map { argument -> String in
+      out.raw(",\"args\":[")
+      for (index, argument) in entry.arguments.enumerated() {
+        if index > 0 { out.raw(",") }
         switch argument {
         case .string(let text, let type):
-          "{\"type\":\"string\",\"vt\":\(type),\"value\":\(quoted(text))}"
+          out.raw("{\"type\":\"string\",\"vt\":")
+          out.number(UInt64(type))
+          out.raw(",\"value\":")
+          out.string(text)
         case .scalar(let value, let size, let type):
-          "{\"type\":\"scalar\",\"vt\":\(type),\"size\":\(size),\"value\":\(value)}"
+          out.raw("{\"type\":\"scalar\",\"vt\":")
+          out.number(UInt64(type))
+          out.raw(",\"size\":")
+          out.number(UInt64(size))
+          out.raw(",\"value\":")
+          out.number(value)
         case .precision(let value, let type):
-          "{\"type\":\"precision\",\"vt\":\(type),\"value\":\(value)}"
-        case .privateValue(let type): "{\"type\":\"private\",\"vt\":\(type)}"
+          out.raw("{\"type\":\"precision\",\"vt\":")
+          out.number(UInt64(type))
+          out.raw(",\"value\":")
+          out.number(value)
+        case .privateValue(let type):
+          out.raw("{\"type\":\"private\",\"vt\":")
+          out.number(UInt64(type))
         case .bytes(let bytes, let type):
-          "{\"type\":\"bytes\",\"vt\":\(type),\"value\":\"\(bytes.map { LogUUID.hex($0).lowercased() }.joined())\"}"
-        case .unknown(let type, let size): "{\"type\":\"unknown\",\"vt\":\(type),\"size\":\(size)}"
+          out.raw("{\"type\":\"bytes\",\"vt\":")
+          out.number(UInt64(type))
+          out.raw(",\"value\":\"")
+          out.hex(bytes)
+          out.raw("\"")
+        case .unknown(let type, let size):
+          out.raw("{\"type\":\"unknown\",\"vt\":")
+          out.number(UInt64(type))
+          out.raw(",\"size\":")
+          out.number(UInt64(size))
         }
+        out.raw("}")
       }
-      add("args", "[" + args.joined(separator: ",") + "]")
+      out.raw("]")
     }
-    string("processImagePath", entry.processImagePath)
-    string("processImageUUID", entry.processImageUUID?.description)
-    string("senderImagePath", entry.senderImagePath)
-    string("senderImageUUID", entry.senderImageUUID?.description)
-    add("senderProgramCounter", String(entry.senderProgramCounter))
-    add("traceID", String(entry.traceID))
-    add("ttl", String(entry.ttl))
-    string("bootUUID", entry.bootUUID.description)
-    string("file", entry.file)
-    return "{" + members.joined(separator: ",") + "}"
+    out.raw(",\"processImagePath\":")
+    out.string(entry.processImagePath)
+    out.raw(",\"processImageUUID\":")
+    out.string(entry.processImageUUID?.description)
+    out.raw(",\"senderImagePath\":")
+    out.string(entry.senderImagePath)
+    out.raw(",\"senderImageUUID\":")
+    out.string(entry.senderImageUUID?.description)
+    out.raw(",\"senderProgramCounter\":")
+    out.number(entry.senderProgramCounter)
+    out.raw(",\"traceID\":")
+    out.number(entry.traceID)
+    out.raw(",\"ttl\":")
+    out.number(UInt64(entry.ttl))
+    out.raw(",\"bootUUID\":")
+    out.string(entry.bootUUID.description)
+    out.raw(",\"file\":")
+    out.string(entry.file)
+    out.raw("}")
+    return out.text
+  }
+
+  /// The keys of an ndjson entry a tag reader needs, in `log show`'s names: timestamp, messageType,
+  /// processID, threadID, subsystem, category, eventMessage (composed from the arguments when the
+  /// format string is not in the archive).
+  package static func tagNDJSON(_ entry: UnifiedLogEntry) -> String {
+    "{\"timestamp\":\"\(timestamp(entry.timestampNanoseconds))\",\"messageType\":\(entry.messageType.map(quoted) ?? "null"),\"processID\":\(entry.processID),\"threadID\":\(entry.threadID),\"subsystem\":\(entry.subsystem.map(quoted) ?? "null"),\"category\":\(entry.category.map(quoted) ?? "null"),\"eventMessage\":\(quoted(message(entry)))}"
   }
 
   /// `text` as a JSON string literal (control characters, quotes and backslashes escaped).
   static func quoted(_ text: String) -> String {
+    // Most messages need no escape: one copy.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
+      return "\"" + text + "\""
+    }
     var output = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -152,5 +207,105 @@ package enum LogShowFormat {
       }
     }
     return output + "\""
+  }
+}
+
+/// JSON text built as bytes (the hot path of `logs --json`).
+struct JSONBytes {
+  var bytes: [UInt8] = []
+
+  init() { bytes.reserveCapacity(768) }
+
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  mutating func raw(_ literal: StaticString) {
+    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func number(_ value: UInt64) {
+    if value == 0 {
+      bytes.append(UInt8(ascii: "0"))
+      return
+    }
+    var digits:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      )
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while rest > 0 {
+        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      }
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+    }
+  }
+
+  mutating func number(_ value: Int64) {
+    if value < 0 {
+      bytes.append(UInt8(ascii: "-"))
+      number(value.magnitude)
+    } else {
+      number(UInt64(value))
+    }
+  }
+
+  mutating func string(_ value: String?) {
+    guard var value else {
+      raw("null")
+      return
+    }
+    bytes.append(UInt8(ascii: "\""))
+    value.withUTF8 { utf8 in
+      var clean = 0
+      for (index, byte) in utf8.enumerated() {
+        let escape: StaticString?
+        switch byte {
+        case 0x22: escape = "\\\""
+        case 0x5C: escape = "\\\\"
+        case 0x0A: escape = "\\n"
+        case 0x0D: escape = "\\r"
+        case 0x09: escape = "\\t"
+        case 0..<0x20: escape = ""
+        case 0xE2
+        where index + 2 < utf8.count && utf8[index + 1] == 0x80
+          && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+          escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+        default: escape = nil
+        }
+        guard let escape else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+        if escape.utf8CodeUnitCount == 0 {
+          raw("\\u00")
+          hex([byte])
+        } else {
+          raw(escape)
+        }
+        clean = byte == 0xE2 ? index + 3 : index + 1
+      }
+      if clean < utf8.count {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+      }
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  mutating func hex(_ values: [UInt8]) {
+    for value in values {
+      bytes.append(Self.digits[Int(value >> 4)])
+      bytes.append(Self.digits[Int(value & 15)])
+    }
+  }
+
+  /// `2022-05-30 00:38:21.053672+0000` (UTC).
+  mutating func timestamp(_ nanoseconds: Int64) {
+    bytes.append(contentsOf: LogShowFormat.timestamp(nanoseconds).utf8)
   }
 }

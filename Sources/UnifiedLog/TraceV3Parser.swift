@@ -47,9 +47,16 @@ package struct TraceV3Parser {
   /// Chunks read, by tag, for the summary.
   package private(set) var chunkCounts: [String: Int] = [:]
 
-  package init(file: String, context: LogContext) {
+  /// Only entries of this subsystem are composed and handed over (nil: every entry); the others
+  /// are still read (and counted in ``skipped``), so damage anywhere is found.
+  package let subsystem: String?
+  /// Entries read but not handed over (another subsystem).
+  package private(set) var skipped = 0
+
+  package init(file: String, context: LogContext, subsystem: String? = nil) {
     self.file = file
     self.context = context
+    self.subsystem = subsystem
   }
 
   /// Hands over the next bytes of the file.
@@ -572,6 +579,10 @@ package struct TraceV3Parser {
   private mutating func emitEntry(_ entry: inout UnifiedLogEntry, emit: (UnifiedLogEntry) -> Void) {
     entry.sequence = sequence
     sequence += 1
+    if let subsystem, entry.subsystem != subsystem {
+      skipped += 1
+      return
+    }
     entry.timestampNanoseconds = context.wallClock(
       entry.machTimestamp, boot: entry.bootUUID, header: header)
     if entry.eventMessage == nil, let format = entry.formatString {

@@ -67,13 +67,17 @@ package enum UnifiedLogReader {
   }
 
   /// Reads `path` (of `kind`), handing every entry to `visit`.
+  /// - Parameter subsystem: only entries of this subsystem are composed and handed over (every
+  ///   entry is still read, so damage anywhere is named).
   package static func read(
-    _ path: String, kind: UnifiedLogInputKind, visit: (UnifiedLogEntry) -> Void
+    _ path: String, kind: UnifiedLogInputKind, subsystem: String? = nil,
+    visit: (UnifiedLogEntry) -> Void
   ) -> UnifiedLogSummary {
     var summary = UnifiedLogSummary(kind: kind)
     switch kind {
     case .logArchive:
-      readFolder(path, files: traceV3Files(in: path), summary: &summary, visit: visit)
+      readFolder(
+        path, files: traceV3Files(in: path), subsystem: subsystem, summary: &summary, visit: visit)
     case .traceV3:
       let name = (path as NSString).lastPathComponent
       let folder = (path as NSString).deletingLastPathComponent
@@ -83,9 +87,12 @@ package enum UnifiedLogReader {
         ? folder : (folder as NSString).deletingLastPathComponent
       let relative =
         root == folder ? name : (folder as NSString).lastPathComponent + "/" + name
-      readFolder(root.isEmpty ? "." : root, files: [relative], summary: &summary, visit: visit)
+      readFolder(
+        root.isEmpty ? "." : root, files: [relative], subsystem: subsystem, summary: &summary,
+        visit: visit)
     case .tar, .gzippedTar:
-      readTar(path, gzipped: kind == .gzippedTar, summary: &summary, visit: visit)
+      readTar(
+        path, gzipped: kind == .gzippedTar, subsystem: subsystem, summary: &summary, visit: visit)
     }
     return summary
   }
@@ -115,7 +122,7 @@ package enum UnifiedLogReader {
   }
 
   private static func readFolder(
-    _ root: String, files: [String], summary: inout UnifiedLogSummary,
+    _ root: String, files: [String], subsystem: String?, summary: inout UnifiedLogSummary,
     visit: (UnifiedLogEntry) -> Void
   ) {
     let timesync = timesyncFiles(in: root + "/timesync", named: "timesync", summary: &summary)
@@ -128,7 +135,7 @@ package enum UnifiedLogReader {
       return nil
     }
     for file in files {
-      var parser = TraceV3Parser(file: file, context: context)
+      var parser = TraceV3Parser(file: file, context: context, subsystem: subsystem)
       guard let handle = FileHandle(forReadingAtPath: root + "/" + file) else {
         summary.problems.append(
           UnifiedLogProblem(code: "cannot_open", file: file, reason: "cannot be opened"))
@@ -169,6 +176,7 @@ package enum UnifiedLogReader {
 
   private static func note(_ parser: TraceV3Parser, in summary: inout UnifiedLogSummary) {
     summary.files.append(parser.file)
+    summary.entries += parser.skipped
     summary.problems += parser.problems
     summary.stateDumps += parser.stateDumps
     if let header = parser.header {
@@ -266,7 +274,7 @@ package enum UnifiedLogReader {
   }
 
   private static func readTar(
-    _ path: String, gzipped: Bool, summary: inout UnifiedLogSummary,
+    _ path: String, gzipped: Bool, subsystem: String?, summary: inout UnifiedLogSummary,
     visit: (UnifiedLogEntry) -> Void
   ) {
     // Pass 1: the timesync and strings files (small), kept in memory up to a budget.

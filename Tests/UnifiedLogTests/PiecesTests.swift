@@ -1,3 +1,4 @@
+import Foundation
 import LogArchiveFixtures
 import Testing
 
@@ -48,5 +49,21 @@ import Testing
     #expect(LogContext.nanoseconds(96_370_345_288_136, 125, 3) == 4_015_431_053_672_333)
     #expect(LogContext.nanoseconds(3, 125, 3) == 125)
     #expect(LogContext.nanoseconds(UInt64.max, 125, 3) == Int64.max)
+  }
+}
+
+@Suite struct JSONBytesTests {
+  @Test(arguments: [
+    "plain", "", "quote \" and back\\slash", "tab\tline\nreturn\r", "bell \u{7} nul \u{0}",
+    "line sep \u{2028} para \u{2029} and \u{2022} bullet", "emoji 😀 and é", "\u{E2}",
+  ])
+  func stringsAreEscapedAsTheSlowPathEscapesThem(text: String) throws {
+    var out = JSONBytes()
+    out.string(text)
+    #expect(out.text == LogShowFormat.quoted(text))
+    let decoded =
+      try JSONSerialization.jsonObject(
+        with: Data(("[" + out.text + "]").utf8), options: []) as? [String]
+    #expect(decoded == [text])
   }
 }

@@ -45,8 +45,7 @@ struct LogsCommand: Command {
     var buffer = ""
     if !json { buffer = LogShowFormat.header + "\n" }
     for (archive, kind) in kinds {
-      let summary = UnifiedLogReader.read(archive, kind: kind) { entry in
-        if let subsystem, entry.subsystem != subsystem { return }
+      let summary = UnifiedLogReader.read(archive, kind: kind, subsystem: subsystem) { entry in
         if let category, entry.category != category { return }
         buffer += (json ? LogShowFormat.ndjson(entry) : LogShowFormat.line(entry)) + "\n"
         if buffer.utf8.count > 1 << 16 {
