@@ -42,11 +42,14 @@ package enum UnifiedLogReader {
 
   /// What `path` is, or nil when it is none of the unified-log inputs.
   package static func kind(of path: String) -> UnifiedLogInputKind? {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
-    if isFolder.boolValue {
+    // Only a regular file or a folder (a link followed) is looked into: opening a FIFO or a
+    // device to peek at it could block, and neither is an archive.
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    if status.st_mode & S_IFMT == S_IFDIR {
       return isLogArchiveFolder(path) ? .logArchive : nil
     }
+    guard status.st_mode & S_IFMT == S_IFREG else { return nil }
     guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? handle.close() }
     let head = [UInt8](handle.readData(ofLength: 1024))

@@ -1,6 +1,7 @@
 import DittoRecoverCLI
 import EngineTestSupport
 import Foundation
+import LogArchiveFixtures
 import StoreFixtures
 import TestSupport
 import Testing
@@ -118,6 +119,18 @@ struct RecoveryGuideTests {
     let line =
       "2025-03-14 09:12:03.512345-0700  localhost Ditto[1234]: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success categories=4 dittos=27 inserted=27\n"
     try Data(line.utf8).write(to: URL(fileURLWithPath: home.appending("Desktop/tester-logs/a.log")))
+    // A tester's sysdiagnose in Downloads, as the "Without a Mac" steps expect.
+    try FileManager.default.createDirectory(
+      atPath: home.appending("Downloads"), withIntermediateDirectories: true)
+    let sysdiagnose = LogArchiveWriter().sysdiagnose([
+      .init(
+        offsetNanoseconds: 5_000_000_000,
+        message: "migration_outcome source=auto outcome=success categories=4 dittos=27 inserted=27")
+    ])
+    try Data(sysdiagnose).write(
+      to: URL(
+        fileURLWithPath: home.appending(
+          "Downloads/sysdiagnose_2026.11.30_10-15-42-0800_iPhone-OS_iPhone_22B83.tar.gz")))
 
     // The user steps download ditto-recover: `curl` here serves what the release page holds, made
     // from the release archive (DITTO_RELEASE_ARCHIVE, as scripts/release-test sets it) or else from
@@ -132,6 +145,10 @@ struct RecoveryGuideTests {
     #expect(status == 0, "\(logged)")
     #expect(printed.contains(Tool.version + "\n"), "the installed ditto-recover did not run")
     #expect(printed.contains("will be imported"))
+    #expect(
+      printed.contains(
+        "Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success"),
+      "the sysdiagnose was not read")
     // The recovery file, named after the backup's date, and what `status --from` says of it.
     #expect(
       FileManager.default.fileExists(
