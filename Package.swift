@@ -72,6 +72,10 @@ let package = Package(
     // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
     .target(name: "SystemShims"),
     .target(name: "SafeFiles", dependencies: ["SystemShims"]),
+    // The CLI's own: signal handlers (C) and the ledger of what a run made, removed when it is
+    // interrupted. Never linked into the app's products.
+    .target(name: "InterruptShims"),
+    .target(name: "RunCleanup", dependencies: ["SafeFiles"]),
     // The private copy every store is read on (a legacy store, a library, a backup manifest) and
     // the one way to open it.
     .target(name: "SQLiteSnapshot", dependencies: ["SQLiteDB", "SafeFiles"]),
@@ -126,7 +130,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
-        "BuildInfo", "SystemShims", "BackupCrypto", "UnifiedLog",
+        "BuildInfo", "SystemShims", "BackupCrypto", "UnifiedLog", "InterruptShims", "RunCleanup",
       ]
     ),
     // The commit and date a release was built from (scripts/release defines them; "" otherwise).
@@ -190,12 +194,12 @@ let package = Package(
       name: "SafeFilesTests",
       dependencies: [
         "SafeFiles", "EngineTestSupport", "SQLiteSnapshot", "BackupReader", "Salvage",
-        "LegacyStore", "LegacyMigration", "StoreFixtures", "ContainerFiles",
+        "LegacyStore", "LegacyMigration", "StoreFixtures", "ContainerFiles", "RunCleanup",
       ]),
     .testTarget(
       name: "SQLiteSnapshotTests",
       dependencies: [
-        "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures",
+        "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures", "RunCleanup",
       ]),
     .testTarget(
       name: "LegacyStoreTests",

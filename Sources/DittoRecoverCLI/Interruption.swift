@@ -1,7 +1,8 @@
 import Exchange
 import Foundation
+import InterruptShims
+import RunCleanup
 import SafeFiles
-import SystemShims
 
 #if canImport(Glibc)
   import Glibc
@@ -43,6 +44,7 @@ public enum Interruption {
   /// before anything is made; `isJSON`: whether `--json` was given (an interruption then prints
   /// one JSON object when the command has not printed its own).
   public static func install(isJSON: Bool) {
+    RunCleanup.install()
     state.isJSON = isJSON
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { return }

@@ -22,8 +22,9 @@ import SystemShims
 // So a link planted inside a private folder is removed as a link (its target is untouched), and a
 // path that was swapped for another file after we created ours is left alone.
 //
-// Both are recorded by RunCleanup while they live, so that an interrupted run (SIGINT, SIGTERM,
-// SIGHUP) removes them before it exits; a private folder also holds a lock (flock) while it lives,
+// Both are recorded while they live by the process's CreationRecorder when one is installed
+// (ditto-recover installs RunCleanup, a CLI-only target; the app installs none), so that an
+// interrupted run (SIGINT, SIGTERM, SIGHUP) removes them before it exits; a private folder also holds a lock (flock) while it lives,
 // so that what a run stopped by SIGKILL left is recognised by the next run and removed
 // (PrivateDirectory.removeLeftovers).
 //
@@ -47,7 +48,8 @@ public func systemTemporaryDirectory() -> String {
 }
 
 /// A folder this process made with `mkdtemp` (mode 0700): snapshots, decrypted copies, scratch space.
-/// Removed by ``remove()``, when released, or when the run is interrupted (``RunCleanup``); see the
+/// Removed by ``remove()``, when released, or when the run is interrupted (the installed
+/// ``CreationRecorder``, if any); see the
 /// table above for what removal checks.
 ///
 /// The folder holds a lock (`flock`) while it exists, so that a run stopped where no handler runs
@@ -87,10 +89,10 @@ public final class PrivateDirectory {
     if LeftoverSweep.shouldSweep(base: base, prefix: prefix) {
       Self.removeLeftovers(in: base, prefixes: [prefix])
     }
-    let (made, id) = try RunCleanup.record {
-      () throws(FileAccessError) -> (MadeFolder, RunCleanup.Entry?) in
+    let (made, id) = try CreationRecording.record {
+      () throws(FileAccessError) -> (MadeFolder, CreatedEntry?) in
       let made = try Self.makeUnique(prefix: prefix, in: base, resolvingLinks: resolvingLinks)
-      return (made, RunCleanup.Entry(kind: .folder, path: made.path, identity: made.identity))
+      return (made, CreatedEntry(kind: .folder, path: made.path, identity: made.identity))
     }
     path = made.path
     hasResolvedPath = made.hasResolvedPath
@@ -155,7 +157,7 @@ public final class PrivateDirectory {
     guard !isRemoved else { return true }
     isRemoved = true
     let removed = Self.removeFolder(at: path, identity: identity, keepingFolder: false)
-    RunCleanup.forget(cleanupID)
+    CreationRecording.forget(cleanupID)
     cleanupID = nil
     if lockDescriptor >= 0 {
       closeDescriptor(lockDescriptor)
@@ -233,7 +235,7 @@ public final class PrivateDirectory {
   /// No longer this object's to remove: forgotten by the interrupt ledger, its lock released.
   private func settle() {
     isRemoved = true
-    RunCleanup.forget(cleanupID)
+    CreationRecording.forget(cleanupID)
     cleanupID = nil
     if lockDescriptor >= 0 {
       closeDescriptor(lockDescriptor)
@@ -244,7 +246,9 @@ public final class PrivateDirectory {
   /// Removes what the folder at `path` holds, and the folder itself unless `keepingFolder`, when
   /// `path` still names the folder with `identity`. Something made in it meanwhile (another thread
   /// still at work while an interrupted run cleans up) is removed on the next pass.
-  static func removeFolder(at path: String, identity: FileIdentity, keepingFolder: Bool) -> Bool {
+  package static func removeFolder(at path: String, identity: FileIdentity, keepingFolder: Bool)
+    -> Bool
+  {
     let parentPath = Self.parent(of: path)
     let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
     let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -346,7 +350,7 @@ public final class PrivateDirectory {
         removed.append(path)
       }
     }
-    RunCleanup.noteLeftoversRemoved(removed)
+    CreationRecording.noteLeftoversRemoved(removed)
     return removed
   }
 
@@ -399,11 +403,11 @@ public final class CreatedFile {
   /// Creates the file with `create` (its path and open descriptor) and records it for an
   /// interrupted run, as one step.
   private init(_ create: () throws(FileAccessError) -> (String, Int32)) throws(FileAccessError) {
-    let (made, id) = try RunCleanup.record {
-      () throws(FileAccessError) -> (Opened, RunCleanup.Entry?) in
+    let (made, id) = try CreationRecording.record {
+      () throws(FileAccessError) -> (Opened, CreatedEntry?) in
       let (path, fd) = try create()
       let opened = try Opened(path: path, descriptor: fd)
-      return (opened, RunCleanup.Entry(kind: .file, path: path, identity: opened.identity))
+      return (opened, CreatedEntry(kind: .file, path: path, identity: opened.identity))
     }
     self.path = made.path
     descriptor = made.descriptor
@@ -432,12 +436,12 @@ public final class CreatedFile {
 
   deinit {
     close()
-    RunCleanup.forget(cleanupID)
+    CreationRecording.forget(cleanupID)
   }
 
   /// The file is complete and stays: an interrupted run no longer removes it.
   public func keep() {
-    RunCleanup.forget(cleanupID)
+    CreationRecording.forget(cleanupID)
     cleanupID = nil
   }
 
@@ -452,13 +456,13 @@ public final class CreatedFile {
   @discardableResult
   public func discard() -> Bool {
     close()
-    RunCleanup.forget(cleanupID)
+    CreationRecording.forget(cleanupID)
     cleanupID = nil
     return Self.removeFile(at: path, identity: identity)
   }
 
   /// Unlinks `path` when it names the regular file with `identity`.
-  static func removeFile(at path: String, identity: FileIdentity) -> Bool {
+  package static func removeFile(at path: String, identity: FileIdentity) -> Bool {
     let status: FileStatus?
     do {
       status = try FileStatus.of(path: path)

@@ -1,5 +1,6 @@
 import EngineTestSupport
 import Foundation
+import RunCleanup
 import SQLiteDB
 import SQLiteSnapshot
 import SafeFiles
@@ -39,6 +40,7 @@ import Testing
     let path = folder.appending("Ditto.sqlite")
     try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
     let before = try FileHashes(of: folder.path)
+    RunCleanup.install()
     #expect(throws: SnapshotError.self) { _ = try StoreSnapshot(of: path) }
     // Nothing recorded for removal inside the folder, and the folder as it was.
     #expect(!RunCleanup.recordedPaths.contains { $0.hasPrefix(folder.path + "/") })

@@ -1,5 +1,6 @@
 import EngineTestSupport
 import Foundation
+import RunCleanup
 import Testing
 
 @testable import SafeFiles
@@ -14,6 +15,13 @@ import Testing
 /// stopped run are recognised by their lock; a new file never replaces anything. (Removing
 /// everything recorded is only ever done by an interrupted process: InterruptTests drives it.)
 @Suite struct RunCleanupTests {
+  init() { RunCleanup.install() }
+
+  @Test func nothingIsRecordedUntilTheToolInstallsTheLedger() {
+    // Installed: the ledger is the recorder (the app never installs one: then nothing is kept).
+    #expect(CreationRecording.recorder != nil)
+  }
+
   @Test func aPrivateFolderIsRecordedWhileItLivesAndForgottenOnceRemoved() throws {
     let folder = try PrivateDirectory(prefix: "ditto-runcleanup-")
     #expect(RunCleanup.recordedPaths.contains(folder.path))

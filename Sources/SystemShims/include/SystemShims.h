@@ -9,21 +9,6 @@
 /// exist (other systems, old kernels) it returns -1 with errno = ENOSYS and the caller copies itself.
 long ditto_copy_file_range(int in, long long *in_offset, int out, long long *out_offset, long length);
 
-/// Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE (a closed pipe) (SA_RESTART) that do only async-signal-safe
-/// work: remember the first such signal and write its number, as one byte, to `notify_fd` (the
-/// write end of a pipe a thread of the program reads). A signal ignored when the program started
-/// (nohup, a background job) stays ignored; the others are unblocked in the calling thread (call
-/// it from the main thread before any other thread starts). Returns 0, or -1 with errno set.
-int ditto_install_interrupt_handlers(int notify_fd);
-
-/// The first of SIGINT, SIGTERM, SIGHUP and SIGPIPE received since
-/// ditto_install_interrupt_handlers, or 0.
-int ditto_interrupt_signal(void);
-
-/// Does what the handler does for `signal_number`, from ordinary code: a write that failed with
-/// EPIPE while SIGPIPE was ignored (inherited ignored) ends the run the same way.
-void ditto_raise_interrupt(int signal_number);
-
 /// Renames `from` to `to` only when nothing has the name `to` (Linux renameat2 RENAME_NOREPLACE,
 /// macOS renamex_np RENAME_EXCL): never replaces anything. Returns 0, or -1 with errno set (EEXIST
 /// when `to` exists; EINVAL or ENOSYS where the file system or system cannot do it).
