@@ -162,7 +162,7 @@ let package = Package(
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
     // Reads `log show` captures and log archives, and reports the distribution of
     // migration_outcome tags.
-    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog"]),
+    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog", "Telemetry"]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's

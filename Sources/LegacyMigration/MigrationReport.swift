@@ -1,5 +1,6 @@
 import LegacyStore
 import LibraryMerge
+import Telemetry
 
 /// Everything one migration attempt did, returned on every path, errors included. Made by the
 /// engine; read-only to everyone else.
@@ -154,14 +155,11 @@ public struct MigrationReport: Sendable {
   /// `found_unreadable` attempt failed in a way that says nothing about the data (it counted for
   /// nothing). The counts are always what was read, whatever the outcome.
   public var telemetryLine: String {
-    var line =
-      "migration_outcome source=\(trigger.rawValue) outcome=\(outcome.rawValue) categories=\(counts.categoriesRead) dittos=\(counts.dittosRead) inserted=\(counts.inserted)"
-    if let salvaged { line += " salvaged=\(salvaged)" }
-    if isFromFile { line += " from=file" }
-    if outcome == .foundUnreadable, let reason = transientReason {
-      line += " reason=\(reason.rawValue)"
-    }
-    return line
+    TelemetryLine(
+      source: trigger, outcome: outcome, categories: counts.categoriesRead,
+      dittos: counts.dittosRead, inserted: counts.inserted, salvaged: salvaged,
+      from: isFromFile ? .file : nil, reason: transientReason?.rawValue
+    ).rendered
   }
 
   static func interruptionDescription(_ reason: TransientReason) -> String {

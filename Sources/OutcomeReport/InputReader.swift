@@ -315,7 +315,7 @@ struct InputReader {
   private static func readsAsDittoTag(_ line: [UInt8]) -> Bool {
     line.withUnsafeBufferPointer { bytes in
       guard let entry = TextEntryParser.parse(bytes), entry.scope != .other else { return false }
-      if case .tag = OutcomeTag.parse(entry.message) { return true }
+      if case .line = OutcomeTag.parse(entry.message) { return true }
       return false
     }
   }

@@ -1,32 +1,14 @@
-/// One of the terminal outcomes a `migration_outcome` tag reports.
-///
-/// The raw values are the telemetry codes of the 3.0.2 spec, spelled exactly as in the tag
-/// (`outcome=no_new_data`) and as the keys of the `--json` report. `allCases` is in the order
-/// the spec lists them (``libraryError``, added later, last), which is also the row order of the
-/// text report and the bar order of the HTML page.
-public enum OutcomeCode: String, CaseIterable, Sendable {
-  /// The legacy store was read and new dittos were inserted.
-  case success
-  /// The legacy store was read, but every ditto was already in the library.
-  case noNewData = "no_new_data"
-  /// A legacy file was found, but it held no dittos.
-  case emptyStore = "empty_store"
-  /// A legacy file was found but could not be read.
-  case foundUnreadable = "found_unreadable"
-  /// No legacy file was found on the device.
-  case nothingOnDisk = "nothing_on_disk"
-  /// The current library could not be written. Says nothing about the legacy data: neither
-  /// reading counts it, and the denominators treat it like ``foundUnreadable``.
-  case libraryError = "library_error"
-}
+import Telemetry
 
-/// What started the migration attempt that emitted a tag.
-public enum OutcomeSource: String, CaseIterable, Sendable {
-  /// The automatic migration on first launch (`source=auto`).
-  case auto
-  /// The "Recover Old Dittos" menu item (`source=manual`).
-  case manual
-}
+/// One of the terminal outcomes a `migration_outcome` tag reports: the engine's own
+/// `MigrationOutcome` (declared once, in Telemetry). The raw values are the telemetry codes, spelled
+/// as in the tag (`outcome=no_new_data`) and as the keys of the `--json` report; `allCases` is in the
+/// spec's order, which is also the row order of the text report and the bar order of the HTML page.
+public typealias OutcomeCode = MigrationOutcome
+
+/// What started the migration attempt that emitted a tag (`source=`): the engine's own
+/// `MigrationSource`.
+public typealias OutcomeSource = MigrationSource
 
 /// How many valid tags reported each outcome.
 ///

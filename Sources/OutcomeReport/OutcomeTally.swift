@@ -47,7 +47,7 @@ struct OutcomeTally {
   /// Counts one entry that mentions the tag.
   mutating func record(_ entry: LogEntry) {
     let parse = OutcomeTag.parse(entry.message)
-    if case .notATag = parse {
+    if case .notALine = parse {
       ignored += 1
       return
     }
@@ -64,7 +64,7 @@ struct OutcomeTally {
         duplicates += 1
         // The same entry in an earlier input: the same device captured twice. The tag is counted
         // once among tags, and once for this input's device too.
-        guard known.last != input, case .tag(let tag) = parse else { return }
+        guard known.last != input, case .line(let tag) = parse else { return }
         seen[digest] = (known.first, input)
         devices[current].record(tag, time: entry.time)
         if devices[current].sameCaptureAs == nil {
@@ -75,9 +75,9 @@ struct OutcomeTally {
       seen[digest] = (input, input)
     }
     switch parse {
-    case .notATag: ignored += 1
+    case .notALine: ignored += 1
     case .malformed: noteMalformed()
-    case .tag(let tag):
+    case .line(let tag):
       count(tag)
       devices[current].record(tag, time: entry.time)
     }

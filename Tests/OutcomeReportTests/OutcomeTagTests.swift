@@ -8,13 +8,13 @@ struct OutcomeTagTests {
     let parse = OutcomeTag.parse(tag(.manual, .noNewData, categories: 4, dittos: 27, inserted: 0))
     #expect(
       parse
-        == .tag(
+        == .line(
           OutcomeTag(source: .manual, outcome: .noNewData, categories: 4, dittos: 27, inserted: 0)))
   }
 
   @Test(arguments: OutcomeCode.allCases)
   func acceptsEveryOutcomeCode(_ outcome: OutcomeCode) {
-    guard case .tag(let parsed) = OutcomeTag.parse(tag(.auto, outcome)) else {
+    guard case .line(let parsed) = OutcomeTag.parse(tag(.auto, outcome)) else {
       Issue.record("not a valid tag")
       return
     }
@@ -30,7 +30,7 @@ struct OutcomeTagTests {
   func acceptsExtraFieldsAnyOrderAndBlanks(_ line: String) {
     #expect(
       OutcomeTag.parse(line)
-        == .tag(
+        == .line(
           OutcomeTag(source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3)))
   }
 
@@ -42,7 +42,7 @@ struct OutcomeTagTests {
   func keepsTheFirstSalvagedCount(_ line: String) {
     #expect(
       OutcomeTag.parse(line)
-        == .tag(
+        == .line(
           OutcomeTag(
             source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3, salvaged: 9)))
   }
@@ -53,7 +53,7 @@ struct OutcomeTagTests {
     "migration_outcome from=file source=manual outcome=success categories=2 dittos=5 inserted=5",
   ])
   func readsFromFile(_ line: String) throws {
-    guard case .tag(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = OutcomeTag.parse(line) else {
       Issue.record("not a valid tag")
       return
     }
@@ -70,14 +70,14 @@ struct OutcomeTagTests {
   func unknownOptionalValuesAreIgnoredNotMalformed(_ line: String) {
     #expect(
       OutcomeTag.parse(line)
-        == .tag(
+        == .line(
           OutcomeTag(source: .manual, outcome: .success, categories: 2, dittos: 5, inserted: 5)))
   }
 
   @Test func libraryErrorIsAValidOutcome() {
     let line =
       "migration_outcome source=auto outcome=library_error categories=0 dittos=0 inserted=0"
-    guard case .tag(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = OutcomeTag.parse(line) else {
       Issue.record("not a valid tag")
       return
     }
@@ -152,13 +152,13 @@ struct OutcomeTagTests {
     "Filtering the log data using \"composedMessage CONTAINS \"migration_outcome\"\"",
   ])
   func recognizesWhatIsNotATag(_ line: String) {
-    #expect(OutcomeTag.parse(line) == .notATag)
+    #expect(OutcomeTag.parse(line) == .notALine)
   }
 
   @Test func largestCountIsEighteenDigits() {
     let line =
       "migration_outcome source=auto outcome=success categories=999999999999999999 dittos=0 inserted=0"
-    guard case .tag(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = OutcomeTag.parse(line) else {
       Issue.record("not a valid tag")
       return
     }
