@@ -56,7 +56,8 @@ public enum ExitCode: Int32, Sendable, Equatable {
       case .source: return .dataError
       }
     case let error as LegacyStoreError:
-      return error.code == "not_found" ? .noInput : .dataError
+      if case .notFound = error { return .noInput }
+      return .dataError
     case is DefaultsError, is CSVError, is CryptoError: return .dataError
     case let error as CSVImportError:
       if case .unreadable = error { return .noInput }
