@@ -101,7 +101,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles", "PropertyLists",
       ]),
-    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB"]),
+    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB", "JSONEscaping"]),
     // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
     .target(
       name: "RecoveryFile",
@@ -154,15 +154,17 @@ let package = Package(
       path: "Benchmarks/LaunchBench"),
     // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.
     .target(name: "ByteStreams"),
+    // The package's one JSON string escaper (every JSON text it writes quotes its strings here).
+    .target(name: "JSONEscaping"),
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
-    .target(name: "UnifiedLog", dependencies: ["ByteStreams"]),
+    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONEscaping"]),
     // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
     // gzip): for tests, fuzz seeds and benchmarks. Never a product.
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
     // Reads `log show` captures and log archives, and reports the distribution of
     // migration_outcome tags.
-    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog", "Telemetry"]),
+    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONEscaping"]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's
@@ -296,6 +298,8 @@ let package = Package(
         "ContainerFiles",
       ]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
+    .testTarget(
+      name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
     .testTarget(
       name: "UnifiedLogTests", dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams"]),
     .testTarget(

@@ -1,3 +1,5 @@
+import JSONEscaping
+
 /// The result of a scan: the distribution of `migration_outcome` tags, the outcome of each device
 /// (input), and the verdict the weighed unit gives.
 ///
@@ -313,27 +315,10 @@ extension OutcomeSummary {
     return "\(rounded == 0 ? 0 : rounded)"
   }
 
-  /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
+  /// A JSON string as `JSONSerialization` writes it (`/` as `\/`): the package's one escaper,
+  /// `JSONEscaping`, in its Foundation style.
   static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "/": out += "\\/"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    JSONEscaping.quoted(text, style: .foundation)
   }
 
   /// `{"key":value,…}` with keys sorted by their UTF-8 bytes; keys are plain ASCII identifiers.

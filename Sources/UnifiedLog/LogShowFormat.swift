@@ -1,3 +1,5 @@
+import JSONEscaping
+
 /// Entries printed as `log show` prints them: the default style and `--style ndjson`.
 package enum LogShowFormat {
   /// The default style's column header (with its two trailing spaces).
@@ -181,33 +183,8 @@ package enum LogShowFormat {
     "{\"timestamp\":\"\(timestamp(entry.timestampNanoseconds))\",\"messageType\":\(entry.messageType.map(quoted) ?? "null"),\"processID\":\(entry.processID),\"threadID\":\(entry.threadID),\"subsystem\":\(entry.subsystem.map(quoted) ?? "null"),\"category\":\(entry.category.map(quoted) ?? "null"),\"eventMessage\":\(quoted(message(entry)))}"
   }
 
-  /// `text` as a JSON string literal (control characters, quotes and backslashes escaped).
-  static func quoted(_ text: String) -> String {
-    // Most messages need no escape: one copy.
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) {
-      return "\"" + text + "\""
-    }
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{2028}": output += "\\u2028"
-      case "\u{2029}": output += "\\u2029"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return output + "\""
-  }
+  /// `text` as a JSON string literal (the package's one escaper, `JSONEscaping`).
+  static func quoted(_ text: String) -> String { JSONEscaping.quoted(text) }
 }
 
 /// JSON text built as bytes (the hot path of `logs --json`).
@@ -256,43 +233,11 @@ struct JSONBytes {
   }
 
   mutating func string(_ value: String?) {
-    guard var value else {
+    guard let value else {
       raw("null")
       return
     }
-    bytes.append(UInt8(ascii: "\""))
-    value.withUTF8 { utf8 in
-      var clean = 0
-      for (index, byte) in utf8.enumerated() {
-        let escape: StaticString?
-        switch byte {
-        case 0x22: escape = "\\\""
-        case 0x5C: escape = "\\\\"
-        case 0x0A: escape = "\\n"
-        case 0x0D: escape = "\\r"
-        case 0x09: escape = "\\t"
-        case 0..<0x20: escape = ""
-        case 0xE2
-        where index + 2 < utf8.count && utf8[index + 1] == 0x80
-          && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
-          escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-        default: escape = nil
-        }
-        guard let escape else { continue }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
-        if escape.utf8CodeUnitCount == 0 {
-          raw("\\u00")
-          hex([byte])
-        } else {
-          raw(escape)
-        }
-        clean = byte == 0xE2 ? index + 3 : index + 1
-      }
-      if clean < utf8.count {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
-      }
-    }
-    bytes.append(UInt8(ascii: "\""))
+    JSONEscaping.appendQuoted(value, to: &bytes)
   }
 
   private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
