@@ -131,6 +131,7 @@ let package = Package(
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
         "BuildInfo", "SystemShims", "BackupCrypto", "UnifiedLog", "InterruptShims", "RunCleanup",
+        "ByteStreams",
       ]
     ),
     // The commit and date a release was built from (scripts/release defines them; "" otherwise).

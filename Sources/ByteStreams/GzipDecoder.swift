@@ -29,6 +29,8 @@ package struct GzipDecoder {
     case huffman(literals: HuffmanCode, distances: HuffmanCode)
     case trailer
     case afterMember
+    /// A raw deflate stream (zip) after its final block: anything after it is not ours.
+    case rawDone
     case failed(GzipError)
   }
 
@@ -51,7 +53,26 @@ package struct GzipDecoder {
   /// Members decoded to their trailer.
   package private(set) var members = 0
 
-  package init() {}
+  /// Whether the stream is raw deflate (RFC 1951 alone, as a zip entry holds it): no header, no
+  /// trailer, one stream; ``checksum`` is its output's CRC-32 for the caller to check.
+  private let isRaw: Bool
+
+  package init() { isRaw = false }
+
+  /// A decoder of raw deflate (a zip entry's data).
+  package init(rawDeflate: Bool) {
+    isRaw = rawDeflate
+    if rawDeflate { state = .blockStart }
+  }
+
+  /// The CRC-32 of the output so far (of a raw stream: of all of it, once finished).
+  package var checksum: UInt32 { crc.value }
+
+  /// True once a raw stream's final block is decoded.
+  package var isFinished: Bool {
+    if case .rawDone = state { return true }
+    return false
+  }
 
   /// Decodes what `chunk` allows, handing output to `emit`.
   ///
@@ -83,7 +104,7 @@ package struct GzipDecoder {
     flush(emit)
     switch state {
     case .failed(let error): throw error
-    case .afterMember: return
+    case .afterMember, .rawDone: return
     case .header where members > 0 && position == input.count: return
     default:
       let error = GzipError(reason: "the stream ends inside a member (cut short)")
@@ -119,7 +140,7 @@ package struct GzipDecoder {
   private mutating func run(emit: ([UInt8]) -> Void) throws(Stop) {
     while true {
       switch state {
-      case .failed: return
+      case .failed, .rawDone: return
       case .header:
         guard position < input.count else { throw .needMore }
         try readHeader()
@@ -160,6 +181,11 @@ package struct GzipDecoder {
         // The rest of the last byte is padding.
         bitBuffer = 0
         bitCount = 0
+        if isRaw {
+          members += 1
+          state = .rawDone
+          return
+        }
         guard input.count - position >= 8 else { throw .needMore }
         let storedCRC = littleEndian32(at: position)
         let storedSize = littleEndian32(at: position + 4)

@@ -474,3 +474,47 @@ public enum GzipWriter {
     return output
   }
 }
+
+/// Writes zip archives: each entry stored (method 0) or deflated (method 8, stored deflate blocks).
+public enum ZipWriter {
+  public static func archive(_ entries: [(name: String, bytes: [UInt8], deflated: Bool)]) -> [UInt8]
+  {
+    var output: [UInt8] = []
+    var directory: [UInt8] = []
+    for entry in entries {
+      var crc = CRC32()
+      crc.update(entry.bytes)
+      let data = entry.deflated ? rawDeflate(entry.bytes) : entry.bytes
+      let name = Array(entry.name.utf8)
+      let method: UInt16 = entry.deflated ? 8 : 0
+      let offset = UInt32(output.count)
+      output += le32(0x0403_4B50) + le16(20) + le16(0) + le16(method) + le16(0) + le16(0)
+      output += le32(crc.value) + le32(UInt32(data.count)) + le32(UInt32(entry.bytes.count))
+      output += le16(UInt16(name.count)) + le16(0) + name + data
+      directory += le32(0x0201_4B50) + le16(20) + le16(20) + le16(0) + le16(method)
+      directory += le16(0) + le16(0) + le32(crc.value) + le32(UInt32(data.count))
+      directory += le32(UInt32(entry.bytes.count)) + le16(UInt16(name.count)) + le16(0) + le16(0)
+      directory += le16(0) + le16(0) + le32(0) + le32(offset) + name
+    }
+    let directoryOffset = UInt32(output.count)
+    output += directory
+    output += le32(0x0605_4B50) + le16(0) + le16(0) + le16(UInt16(entries.count))
+    output += le16(UInt16(entries.count)) + le32(UInt32(directory.count)) + le32(directoryOffset)
+    output += le16(0)
+    return output
+  }
+
+  /// Raw deflate of stored blocks.
+  static func rawDeflate(_ bytes: [UInt8]) -> [UInt8] {
+    var output: [UInt8] = []
+    var index = 0
+    repeat {
+      let count = min(65_535, bytes.count - index)
+      output.append(index + count == bytes.count ? 1 : 0)
+      output += le16(UInt16(count)) + le16(~UInt16(count))
+      output += bytes[index..<index + count]
+      index += count
+    } while index < bytes.count
+    return output
+  }
+}

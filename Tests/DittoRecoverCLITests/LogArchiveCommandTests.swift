@@ -201,3 +201,67 @@ import Testing
     #expect(run.standardError.contains("warning: \(path): "))
   }
 }
+
+/// A zip of captures, as testers attach them: every file in it is one device, read from the
+/// archive (stored or deflated), and the report is the one of the same files given directly.
+@Suite struct ZipOfCapturesTests {
+  static func capture(_ outcome: String, _ seed: Int) -> [UInt8] {
+    Array(
+      "2025-03-14 09:12:0\(seed).512345-0700  localhost Ditto[1234]: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=\(outcome) categories=\(seed) dittos=\(seed * 3) inserted=0\n"
+        .utf8)
+  }
+
+  @Test func aZipOfCapturesReadsAsItsFiles() throws {
+    let folder = try TemporaryDirectory("outcomes-zip")
+    let files: [(String, [UInt8])] = [
+      ("tester-1.log", Self.capture("no_new_data", 1)),
+      ("logs/tester-2.log", Self.capture("success", 2)),
+    ]
+    let zip = folder.appending("captures.zip")
+    try Data(
+      ZipWriter.archive(
+        files.enumerated().map { ($1.0, $1.1, $0 == 1) } + [
+          ("__MACOSX/._tester-1.log", [0, 1], false)
+        ])
+    ).write(to: URL(fileURLWithPath: zip))
+    var plain: [String] = []
+    for (name, bytes) in files {
+      let path = folder.appending(name.replacingOccurrences(of: "/", with: "-"))
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      plain.append(path)
+    }
+    let fromZip = ToolRunner.run(["outcomes", "--json", zip])
+    let direct = ToolRunner.run(["outcomes", "--json"] + plain)
+    #expect(fromZip.exitCode == 0, "\(fromZip.standardError)")
+    let zipJSON = try #require(fromZip.json)
+    let directJSON = try #require(direct.json)
+    #expect(zipJSON["inputs"] as? Int == 2)
+    #expect((zipJSON["byOutcome"] as? [String: Int]) == (directJSON["byOutcome"] as? [String: Int]))
+    let devices = try #require(zipJSON["devices"] as? [[String: Any]])
+    #expect(
+      devices.compactMap { $0["input"] as? String } == [
+        zip + ":tester-1.log", zip + ":logs/tester-2.log",
+      ])
+    #expect(fromZip.standardError.contains("a zip of 2 captures, each read as one device"))
+  }
+
+  @Test func aDamagedEntryIsItsDevicesProblemAndAZipThatIsNotOneIsNamed() throws {
+    let folder = try TemporaryDirectory("outcomes-zip-damaged")
+    var bytes = ZipWriter.archive([("a.log", Self.capture("success", 1), false)])
+    // One byte of the stored data changed: its CRC-32 no longer matches.
+    let at = try #require(bytes.firstIndex(of: UInt8(ascii: "m")))
+    bytes[at] = UInt8(ascii: "M")
+    let zip = folder.appending("damaged.zip")
+    try Data(bytes).write(to: URL(fileURLWithPath: zip))
+    let run = ToolRunner.run(["outcomes", "--json", zip])
+    let json = try #require(run.json)
+    #expect(json["incomplete"] as? Bool == true)
+    let problems = try #require(json["inputProblems"] as? [[String: Any]])
+    #expect((problems.first?["problem"] as? String)?.contains("bad CRC-32") == true)
+    let cut = folder.appending("cut.zip")
+    try Data(bytes.prefix(20)).write(to: URL(fileURLWithPath: cut))
+    let refused = ToolRunner.run(["outcomes", cut])
+    #expect(refused.exitCode == 66)
+    #expect(refused.standardError.contains("cut.zip: no end of central directory"))
+  }
+}

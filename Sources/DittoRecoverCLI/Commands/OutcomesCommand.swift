@@ -1,3 +1,4 @@
+import ByteStreams
 import Foundation
 import OutcomeReport
 import SafeFiles
@@ -13,7 +14,9 @@ struct OutcomesCommand: Command {
     ndjson style, wrapped lines joined), Console copies in any language, or plain 'grep
     migration_outcome' output, from the files given, the files in a folder (and below it), or
     standard input, in one streaming pass; gzip, UTF-16, CR or mixed line ends and TextEdit's RTF
-    are read by content, hard wraps are joined, binary data never counts. A mention that cannot be
+    are read by content, hard wraps are joined, binary data never counts. Testers' log archives are
+    read directly, told by content (a .logarchive folder, a tracev3 file, a sysdiagnose .tar.gz:
+    no Mac needed), each one device; so is every file of a .zip of captures. A mention that cannot be
     read is named with its file and line and makes the sample incomplete. Lines from other
     subsystems or categories are ignored; malformed tags are counted apart; entries repeated across
     overlapping captures are counted once.
@@ -126,6 +129,19 @@ struct OutcomesCommand: Command {
             context.standardError.write(note + "\n")
             for problem in read.problems where !problem.isDamage {
               context.standardError.write("note: \(file): \(problem.file): \(problem.reason)\n")
+            }
+            continue
+          }
+          // A zip of captures: every file in it is one device, read from the archive.
+          if OutcomeScanner.isZip(file) {
+            do throws(ZipError) {
+              let read = try scanner.scanZip(path: file)
+              context.standardError.write(
+                "note: \(file): a zip of \(plural(read.inputs.count, "capture")), each read as one device\n"
+              )
+              for skipped in read.skipped { context.standardError.write("note: \(skipped)\n") }
+            } catch {
+              throw InputError("\(file): \(error.reason)")
             }
             continue
           }
