@@ -363,6 +363,15 @@ package struct TraceV3Parser {
     privateVirtualOffset: Int, emit: (UnifiedLogEntry) -> Void
   ) throws(FormatError) {
     var cursor = ByteCursor(tp.body)
+    // Flags this reader knows: activity id, strings file type, pid, large offset, private data,
+    // subsystem (other activity), rules, oversize, backtrace, name.
+    let unknownFlags = tp.flags & ~UInt16(0x9F3F)
+    if unknownFlags != 0 {
+      problemOnce(
+        "unknown_flag",
+        "a tracepoint has flags this reader does not know (0x\(String(unknownFlags, radix: 16))): its optional fields may be misread"
+      )
+    }
     var entry = newEntry(time: tp.time, thread: tp.thread, process: process)
     entry.traceID =
       UInt64(tp.formatLower) << 32 | UInt64(tp.flags) << 16 | UInt64(tp.logType) << 8

@@ -127,6 +127,20 @@ import Testing
     #expect(problem.code == "unknown_compression" && problem.reason.contains("LZFSE"))
   }
 
+  @Test func aFlagThisReaderDoesNotKnowIsNamed() throws {
+    let folder = try TemporaryFolder()
+    let written = [LogArchiveWriter.Entry(offsetNanoseconds: 1000, message: "hello")]
+    var bytes = LogArchiveWriter().traceV3(written, compression: .stored)
+    // The tracepoint: record type 4, level 0, flags 0x0202 (main_exe, subsystem) → 0x4202.
+    let at = try #require(
+      (0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == [0x04, 0x00, 0x02, 0x02] })
+    bytes[at + 3] = 0x42
+    try Data(bytes).write(to: URL(fileURLWithPath: folder.path + "/0000000000000001.tracev3"))
+    let (_, summary) = try Self.read(folder.path + "/0000000000000001.tracev3")
+    let problem = try #require(summary.problems.first { $0.code == "unknown_flag" })
+    #expect(problem.reason.contains("0x4000") && problem.isDamage)
+  }
+
   @Test func aDamagedGzipIsNamed() throws {
     let folder = try TemporaryFolder()
     var bytes = LogArchiveWriter().sysdiagnose(Self.entries(count: 10))
