@@ -55,32 +55,24 @@ enum FormatRenderer {
         flags.unicodeScalars.append(characters[index])
         index += 1
       }
-      var width: Int?
-      if index < characters.count, characters[index] == "*" {
-        width = number(take()).map { Int(truncatingIfNeeded: $0) }
-        index += 1
-      } else {
+      /// A width or precision: `*` (the next argument) or digits; nil when neither is there.
+      func count() -> Int? {
+        if index < characters.count, characters[index] == "*" {
+          index += 1
+          return number(take()).map { Int(truncatingIfNeeded: $0) }
+        }
         var digits = ""
         while index < characters.count, ("0"..."9").contains(characters[index]) {
           digits.unicodeScalars.append(characters[index])
           index += 1
         }
-        width = Int(digits)
+        return Int(digits)
       }
+      let width = count()
       var precision: Int?
       if index < characters.count, characters[index] == "." {
         index += 1
-        if index < characters.count, characters[index] == "*" {
-          precision = number(take()).map { Int(truncatingIfNeeded: $0) }
-          index += 1
-        } else {
-          var digits = ""
-          while index < characters.count, ("0"..."9").contains(characters[index]) {
-            digits.unicodeScalars.append(characters[index])
-            index += 1
-          }
-          precision = Int(digits) ?? 0
-        }
+        precision = count() ?? 0
       }
       while index < characters.count, "hlqjztL".unicodeScalars.contains(characters[index]) {
         index += 1

@@ -79,16 +79,19 @@ enum LZ4Stream {
     while index < end {
       let token = block[index]
       index += 1
-      var literals = Int(token >> 4)
-      if literals == 15 {
+      /// A length of 15 goes on in the bytes that follow, each adding up to 255.
+      func extended(_ base: Int, _ what: String) throws(FormatError) -> Int {
+        var length = base
+        guard base == 15 else { return length }
         while true {
-          guard index < end else { throw bad("a literal length runs past the block") }
+          guard index < end else { throw bad("a \(what) length runs past the block") }
           let more = block[index]
           index += 1
-          literals += Int(more)
-          if more != 255 { break }
+          length += Int(more)
+          if more != 255 { return length }
         }
       }
+      let literals = try extended(Int(token >> 4), "literal")
       guard literals <= end - index else { throw bad("literals run past the block") }
       guard output.count + literals <= limit else { throw bad("more output than announced") }
       output += block[index..<index + literals]
@@ -100,17 +103,7 @@ enum LZ4Stream {
       guard distance > 0, distance <= output.count else {
         throw bad("a match reaches before the start")
       }
-      var length = Int(token & 15)
-      if length == 15 {
-        while true {
-          guard index < end else { throw bad("a match length runs past the block") }
-          let more = block[index]
-          index += 1
-          length += Int(more)
-          if more != 255 { break }
-        }
-      }
-      length += 4
+      let length = try extended(Int(token & 15), "match") + 4
       guard output.count + length <= limit else { throw bad("more output than announced") }
       var from = output.count - distance
       for _ in 0..<length {

@@ -134,33 +134,31 @@ package final class LogContext: @unchecked Sendable {
   }
 
   private func uuidText(_ uuid: LogUUID) -> UUIDTextFile? {
-    if let known = uuidTexts[uuid] { return known }
     let name = uuid.fileName
-    let path = String(name.prefix(2)) + "/" + String(name.dropFirst(2))
-    var file: UUIDTextFile?
-    if let bytes = source(path) {
-      do throws(FormatError) {
-        file = try UUIDTextFile(bytes)
-      } catch {
-        problems.append(UnifiedLogProblem(code: error.code, file: path, reason: error.reason))
-      }
-    }
-    uuidTexts[uuid] = .some(file)
-    return file
+    return load(
+      String(name.prefix(2)) + "/" + String(name.dropFirst(2)), uuid, cache: &uuidTexts,
+      parse: UUIDTextFile.init)
   }
 
   private func sharedCache(_ uuid: LogUUID) -> SharedCacheFile? {
-    if let known = sharedCaches[uuid] { return known }
-    let path = "dsc/" + uuid.fileName
-    var file: SharedCacheFile?
+    load("dsc/" + uuid.fileName, uuid, cache: &sharedCaches, parse: SharedCacheFile.init)
+  }
+
+  /// A strings file, read once: what could not be parsed is named, and remembered as missing.
+  private func load<File>(
+    _ path: String, _ uuid: LogUUID, cache: inout [LogUUID: File?],
+    parse: ([UInt8]) throws(FormatError) -> File
+  ) -> File? {
+    if let known = cache[uuid] { return known }
+    var file: File?
     if let bytes = source(path) {
       do throws(FormatError) {
-        file = try SharedCacheFile(bytes)
+        file = try parse(bytes)
       } catch {
         problems.append(UnifiedLogProblem(code: error.code, file: path, reason: error.reason))
       }
     }
-    sharedCaches[uuid] = .some(file)
+    cache[uuid] = .some(file)
     return file
   }
 }

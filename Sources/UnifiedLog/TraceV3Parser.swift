@@ -275,6 +275,13 @@ package struct TraceV3Parser {
     var items: [RawItem]
     var values: ArraySlice<UInt8>
     var privateData: ArraySlice<UInt8>
+
+    /// The arguments of the tracepoint this chunk completes.
+    var arguments: [LogArgument] {
+      items.map {
+        TraceV3Parser.argument($0, values: values, privateData: privateData, privateOffset: 0)
+      }
+    }
   }
 
   private struct PendingEntry {
@@ -285,6 +292,21 @@ package struct TraceV3Parser {
   struct RawItem {
     var type: UInt8
     var data: ArraySlice<UInt8>
+  }
+
+  /// An item list: an unknown byte, the count, then each item's type, size and data.
+  static func readItems(_ cursor: inout ByteCursor, _ what: String) throws(FormatError)
+    -> [RawItem]
+  {
+    _ = try cursor.u8(what)
+    let count = Int(try cursor.u8(what))
+    var items: [RawItem] = []
+    for _ in 0..<count {
+      let type = try cursor.u8(what)
+      let size = Int(try cursor.u8(what))
+      items.append(RawItem(type: type, data: try cursor.take(size, what)))
+    }
+    return items
   }
 
   private mutating func readFirehose(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)
@@ -475,25 +497,13 @@ package struct TraceV3Parser {
       entry.subsystem = catalog?.string(at: names.subsystem)
       entry.category = catalog?.string(at: names.category)
     }
-    var items: [RawItem] = []
-    if cursor.remaining >= 2 {
-      _ = try cursor.u8()
-      let count = Int(try cursor.u8())
-      for _ in 0..<count {
-        let type = try cursor.u8("an item")
-        let size = Int(try cursor.u8("an item"))
-        items.append(RawItem(type: type, data: try cursor.take(size, "an item")))
-      }
-    }
+    let items = cursor.remaining >= 2 ? try Self.readItems(&cursor, "an item") : []
     let values = tp.body[cursor.offset...]
     let resolved = context.resolve(location, process: process)
     if let reference = oversizeReference, items.isEmpty {
       let key = OversizeKey(proc: proc, reference: reference)
       if let stored = oversize[key] {
-        entry.arguments = stored.items.map {
-          Self.argument(
-            $0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
-        }
+        entry.arguments = stored.arguments
       } else {
         apply(resolved, to: &entry)
         waiting[key, default: []].append(PendingEntry(entry: entry, format: resolved))
@@ -617,25 +627,15 @@ package struct TraceV3Parser {
     guard publicSize + privateSize <= cursor.remaining else {
       throw .truncated("an oversize chunk")
     }
-    var items: [RawItem] = []
     var inner = ByteCursor(data, from: start, end: start + publicSize)
-    _ = try inner.u8("an oversize chunk")
-    let count = Int(try inner.u8("an oversize chunk"))
-    for _ in 0..<count {
-      let type = try inner.u8("an oversize item")
-      let size = Int(try inner.u8("an oversize item"))
-      items.append(RawItem(type: type, data: try inner.take(size, "an oversize item")))
-    }
+    let items = try Self.readItems(&inner, "an oversize item")
     let stored = OversizeData(
       items: items, values: data[inner.offset..<start + publicSize],
       privateData: data[(start + publicSize)..<(start + publicSize + privateSize)])
     let key = OversizeKey(proc: proc, reference: reference)
     if let pending = waiting.removeValue(forKey: key) {
       for var held in pending {
-        held.entry.arguments = stored.items.map {
-          Self.argument(
-            $0, values: stored.values, privateData: stored.privateData, privateOffset: 0)
-        }
+        held.entry.arguments = stored.arguments
         emitEntry(&held.entry, emit: emit)
       }
     } else {
