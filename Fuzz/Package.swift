@@ -24,7 +24,7 @@ let fuzzers: [(name: String, modules: [String])] = [
   ("unified-log", ["UnifiedLog"]),
   ("salvage", ["Salvage", "LegacyStore"]),
   (
-    "recovery-file", ["RecoveryFile", "LegacyMigration", "DittoStore", "LibraryMerge", "Telemetry"]
+    "recovery-file", ["RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry"]
   ),
   ("ditto-store", ["DittoStore", "LibraryMerge"]),
 ]

@@ -41,7 +41,8 @@ public final class DittoStoreDestination: MigrationDestination {
   private let receipt = LastReceipt()
 
   /// What the last successful ``applyImport(_:)`` inserted; nil before, or when it inserted nothing.
-  public var lastReceipt: DittoStoreImportReceipt? { receipt.value }
+  /// Package-only: for this package's tests and tools, never the app's.
+  package func lastReceipt() -> DittoStoreImportReceipt? { receipt.value }
 
   /// A destination for the store at `path`; nothing is opened until it is used.
   ///

@@ -53,10 +53,31 @@ public final class LegacyDataMigrator: Sendable {
     self.logger = logger
   }
 
+  /// A migrator into an app's library (one fetch, one save per import).
+  package convenience init(
+    layout: ContainerLayout, destination: some PlanApplyingDestination,
+    flags: any MigrationFlagStore, legacyDefaults: (any LegacyDefaultsSource)?,
+    logger: EngineLogger
+  ) {
+    self.init(
+      layout: layout, destination: PlanApplyingAdapter(destination) as any MigrationDestination,
+      flags: flags, legacyDefaults: legacyDefaults, logger: logger)
+  }
+
   /// A migrator for the places of `layout`, importing into `destination`, keeping its flags in
   /// and reading the legacy keys from the App Group defaults `defaults` (in the app:
   /// `UserDefaultsStore(suiteName: "group.io.kern.ditto")`), logging through `logger`.
   public convenience init(
+    layout: ContainerLayout, destination: some PlanApplyingDestination,
+    defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
+  ) {
+    self.init(
+      layout: layout, destination: PlanApplyingAdapter(destination) as any MigrationDestination,
+      flags: defaults, legacyDefaults: defaults, logger: logger)
+  }
+
+  /// A migrator streaming into a destination of this package (`ditto-recover`'s `Ditto.store`).
+  package convenience init(
     layout: ContainerLayout, destination: any MigrationDestination,
     defaults: some MigrationFlagStore & LegacyDefaultsSource, logger: EngineLogger
   ) {

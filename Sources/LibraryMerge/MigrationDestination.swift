@@ -1,11 +1,12 @@
-/// Where a migration puts what it recovered: the app's library.
+/// Where a migration puts what it recovered, as the engine drives it: a streaming import under one
+/// exclusive hold.
 ///
-/// The app plugs in its SwiftData `ModelContext` (an in-memory library: ``PlanApplyingDestination``
-/// adapts it, see `docs/EMBEDDING.md`); `ditto-recover` writes a `Ditto.store` file directly. The
-/// engine never learns a path. A destination is `Sendable`: the migrator runs off the main actor and
+/// Package-only: the app implements ``PlanApplyingDestination`` (one fetch, one save), which the
+/// engine drives through ``PlanApplyingAdapter``; `ditto-recover`'s `Ditto.store` destination
+/// streams into its file through this protocol. The engine never learns a path. A destination is `Sendable`: the migrator runs off the main actor and
 /// calls it from its own task (a SwiftData destination holds the `ModelContainer`, which is
 /// `Sendable`, and makes the `ModelContext` of each import on that task).
-public protocol MigrationDestination: Sendable {
+package protocol MigrationDestination: Sendable {
   /// The library as the app shows it, in outline (read-only).
   ///
   /// - Throws: ``DestinationError`` when the library cannot be read.

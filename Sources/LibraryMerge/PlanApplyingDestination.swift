@@ -18,7 +18,7 @@
 ///   func apply(_ plan: ImportPlan) throws(DestinationError) { … }         // one save()
 /// }
 /// ```
-public protocol PlanApplyingDestination: MigrationDestination {
+public protocol PlanApplyingDestination: Sendable {
   /// One import's hold on the library.
   associatedtype Hold: LibraryHold
 
@@ -47,11 +47,11 @@ public protocol LibraryHold {
 extension PlanApplyingDestination {
   public var libraryFacts: LibraryFacts { LibraryFacts() }
 
-  public func outline() throws(DestinationError) -> LibraryOutline {
+  package func outline() throws(DestinationError) -> LibraryOutline {
     try holdLibrary().library.outline
   }
 
-  public func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+  package func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
     let (hold, session) = try makeSession()
@@ -67,7 +67,7 @@ extension PlanApplyingDestination {
     return result
   }
 
-  public func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+  package func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
     try body(try makeSession().session)
@@ -80,5 +80,28 @@ extension PlanApplyingDestination {
     } catch {
       throw .library(error)
     }
+  }
+}
+
+/// The engine's view of an app's ``PlanApplyingDestination``: one fetch, a plan, one save.
+package struct PlanApplyingAdapter<Destination: PlanApplyingDestination>: MigrationDestination {
+  package let destination: Destination
+
+  package init(_ destination: Destination) { self.destination = destination }
+
+  package func outline() throws(DestinationError) -> LibraryOutline {
+    try destination.outline()
+  }
+
+  package func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+  {
+    try destination.applyImport(body)
+  }
+
+  package func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+    throws(ImportFailure) -> Result
+  {
+    try destination.previewImport(body)
   }
 }

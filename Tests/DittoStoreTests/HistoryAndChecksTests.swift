@@ -18,7 +18,7 @@ import Testing
     let store = try Fixtures.copy(name, into: folder)
     let destination = DittoStoreDestination(path: store)
     _ = try destination.merge(Self.sources)
-    let transaction = try #require(destination.lastReceipt?.historyTransactionID)
+    let transaction = try #require(destination.lastReceipt()?.historyTransactionID)
     let database = try openStore(store)
     #expect(
       try rows(
@@ -66,7 +66,7 @@ import Testing
     try writer.close()
     let destination = DittoStoreDestination(path: store, now: { pinnedNow })
     _ = try destination.merge(Self.sources)
-    let transaction = try #require(destination.lastReceipt?.historyTransactionID)
+    let transaction = try #require(destination.lastReceipt()?.historyTransactionID)
     let database = try openStore(store)
     let stamp = try #require(
       try rows(database, "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = \(transaction)")
@@ -91,7 +91,7 @@ import Testing
     do {
       _ = try destination.merge(Self.sources)
       #expect(!iCloud, "a Profile was made in a store that waits for iCloud")
-      #expect(destination.lastReceipt?.createdProfileID != nil)
+      #expect(destination.lastReceipt()?.createdProfileID != nil)
     } catch {
       #expect(iCloud, "\(error)")
       guard case .library(let problem) = error.reason else {
@@ -130,7 +130,7 @@ import Testing
     let destination = DittoStoreDestination(path: store)
     expectRefusedAsDamaged(destination)
     #expect(try DittoStoreFile.content(at: store) == content)
-    #expect(destination.lastReceipt == nil)
+    #expect(destination.lastReceipt() == nil)
   }
 
   /// An index that disagrees with its table (found by the `ditto-store` fuzz target: one changed
@@ -152,7 +152,7 @@ import Testing
     let destination = DittoStoreDestination(path: store)
     expectRefusedAsDamaged(destination)
     #expect(try FileHashes(of: folder.path) == before)
-    #expect(destination.lastReceipt == nil)
+    #expect(destination.lastReceipt() == nil)
   }
 
   /// The import stops with "the library is damaged" (integrity_check), the library's error.

@@ -49,7 +49,7 @@ import Testing
 
     let destination = DittoStoreDestination(path: copies.store, now: { pinnedNow })
     let plan = try destination.merge(Self.sources)
-    let receipt = try #require(destination.lastReceipt)
+    let receipt = try #require(destination.lastReceipt())
     #expect(receipt.facts.hasCloudKitTables == (name == "cloudkit-gaps"))
     #expect(receipt.facts.keepsHistory)
     #expect(plan.createsProfile == (name == "empty"))
@@ -183,7 +183,7 @@ import Testing
     let copies = try Copies("cloudkit-gaps")
     let destination = DittoStoreDestination(path: copies.store)
     _ = try destination.merge(Self.sources)
-    let receipt = try #require(destination.lastReceipt)
+    let receipt = try #require(destination.lastReceipt())
     // Z_MAX 31 / 42 while the largest Z_PK is 6 / 17.
     #expect(receipt.categoryIDs == [32])
     #expect(Array(receipt.dittoIDs) == [43, 44, 45])
@@ -229,7 +229,7 @@ import Testing
     }
     #expect(calls == 1)
     #expect(plan.isEmpty && !plan.createsProfile)
-    #expect(destination.lastReceipt == nil)
+    #expect(destination.lastReceipt() == nil)
     let after = try FileHashes(of: copies.target.path)
     #expect(after == before, "\(after.changes(since: before))")
   }

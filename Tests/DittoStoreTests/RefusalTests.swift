@@ -193,7 +193,7 @@ import Testing
       #expect(problem.reason.contains("nothing was written"))
       #expect(!problem.reason.contains("Welcome"))
     }
-    #expect(destination.lastReceipt == nil)
+    #expect(destination.lastReceipt() == nil)
     #expect(try DittoStoreFile.summary(at: store) == before)
     #expect(try FileHashes(of: folder.path) == hashes)
   }
@@ -250,7 +250,7 @@ import Testing
     } catch {
       #expect(error.libraryError == nil, "a source failure reported as the library's")
     }
-    #expect(destination.lastReceipt == nil)
+    #expect(destination.lastReceipt() == nil)
     #expect(try FileHashes(of: folder.path) == hashes)
   }
 }

@@ -45,7 +45,7 @@ import Testing
     // Profile 2's "Work" is not what the app shows: a new "Work" goes to profile 1.
     #expect(plan.counts.insertedCategories == 1 && !plan.createsProfile)
     let database = try openStore(store)
-    let id = try #require(destination.lastReceipt?.categoryIDs.first)
+    let id = try #require(destination.lastReceipt()?.categoryIDs.first)
     #expect(try scalar(database, "SELECT ZPROFILE FROM ZDITTOCATEGORY WHERE Z_PK = \(id)") == 1)
     #expect(try scalar(database, "SELECT count(*) FROM ZPROFILE") == 2)
   }
@@ -138,8 +138,8 @@ import Testing
           categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
       ])
     #expect(plan.counts.inserted == 1)
-    #expect(destination.lastReceipt?.facts.keepsHistory == false)
-    #expect(destination.lastReceipt?.historyTransactionID == nil)
+    #expect(destination.lastReceipt()?.facts.keepsHistory == false)
+    #expect(destination.lastReceipt()?.historyTransactionID == nil)
     let database = try openStore(store)
     #expect(try scalar(database, "SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT > 16000") == 0)
     #expect(try scalar(database, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'A%'") == 0)
@@ -190,7 +190,7 @@ import Testing
           kind: "v1",
           categories: [MergeCategory(title: "Driving", dittos: [MergeDitto(text: "new")])])
       ])
-    #expect(destination.lastReceipt.map { Array($0.dittoIDs) } == [14])
+    #expect(destination.lastReceipt().map { Array($0.dittoIDs) } == [14])
     #expect(try zMax(try openStore(store))["DittoItem"] == 14)
   }
 
@@ -217,7 +217,7 @@ import Testing
           kind: "v1",
           categories: [MergeCategory(title: "General", dittos: [MergeDitto(text: "x")])])
       ])
-    let transaction = try #require(destination.lastReceipt?.historyTransactionID)
+    let transaction = try #require(destination.lastReceipt()?.historyTransactionID)
     #expect(
       try rows(
         try openStore(store),

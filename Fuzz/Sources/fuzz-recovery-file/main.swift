@@ -1,4 +1,3 @@
-import DittoStore
 import Foundation
 import FuzzSupport
 import LegacyMigration
@@ -19,6 +18,19 @@ struct NoDefaults: MigrationFlagStore, LegacyDefaultsSource {
   func readFlags() throws(FlagStoreError) -> MigrationFlags { MigrationFlags() }
   func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {}
   func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+}
+
+/// A library that is not there (as the app's would be before its container exists): every import
+/// ends as a library error, after the whole legacy side was read.
+struct MissingLibrary: PlanApplyingDestination {
+  struct Hold: LibraryHold {
+    var library: CurrentLibrary { CurrentLibrary(hasProfile: false, categories: []) }
+    func apply(_ plan: ImportPlan) throws(DestinationError) {}
+  }
+  func holdLibrary() throws(DestinationError) -> Hold {
+    throw DestinationError(
+      .noLibrary, file: "Ditto.store", reason: "no library in this scratch folder")
+  }
 }
 
 /// Keeps the `migration_outcome` lines the attempt logs, as the seed's telemetry reads them.
@@ -48,7 +60,7 @@ FuzzDriver.run { bytes in
   }
   let migrator = LegacyDataMigrator(
     layout: ContainerLayout(container: scratch.path + "/no-container"),
-    destination: DittoStoreDestination(path: scratch.path + "/no-library/Ditto.store"),
+    destination: MissingLibrary(),
     defaults: NoDefaults(), logger: EngineLogger.legacyDataMigrator(handler: outcomeLines))
   let url = URL(fileURLWithPath: path)
   let report = FuzzDriver.blocking { await migrator.recoverNow(from: url, dryRun: true) }
