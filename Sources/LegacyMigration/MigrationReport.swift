@@ -10,14 +10,23 @@ public struct MigrationReport: Sendable {
   /// How it ended.
   public internal(set) var outcome: MigrationOutcome
   /// The store that was imported (or, when none could be read, the one that was chosen).
-  package internal(set) var store: LegacyCandidate?
+  package internal(set) var store: LegacyCandidate? {
+    get { result.store }
+    set { result.store = newValue }
+  }
   /// Counts of the import (or of its preview). When the merge did not run to its end (a library
   /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
-  public internal(set) var counts = ImportCounts()
+  public var counts: ImportCounts { result.counts }
   /// Why the store could not be read.
-  package internal(set) var readError: LegacyStoreError?
+  package internal(set) var readError: LegacyStoreError? {
+    get { result.readError }
+    set { result.readError = newValue }
+  }
   /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
-  package internal(set) var destinationError: DestinationError?
+  package internal(set) var destinationError: DestinationError? {
+    get { result.destinationError }
+    set { result.destinationError = newValue }
+  }
   /// True when this attempt set the completion flag (only the automatic path ever does).
   public internal(set) var flagSet = false
   /// True when the completion flag is set once this attempt is over (set now or before): nothing
@@ -34,26 +43,47 @@ public struct MigrationReport: Sendable {
   /// True for a preview: nothing was written and the flag was not touched.
   public internal(set) var isDryRun = false
   /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
-  package internal(set) var salvaged: Int?
+  package internal(set) var salvaged: Int? {
+    get { result.salvaged }
+    set { result.salvaged = newValue }
+  }
   /// Every legacy source found, with its own counts or error.
-  package internal(set) var sources: [LegacySourceReport] = []
+  package internal(set) var sources: [LegacySourceReport] {
+    get { result.sources }
+    set { result.sources = newValue }
+  }
   /// Why the App Group defaults' legacy keys could not be read, when so.
-  package internal(set) var defaultsError: DefaultsError?
+  package internal(set) var defaultsError: DefaultsError? {
+    get { result.defaultsError }
+    set { result.defaultsError = newValue }
+  }
   /// Other stores that read and hold dittos besides the one imported: the automatic path leaves them to
   /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
-  public internal(set) var otherStores: [OtherLegacyStore] = []
+  public var otherStores: [OtherLegacyStore] { result.otherStores }
 
   /// Lone `-wal` files whose store is gone and which are not empty (only the manual path
   /// salvages them).
-  package internal(set) var orphanWALs: [LegacyCandidate] = []
+  package internal(set) var orphanWALs: [LegacyCandidate] {
+    get { result.orphanWALs }
+    set { result.orphanWALs = newValue }
+  }
   /// Dittos found only in `-wal` frames never committed that this attempt left out (imported only
   /// when asked for by name: `recover --include-never-committed`).
-  package internal(set) var neverCommittedLeft = 0
+  package internal(set) var neverCommittedLeft: Int {
+    get { result.neverCommittedLeft }
+    set { result.neverCommittedLeft = newValue }
+  }
   /// Dittos found only in frames never committed that were imported on purpose, in categories of
   /// their own (`… (never committed)`).
-  package internal(set) var neverCommittedIncluded = 0
+  package internal(set) var neverCommittedIncluded: Int {
+    get { result.neverCommittedIncluded }
+    set { result.neverCommittedIncluded = newValue }
+  }
   /// Paths with a store's name that are not regular files (never opened).
-  package internal(set) var skipped: [SkippedCandidate] = []
+  package internal(set) var skipped: [SkippedCandidate] {
+    get { result.skipped }
+    set { result.skipped = newValue }
+  }
   /// The first failure met that says nothing about the legacy data, when there was one: the flag
   /// and the counter were not written, and a `found_unreadable` line carries ` reason=<value>`.
   package internal(set) var transientReason: TransientReason?
@@ -71,24 +101,17 @@ public struct MigrationReport: Sendable {
     self.outcome = outcome
   }
 
-  /// The report of an attempt that ended in `outcome` with `result`.
+  /// The report of an attempt that ended in `outcome` with `result`: the report holds the result
+  /// itself (what was found, read and written), never a copy of its facts.
   package init(trigger: MigrationTrigger, outcome: MigrationOutcome, result: AttemptResult) {
     self.init(trigger: trigger, outcome: outcome)
-    store = result.store
-    counts = result.counts
-    readError = result.readError
-    destinationError = result.destinationError
-    salvaged = result.salvaged
-    sources = result.sources
-    defaultsError = result.defaultsError
-    orphanWALs = result.orphanWALs
-    neverCommittedLeft = result.neverCommittedLeft
-    neverCommittedIncluded = result.neverCommittedIncluded
-    skipped = result.skipped
-    otherStores = result.otherStores
+    self.result = result
     transientReason = result.interruption ?? result.transientReason
     interruption = result.interruption
   }
+
+  /// What the attempt found, read and wrote; the facts above are read from it.
+  package internal(set) var result = AttemptResult()
 
   /// Why the attempt stopped before reading (`locked`) or writing (`cancelled`), if it did.
   var interruption: TransientReason?
