@@ -39,6 +39,9 @@ package struct TraceV3Parser {
   private(set) package var header: TraceV3Header?
   private var catalog: Catalog?
   private var sequence = 0
+  /// Set once the file's chunk layout is lost (a chunk size beyond any real one): the rest of the
+  /// file is not read, and said so once.
+  private var layoutLost = false
   /// Entries waiting for an oversize chunk not seen yet, by (proc, reference).
   private var waiting: [OversizeKey: [PendingEntry]] = [:]
   private var oversize: [OversizeKey: OversizeData] = [:]
@@ -61,6 +64,7 @@ package struct TraceV3Parser {
 
   /// Hands over the next bytes of the file.
   package mutating func feed(_ bytes: some Collection<UInt8>, emit: (UnifiedLogEntry) -> Void) {
+    guard !layoutLost else { return }
     if consumed > 1 << 20 || (consumed > 0 && consumed == buffer.count) {
       buffer.removeFirst(consumed)
       consumed = 0
@@ -73,7 +77,7 @@ package struct TraceV3Parser {
 
   /// Ends the file: what is left over is named.
   package mutating func finish(emit: (UnifiedLogEntry) -> Void) {
-    let left = buffer.count - consumed
+    let left = layoutLost ? 0 : buffer.count - consumed
     if left > 0, buffer[consumed...].contains(where: { $0 != 0 }) {
       problem(
         "truncated",
@@ -118,8 +122,9 @@ package struct TraceV3Parser {
         "damaged_chunk",
         "a chunk at offset \(fileOffset) says it is \(size) bytes long; the rest of the file is not read"
       )
-      consumed = buffer.count
-      fileOffset += available
+      layoutLost = true
+      buffer = []
+      consumed = 0
       return nil
     }
     let total = 16 + Int(size)

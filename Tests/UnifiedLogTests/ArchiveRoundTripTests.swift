@@ -141,6 +141,23 @@ import Testing
     #expect(problem.reason.contains("0x4000") && problem.isDamage)
   }
 
+  @Test func aChunkSizeBeyondAnyRealOneStopsTheFileOnceNamed() throws {
+    let folder = try TemporaryFolder()
+    let writer = LogArchiveWriter(entriesPerChunkSet: 2)
+    let written = Self.entries(count: 8).filter { $0.level == 0 }
+    var bytes = writer.traceV3(written, compression: .stored)
+    // The second ChunkSet's size becomes 2^40: nothing after it can be placed.
+    let marker: [UInt8] = [0x0D, 0x60, 0x00, 0x00]
+    let sets = (0..<bytes.count - 4).filter { Array(bytes[$0..<$0 + 4]) == marker }
+    let second = try #require(sets.dropFirst().first)
+    bytes[second + 13] = 0x01
+    try Data(bytes + [UInt8](repeating: 0x41, count: 4096)).write(
+      to: URL(fileURLWithPath: folder.path + "/0000000000000001.tracev3"))
+    let (read, summary) = try Self.read(folder.path + "/0000000000000001.tracev3")
+    #expect(summary.problems.map(\.code) == ["damaged_chunk"])
+    #expect(!read.isEmpty && read.count < written.count)
+  }
+
   @Test func aDamagedGzipIsNamed() throws {
     let folder = try TemporaryFolder()
     var bytes = LogArchiveWriter().sysdiagnose(Self.entries(count: 10))
