@@ -41,6 +41,12 @@ package struct AttemptResult: Sendable {
   /// was not available (`locked`) or the task was cancelled (`cancelled`). Nothing was written.
   package var interruption: TransientReason?
 
+  /// What the library is (iCloud tables, history), as the destination said during the import; nil
+  /// when no import ran.
+  package var libraryFacts: LibraryFacts?
+  /// A preview ran as against an empty library because the library could not be read: why.
+  package var libraryWarning: DestinationError?
+
   /// An attempt that has found and read nothing yet.
   package init() {}
 

@@ -249,13 +249,11 @@ public final class LegacyDataMigrator: Sendable {
 
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
   func run(_ request: AttemptRequest) -> MigrationReport {
-    let (result, facts, warning) = attempt(request)
+    let result = attempt(request)
     var report = MigrationReport(
       trigger: request.trigger, outcome: MigrationOutcome.derive(from: result), result: result)
     report.isDryRun = request.isDryRun
     report.isFromFile = request.file != nil
-    report.libraryFacts = facts
-    report.libraryWarning = warning
     if request.trigger == .auto, !request.isDryRun {
       updateFlags(&report, readsFlags: request.interruption == nil)
     } else {
@@ -276,19 +274,12 @@ public final class LegacyDataMigrator: Sendable {
     return report
   }
 
-  /// Pass 1 (the sources, surveyed to their end), then pass 2 (the merge, streamed into the
-  /// destination): see LegacySources.swift.
-  private func attempt(_ request: AttemptRequest) -> (
-    AttemptResult, LibraryFacts?, DestinationError?
-  ) {
-    if let reason = request.interruption ?? (Task.isCancelled ? .cancelled : nil) {
-      var result = AttemptResult()
-      result.interruption = reason
-      logger.info(
-        "runMigration(\(request.trigger.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
-      )
-      return (result, nil, nil)
-    }
+  /// The sources of `request`, open for `body` only: their private snapshots are removed when it
+  /// returns, on every path. The one way an attempt reaches its sources: a file the user picked,
+  /// or the probed places.
+  private func withSources<Result>(
+    _ request: AttemptRequest, _ body: (LegacySources) -> Result
+  ) -> Result {
     let sources: LegacySources
     if let file = request.file {
       let gathered = gathering.survey(file: file, keepsStoreOpen: true)
@@ -306,6 +297,25 @@ public final class LegacyDataMigrator: Sendable {
         includingNeverCommitted: request.includesNeverCommitted, logger: logger)
     }
     defer { sources.close() }
+    return body(sources)
+  }
+
+  /// Pass 1 (the sources, surveyed to their end), then pass 2 (the merge, streamed into the
+  /// destination): see LegacySources.swift.
+  private func attempt(_ request: AttemptRequest) -> AttemptResult {
+    if let reason = request.interruption ?? (Task.isCancelled ? .cancelled : nil) {
+      var result = AttemptResult()
+      result.interruption = reason
+      logger.info(
+        "runMigration(\(request.trigger.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
+      )
+      return result
+    }
+    return withSources(request) { sources in merge(sources, request: request) }
+  }
+
+  /// Pass 2 for the sources of one attempt: what they offer, merged (or previewed).
+  private func merge(_ sources: LegacySources, request: AttemptRequest) -> AttemptResult {
     var result = sources.readResult
     let offered = sources.offered
     result.counts.categoriesRead = offered.categories
@@ -313,11 +323,11 @@ public final class LegacyDataMigrator: Sendable {
     // Between the sources and the merge: a cancelled task stops here, before the library is touched.
     if Task.isCancelled {
       result.interruption = .cancelled
-      return (result, nil, nil)
+      return result
     }
     guard sources.hasCategories else {
       result.counts = ImportCounts()
-      return (result, nil, nil)
+      return result
     }
     logger.info(
       "runMigration(\(request.trigger.rawValue, privacy: .public)): importing \(offered.categories) categories / \(offered.dittos) dittos"
@@ -325,7 +335,9 @@ public final class LegacyDataMigrator: Sendable {
     do throws(ImportFailure) {
       let merged = try merge(sources.streams, dryRun: request.isDryRun)
       result.counts = merged.result.counts
-      return (result, merged.facts, merged.warning)
+      result.libraryFacts = merged.facts
+      result.libraryWarning = merged.warning
+      return result
     } catch {
       switch error.reason {
       case .library(let problem):
@@ -347,7 +359,7 @@ public final class LegacyDataMigrator: Sendable {
         logger.info("runMigration: cancelled before anything was written; nothing was changed")
       }
     }
-    return (result, nil, nil)
+    return result
   }
 
   /// Pass 2: the merge of `streams` into the destination, or (dry run) its preview. A preview

@@ -91,9 +91,9 @@ public struct MigrationReport: Sendable {
   package internal(set) var isFromFile = false
   /// What the library is (iCloud tables, history), as the destination said during the import; nil
   /// when no import ran.
-  package internal(set) var libraryFacts: LibraryFacts?
+  package var libraryFacts: LibraryFacts? { result.libraryFacts }
   /// A preview ran as against an empty library because the library could not be read: why.
-  package internal(set) var libraryWarning: DestinationError?
+  package var libraryWarning: DestinationError? { result.libraryWarning }
 
   /// The report of an attempt `trigger` started that ended in `outcome`, nothing counted.
   init(trigger: MigrationTrigger, outcome: MigrationOutcome) {
