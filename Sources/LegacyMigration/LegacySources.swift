@@ -204,13 +204,9 @@ struct LegacySourceGathering {
         (gathered.survey.storeToImport.map { [$0] } ?? []) + gathered.survey.otherReadableStores
       kept = Set(stores.map(\.candidate.path))
     }
-    for (path, open) in opened {
-      if kept.contains(path) {
-        gathered.openStores[path] = open
-      } else {
-        open.store.snapshot.remove()
-      }
-    }
+    // The stores not kept are released with `opened`: a snapshot removes its private folder when
+    // it is released, never by hand.
+    for (path, open) in opened where kept.contains(path) { gathered.openStores[path] = open }
     if depth != .presence { logMatch(gathered.survey, keeping: keeping) }
     for wal in findings.orphanWALs {
       var lone = LegacySurvey.LoneWAL(
@@ -232,13 +228,7 @@ struct LegacySourceGathering {
     var store = LegacySurvey.Store(candidate: candidate)
     let (content, open) = read(candidate)
     store.content = content
-    if let open {
-      if keepsStoreOpen {
-        gathered.openStores[candidate.path] = open
-      } else {
-        open.store.snapshot.remove()
-      }
-    }
+    if let open, keepsStoreOpen { gathered.openStores[candidate.path] = open }
     gathered.survey.stores = [store]
     return gathered
   }
@@ -247,17 +237,13 @@ struct LegacySourceGathering {
   private func read(_ candidate: LegacyCandidate) -> (LegacySurvey.Content, OpenStore?) {
     do throws(LegacyStoreError) {
       let store = try CoreDataStore(path: candidate.path)
-      do throws(LegacyStoreError) {
-        let reader = try LegacyStoreReader(store: store)
-        let summary = try reader.count()
-        return (
-          .read(categories: summary.categories, dittos: summary.dittos),
-          OpenStore(store: store, reader: reader)
-        )
-      } catch {
-        store.snapshot.remove()
-        throw error
-      }
+      // A store that cannot be read is released on the way out, its snapshot with it.
+      let reader = try LegacyStoreReader(store: store)
+      let summary = try reader.count()
+      return (
+        .read(categories: summary.categories, dittos: summary.dittos),
+        OpenStore(store: store, reader: reader)
+      )
     } catch {
       logger.info(
         "legacyStoreURL: cannot read \(candidate.publicName, privacy: .public) (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
@@ -539,15 +525,7 @@ struct LegacySourceGathering {
         reports.append(report(source, path: defaultsName))
       }
     }
-    // Snapshots opened for stores this selection does not stream are removed now.
-    let streamed = Set(
-      selected.compactMap { source -> String? in
-        if case .store(let candidate) = source.origin { return candidate.path }
-        return nil
-      })
-    for (path, open) in gathered.openStores where !streamed.contains(path) {
-      open.store.snapshot.remove()
-    }
+    // Snapshots opened for stores this selection does not stream are released with `gathered`.
     if !selection.salvaging, case .read(_, 0) = survey.storeToImport?.content,
       !result.orphanWALs.isEmpty
     {
