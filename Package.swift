@@ -66,7 +66,7 @@ let package = Package(
     .target(name: "Telemetry"),
     // Property lists read and written by the package's own code (binary and XML, keyed archives):
     // every plist from outside goes through it, on every platform alike.
-    .target(name: "PropertyLists"),
+    .target(name: "PropertyLists", dependencies: ["CivilCalendar"]),
     // The engine's own protocols (destination, flag store) and the merge rules: no store, no reader.
     .target(name: "LibraryMerge"),
     // copy_file_range(2) for snapshot copies (not in Swift's Glibc module).
@@ -101,7 +101,8 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles", "PropertyLists",
       ]),
-    .target(name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB", "JSONEscaping"]),
+    .target(
+      name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB", "JSONEscaping"]),
     // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
     .target(
       name: "RecoveryFile",
@@ -151,21 +152,27 @@ let package = Package(
     // The app's launch path in-process (docs/EMBEDDING.md's model): scripts/bench runs it.
     .executableTarget(
       name: "launch-bench",
-      dependencies: ["ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures"],
+      dependencies: [
+        "ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures",
+      ],
       path: "Benchmarks/LaunchBench"),
     // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.
     .target(name: "ByteStreams"),
     // The package's one JSON string escaper (every JSON text it writes quotes its strings here).
     .target(name: "JSONEscaping"),
+    // The package's one calendar arithmetic (days since 1970 and back).
+    .target(name: "CivilCalendar"),
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
-    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONEscaping"]),
+    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONEscaping", "CivilCalendar"]),
     // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
     // gzip): for tests, fuzz seeds and benchmarks. Never a product.
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
     // Reads `log show` captures and log archives, and reports the distribution of
     // migration_outcome tags.
-    .target(name: "OutcomeReport", dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONEscaping"]),
+    .target(
+      name: "OutcomeReport",
+      dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONEscaping", "CivilCalendar"]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's
@@ -202,7 +209,8 @@ let package = Package(
     .testTarget(
       name: "SQLiteSnapshotTests",
       dependencies: [
-        "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures", "RunCleanup",
+        "SQLiteSnapshot", "SQLiteDB", "SafeFiles", "EngineTestSupport", "StoreFixtures",
+        "RunCleanup",
       ]),
     .testTarget(
       name: "LegacyStoreTests",
@@ -258,7 +266,8 @@ let package = Package(
         "DittoStore", "SQLiteDB",
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
-        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader", "LogArchiveFixtures",
+        "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader",
+        "LogArchiveFixtures",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(

@@ -36,7 +36,12 @@ func entry(_ index: Int) -> LogArchiveWriter.Entry {
     category: ["connection", "path"][index % 2], message: message)
 }
 let archive = folder + "/bench.logarchive"
-try? FileManager.default.removeItem(atPath: archive)
+// Never removed or replaced: a folder of that name may be someone else's (bench_logs.py caches it).
+guard !FileManager.default.fileExists(atPath: archive) else {
+  FileHandle.standardError.write(
+    Data("log-bench: \(archive) exists; it is never replaced: give another folder\n".utf8))
+  exit(73)
+}
 try FileManager.default.createDirectory(
   atPath: archive + "/Persist", withIntermediateDirectories: true)
 try FileManager.default.createDirectory(
@@ -49,14 +54,16 @@ while start < count {
   let data = writer.traceV3((start..<end).map(entry))
   bytes += data.count
   try Data(data).write(
-    to: URL(fileURLWithPath: archive + "/Persist/" + String(format: "%016x", file) + ".tracev3"))
+    to: URL(fileURLWithPath: archive + "/Persist/" + String(format: "%016x", file) + ".tracev3"),
+    options: .withoutOverwriting)
   start = end
   file += 1
 }
 try Data(writer.timesync()).write(
-  to: URL(fileURLWithPath: archive + "/timesync/0000000000000001.timesync"))
+  to: URL(fileURLWithPath: archive + "/timesync/0000000000000001.timesync"),
+  options: .withoutOverwriting)
 let strings = archive + "/" + writer.uuidTextPath
 try FileManager.default.createDirectory(
   atPath: (strings as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-try Data(writer.uuidText()).write(to: URL(fileURLWithPath: strings))
+try Data(writer.uuidText()).write(to: URL(fileURLWithPath: strings), options: .withoutOverwriting)
 print("\(archive) \(count) \(bytes)")

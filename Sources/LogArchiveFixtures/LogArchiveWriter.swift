@@ -292,7 +292,8 @@ public struct LogArchiveWriter {
 
   // MARK: - Archives
 
-  /// Writes a `.logarchive` folder at `path`: entries split over `Persist/` files (the first
+  /// Writes a `.logarchive` folder at `path` (every file created new: an existing one is refused):
+  /// entries split over `Persist/` files (the first
   /// `persist` share), `Special/` and `logdata.LiveData.tracev3`, with `timesync/`, the uuidtext
   /// file and `Info.plist`.
   @discardableResult
@@ -304,7 +305,8 @@ public struct LogArchiveWriter {
       let full = path + "/" + relative
       try FileManager.default.createDirectory(
         atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      try Data(bytes).write(to: URL(fileURLWithPath: full))
+      // Created new: an archive is written into a folder of its own, never over a file.
+      try Data(bytes).write(to: URL(fileURLWithPath: full), options: .withoutOverwriting)
     }
     return files
   }

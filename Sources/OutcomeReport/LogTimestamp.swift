@@ -1,3 +1,5 @@
+import CivilCalendar
+
 /// Turns a `log show` timestamp into microseconds, so that one device's tags can be put in order.
 ///
 /// Reads `YYYY-MM-DD HH:MM:SS[.fraction][ ][±HHMM]`: the default, syslog and JSON styles (with a
@@ -48,18 +50,8 @@ enum LogTimestamp {
       else { return nil }
       offset = (hours * 60 + minutes) * 60 * (sign == UInt8(ascii: "+") ? 1 : -1)
     }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilDate.days(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
     return seconds * 1_000_000 + fraction
-  }
-
-  /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's algorithm).
-  private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-    let shifted = month <= 2 ? year - 1 : year
-    let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-    let yearOfEra = shifted - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
   }
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 // XML PROPERTY LIST (Apple's PropertyList-1.0 DTD; read here without an XML library)
@@ -457,7 +458,7 @@ enum ISO8601Time {
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
       (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
     else { return nil }
-    let days = daysFromCivil(year: sign * year, month: month, day: day)
+    let days = Int(CivilDate.days(year: Int64(sign * year), month: Int64(month), day: Int64(day)))
     let seconds = Double(days) * 86_400 + Double(hour * 3_600 + minute * 60 + second)
     return Date(timeIntervalSince1970: seconds)
   }
@@ -470,34 +471,12 @@ enum ISO8601Time {
       rest += 86_400
       days -= 1
     }
-    let (year, month, day) = civil(fromDays: days)
+    let (year, month, day) = CivilDate.date(fromDays: days)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let digits = String(abs(year))
     let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     let yearText = year < 0 ? "-" + padded : year > 9_999 ? "+" + padded : padded
     return
       "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3_600)):\(two(rest % 3_600 / 60)):\(two(rest % 60))Z"
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 }

@@ -112,6 +112,8 @@ enum FormatRenderer {
       return value
     case .bytes(let bytes, _):
       return bytes.map { LogUUID.hex($0).lowercased() }.joined()
+    case .outOfRange:
+      return "<decode: data out of range>"
     case .unknown(let type, _):
       return "<decode: unsupported value type 0x\(String(type, radix: 16))>"
     case .precision(let value, _):

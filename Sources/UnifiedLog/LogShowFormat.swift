@@ -1,3 +1,4 @@
+import CivilCalendar
 import JSONEscaping
 
 /// Entries printed as `log show` prints them: the default style and `--style ndjson`.
@@ -14,7 +15,7 @@ package enum LogShowFormat {
     let micro = (local - seconds * 1_000_000_000) / 1000
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
-    let (year, month, day) = civil(fromDays: days)
+    let (year, month, day) = CivilDate.date(fromDays: days)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     var fraction = String(micro)
     fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
@@ -22,19 +23,6 @@ package enum LogShowFormat {
     let offset = abs(offsetMinutes)
     return
       "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)).\(fraction)\(sign)\(two(Int64(offset / 60)))\(two(Int64(offset % 60)))"
-  }
-
-  /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian).
-  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// The message, or, when the format string is not in the archive, what the entry carries.
@@ -47,6 +35,7 @@ package enum LogShowFormat {
       case .privateValue: return "<private>"
       case .bytes(let bytes, _): return bytes.map { LogUUID.hex($0) }.joined()
       case .unknown(let type, _): return "<value type 0x\(String(type, radix: 16))>"
+      case .outOfRange: return "<decode: data out of range>"
       }
     }
     return parts.joined(separator: " ")
@@ -149,6 +138,9 @@ package enum LogShowFormat {
           out.number(UInt64(type))
           out.raw(",\"size\":")
           out.number(UInt64(size))
+        case .outOfRange(let type):
+          out.raw("{\"type\":\"unreadable\",\"vt\":")
+          out.number(UInt64(type))
         }
         out.raw("}")
       }

@@ -577,12 +577,13 @@ package struct TraceV3Parser {
     case 0x10, 0x12:
       return .precision(number(), valueType: item.type)
     case 0x20, 0x22, 0x40, 0x42:
-      guard let bytes = range(values, base: 0) else { return .privateValue(valueType: item.type) }
+      guard let bytes = range(values, base: 0) else { return .outOfRange(valueType: item.type) }
       return .string(ByteCursor.cString(bytes), valueType: item.type)
     case 0x01, 0x21, 0x25, 0x31, 0x35, 0x41, 0x45:
       return .privateValue(valueType: item.type)
     case 0x30, 0x32, 0xF2:
-      return .bytes(Array(range(values, base: 0) ?? []), valueType: item.type)
+      guard let bytes = range(values, base: 0) else { return .outOfRange(valueType: item.type) }
+      return .bytes(Array(bytes), valueType: item.type)
     default:
       return .unknown(valueType: item.type, size: item.data.count)
     }
@@ -603,6 +604,11 @@ package struct TraceV3Parser {
   private mutating func emitEntry(_ entry: inout UnifiedLogEntry, emit: (UnifiedLogEntry) -> Void) {
     entry.sequence = sequence
     sequence += 1
+    if entry.arguments.contains(where: { if case .outOfRange = $0 { true } else { false } }) {
+      problemOnce(
+        "item_out_of_range",
+        "an entry's argument lies outside its data: shown as <decode: data out of range>")
+    }
     if let subsystem, entry.subsystem != subsystem {
       skipped += 1
       return

@@ -56,11 +56,14 @@ package enum LogArgument: Sendable, Equatable {
   case bytes([UInt8], valueType: UInt8)
   /// A value type this reader does not know.
   case unknown(valueType: UInt8, size: Int)
+  /// A string or binary item whose range lies outside the entry's data: could not be read (never
+  /// shown as empty).
+  case outOfRange(valueType: UInt8)
 
   package var valueType: UInt8 {
     switch self {
     case .string(_, let type), .scalar(_, _, let type), .precision(_, let type),
-      .privateValue(let type), .bytes(_, let type), .unknown(let type, _):
+      .privateValue(let type), .bytes(_, let type), .unknown(let type, _), .outOfRange(let type):
       type
     }
   }

@@ -67,3 +67,25 @@ import Testing
     #expect(decoded == [text])
   }
 }
+
+@Suite struct ItemRangeTests {
+  @Test func anItemOutsideItsDataIsUnreadableNeverEmptyOrPrivate() {
+    let values: ArraySlice<UInt8> = Array("hello\u{0}".utf8)[...]
+    // Offset 0, size 6: inside. Offset 4, size 40: outside the six bytes there are.
+    let inside = TraceV3Parser.RawItem(type: 0x22, data: [0, 0, 6, 0][...])
+    let outside = TraceV3Parser.RawItem(type: 0x22, data: [4, 0, 40, 0][...])
+    let binary = TraceV3Parser.RawItem(type: 0x32, data: [4, 0, 40, 0][...])
+    #expect(
+      TraceV3Parser.argument(inside, values: values, privateData: [], privateOffset: 0)
+        == .string("hello", valueType: 0x22))
+    #expect(
+      TraceV3Parser.argument(outside, values: values, privateData: [], privateOffset: 0)
+        == .outOfRange(valueType: 0x22))
+    #expect(
+      TraceV3Parser.argument(binary, values: values, privateData: [], privateOffset: 0)
+        == .outOfRange(valueType: 0x32))
+    #expect(
+      FormatRenderer.render("%{public}s", arguments: [.outOfRange(valueType: 0x22)])
+        == "<decode: data out of range>")
+  }
+}

@@ -208,6 +208,8 @@ struct OutcomesCommand: Command {
       }
       var found: [String] = []
       var archives: [String] = []
+      // Each folder is looked into once, however many tracev3 files lie below it.
+      var archiveFolders: [String: Bool] = [:]
       var hidden = 0
       var skipped: [String] = []
       let walk: DirectoryWalkSummary
@@ -232,7 +234,11 @@ struct OutcomesCommand: Command {
             let names = parts.map { String(decoding: $0, as: UTF8.self) }
             for depth in 1..<names.count {  // the outermost archive folder
               let folder = base + names[..<depth].joined(separator: "/")
-              if UnifiedLogReader.kind(of: folder) == .logArchive {
+              let isArchive =
+                archiveFolders[folder]
+                ?? (UnifiedLogReader.kind(of: folder) == .logArchive)
+              archiveFolders[folder] = isArchive
+              if isArchive {
                 if !archives.contains(folder) { archives.append(folder) }
                 return
               }
