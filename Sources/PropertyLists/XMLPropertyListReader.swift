@@ -95,10 +95,10 @@ struct XMLPropertyListReader {
       return .string(try text(of: tag))
     case "integer":
       let text = try self.text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
-      guard let value = Self.integer(text) else {
-        throw PropertyListError(.malformed, "an <integer> that is not a 64-bit integer")
-      }
-      return .integer(value)
+      if let value = Self.integer(text) { return .integer(value) }
+      // Above Int64.max and up to UInt64.max: unsigned, as the binary reader and the writer have it.
+      if let value = Self.unsignedInteger(text) { return .unsignedInteger(value) }
+      throw PropertyListError(.malformed, "an <integer> that is not a 64-bit integer")
     case "real":
       let text = try self.text(of: tag).trimmingCharacters(in: .whitespacesAndNewlines)
       guard let value = Self.real(text) else {
@@ -134,6 +134,19 @@ struct XMLPropertyListReader {
       return .uid(UInt64(index))
     }
     return .dictionary(entries)
+  }
+
+  /// A non-negative integer that fits 64 unsigned bits (decimal, or hex after `0x`).
+  static func unsignedInteger(_ text: String) -> UInt64? {
+    var digits = Substring(text)
+    if digits.first == "+" { digits = digits.dropFirst() }
+    var radix = 10
+    if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+      radix = 16
+      digits = digits.dropFirst(2)
+    }
+    guard !digits.isEmpty else { return nil }
+    return UInt64(digits, radix: radix)
   }
 
   static func integer(_ text: String) -> Int64? {
