@@ -33,16 +33,8 @@ let package = Package(
     .library(name: "ContainerFiles", targets: ["ContainerFiles"]),
     // The engine's logger facade and its os.Logger backend (docs/EMBEDDING.md §3).
     .library(name: "Telemetry", targets: ["Telemetry"]),
-    // For the fuzzers in Fuzz/ (a separate package, so `swift build` and `swift test` here never
-    // build them): each module they drive is a product.
-    .library(name: "LegacyStore", targets: ["LegacyStore"]),
-    .library(name: "BackupReader", targets: ["BackupReader"]),
-    .library(name: "Exchange", targets: ["Exchange"]),
-    .library(name: "OutcomeReport", targets: ["OutcomeReport"]),
-    .library(name: "UnifiedLog", targets: ["UnifiedLog"]),
-    .library(name: "Salvage", targets: ["Salvage"]),
+    // The `.dittorecovery` file's format (its writer and reader are the package's own).
     .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
-    .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
   dependencies: [],
   targets: [
@@ -319,3 +311,43 @@ let package = Package(
     ),
   ]
 )
+
+// The libFuzzer targets (Fuzz/Sources, one `fuzz-<name>` per reader; see Fuzz/README.md). They are
+// targets of this package, so they reach the readers through `package` access and nothing is public
+// for them alone; they exist only when `DITTO_FUZZ=1` (scripts/fuzz sets it), so `swift build` and
+// `swift test` never build them (they need `-sanitize=fuzzer`). Their seed corpus is
+// Fuzz/corpus/<name>/.
+let fuzzers: [(name: String, modules: [Target.Dependency])] = [
+  ("legacy-store", ["LegacyStore"]),
+  (
+    "defaults-plist",
+    ["LegacyMigration", "ContainerFiles", "PropertyLists", "LibraryMerge", "Telemetry"]
+  ),
+  ("property-list", ["PropertyLists"]),
+  ("backup-plist", ["BackupReader"]),
+  ("mbfile", ["BackupReader"]),
+  ("keybag", ["BackupReader"]),
+  ("manifest-db", ["BackupReader"]),
+  ("backup-path", ["BackupReader"]),
+  ("csv", ["Exchange", "LegacyStore"]),
+  ("outcome-log", ["OutcomeReport"]),
+  ("unified-log", ["UnifiedLog"]),
+  ("salvage", ["Salvage", "LegacyStore"]),
+  ("recovery-file", ["RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry"]),
+  ("ditto-store", ["DittoStore", "LibraryMerge"]),
+]
+if Context.environment["DITTO_FUZZ"] == "1" {
+  package.targets += [
+    // libFuzzer's LLVMFuzzerRunDriver; `-sanitize=fuzzer` links the library itself.
+    .systemLibrary(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"),
+  ]
+  for fuzzer in fuzzers {
+    package.targets.append(
+      .executableTarget(
+        name: "fuzz-\(fuzzer.name)", dependencies: ["FuzzSupport"] + fuzzer.modules,
+        path: "Fuzz/Sources/fuzz-\(fuzzer.name)"))
+    package.products.append(
+      .executable(name: "fuzz-\(fuzzer.name)", targets: ["fuzz-\(fuzzer.name)"]))
+  }
+}

@@ -8,14 +8,14 @@
 ///
 /// Backups encrypt `Manifest.db` and every file with AES-256-CBC and a zero IV; padding is handled by
 /// the caller (the last block is only known at the end of a stream).
-public enum AESCBC {
+package enum AESCBC {
   /// Sixteen zero bytes: the IV backups use.
-  public static let zeroIV = [UInt8](repeating: 0, count: 16)
+  package static let zeroIV = [UInt8](repeating: 0, count: 16)
 
   /// Encrypts `plaintext` (a multiple of 16 bytes unless `addsPKCS7Padding`).
   ///
   /// - Throws: ``CryptoError``.
-  public static func encrypt(
+  package static func encrypt(
     _ plaintext: [UInt8], key: [UInt8], iv: [UInt8] = zeroIV, addsPKCS7Padding: Bool = false
   ) throws(CryptoError) -> [UInt8] {
     var input = plaintext
@@ -30,7 +30,7 @@ public enum AESCBC {
   /// Decrypts `ciphertext` (a multiple of 16 bytes); the padding, if any, is left in place.
   ///
   /// - Throws: ``CryptoError``.
-  public static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8] = zeroIV)
+  package static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8] = zeroIV)
     throws(CryptoError) -> [UInt8]
   {
     let cryptor = try AESCBCCryptor(key: key, iv: iv, isEncrypting: false)
@@ -39,7 +39,7 @@ public enum AESCBC {
 }
 
 /// A streaming AES-CBC encryptor or decryptor without padding: feed chunks of any size, then finish.
-public final class AESCBCCryptor {
+package final class AESCBCCryptor {
   #if canImport(CommonCrypto)
     private let cryptor: CCCryptorRef
   #else
@@ -50,7 +50,7 @@ public final class AESCBCCryptor {
   /// Starts a stream with `key` (16, 24 or 32 bytes) and a 16-byte `iv`.
   ///
   /// - Throws: ``CryptoError/invalidInput(_:)`` for key or IV sizes.
-  public init(key: [UInt8], iv: [UInt8] = AESCBC.zeroIV, isEncrypting: Bool) throws(CryptoError) {
+  package init(key: [UInt8], iv: [UInt8] = AESCBC.zeroIV, isEncrypting: Bool) throws(CryptoError) {
     guard [16, 24, 32].contains(key.count) else {
       throw .invalidInput("an AES key of \(key.count) bytes")
     }
@@ -99,7 +99,7 @@ public final class AESCBCCryptor {
   /// Processes `input`; returns the whole blocks done so far (a partial block waits for more input).
   ///
   /// - Throws: ``CryptoError``.
-  public func update(_ input: [UInt8]) throws(CryptoError) -> [UInt8] {
+  package func update(_ input: [UInt8]) throws(CryptoError) -> [UInt8] {
     // withUnsafeBytes rethrows untyped errors; carry the typed one out in a Result.
     let result = input.withUnsafeBytes { raw in
       Result { () throws(CryptoError) in try update(raw) }
@@ -108,7 +108,7 @@ public final class AESCBCCryptor {
   }
 
   /// Processes the bytes at `input` (see ``update(_:)-([UInt8])``).
-  public func update(_ input: UnsafeRawBufferPointer) throws(CryptoError) -> [UInt8] {
+  package func update(_ input: UnsafeRawBufferPointer) throws(CryptoError) -> [UInt8] {
     guard input.count > 0 else { return [] }
     var output = [UInt8](repeating: 0, count: input.count + 32)
     var written = 0
@@ -137,7 +137,7 @@ public final class AESCBCCryptor {
   /// Ends the stream.
   ///
   /// - Throws: ``CryptoError/invalidInput(_:)`` when the input was not a whole number of blocks.
-  public func finish() throws(CryptoError) -> [UInt8] {
+  package func finish() throws(CryptoError) -> [UInt8] {
     guard pending == 0 else {
       throw .invalidInput("the data is not a whole number of 16-byte AES blocks")
     }

@@ -10,11 +10,11 @@
 /// Backups wrap each class key with the key-encryption key derived from the password, and the manifest
 /// key and every file key with a class key. Unwrapping checks the initial value: a wrong key gives
 /// ``CryptoError/integrityCheckFailed``, which is how a wrong password shows.
-public enum AESKeyWrap {
+package enum AESKeyWrap {
   /// Unwraps `wrapped` (n+1 64-bit blocks) with `kek` (16, 24 or 32 bytes).
   ///
   /// - Throws: ``CryptoError/integrityCheckFailed`` when the key is wrong; `.invalidInput` for sizes.
-  public static func unwrap(_ wrapped: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
+  package static func unwrap(_ wrapped: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
     try check(kek: kek)
     guard wrapped.count >= 24, wrapped.count % 8 == 0 else {
       throw .invalidInput("a wrapped key of \(wrapped.count) bytes")
@@ -25,7 +25,7 @@ public enum AESKeyWrap {
   /// Wraps `key` (at least 16 bytes, a multiple of 8) with `kek`.
   ///
   /// - Throws: ``CryptoError``.
-  public static func wrap(_ key: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
+  package static func wrap(_ key: [UInt8], kek: [UInt8]) throws(CryptoError) -> [UInt8] {
     try check(kek: kek)
     guard key.count >= 16, key.count % 8 == 0 else {
       throw .invalidInput("a key of \(key.count) bytes to wrap")

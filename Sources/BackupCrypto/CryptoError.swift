@@ -1,5 +1,5 @@
 /// A cryptographic operation failed. Never carries key material or plaintext.
-public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The input has the wrong size or shape (named in `reason`).
   case invalidInput(String)
   /// RFC 3394's integrity check failed: the key-encryption key is wrong (or the data is damaged).
@@ -9,7 +9,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The system's crypto library could not be loaded (Linux: OpenSSL's `libcrypto.so.3`).
   case libraryUnavailable(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .invalidInput(let reason): "invalid input: \(reason)"
     case .integrityCheckFailed: "the key unwrap integrity check failed"

@@ -8,16 +8,16 @@
 ///
 /// Encrypted backups derive their key-encryption key with SHA-256 (`DPSL`, `DPIC`) and then SHA-1
 /// (`SALT`, `ITER`).
-public enum PBKDF2 {
+package enum PBKDF2 {
   /// The pseudo-random function.
-  public enum Hash: Sendable {
+  package enum Hash: Sendable {
     case sha1, sha256
   }
 
   /// Derives `length` bytes from `password` and `salt` with `iterations` rounds.
   ///
   /// - Throws: ``CryptoError/invalidInput(_:)`` for a count or length out of range.
-  public static func derive(
+  package static func derive(
     _ hash: Hash, password: [UInt8], salt: [UInt8], iterations: Int, length: Int
   ) throws(CryptoError) -> [UInt8] {
     guard iterations >= 1, iterations <= Int(Int32.max) else {

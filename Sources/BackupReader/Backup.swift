@@ -22,14 +22,14 @@ import SafeFiles
 // encrypted gives BackupError.notADatabase (damaged). Nothing in the folder is ever opened for writing.
 
 /// One backup folder: its metadata, its manifest and its stored files.
-public struct Backup: Sendable, Equatable {
+package struct Backup: Sendable, Equatable {
   /// The backup folder (`…/MobileSync/Backup/<udid>`), as given.
-  public let path: String
+  package let path: String
   /// What its plists say.
-  public let metadata: BackupMetadata
+  package let metadata: BackupMetadata
 
   /// Reads the metadata of the backup at `path` (never throws: see ``BackupMetadata/problems``).
-  public init(path: String) {
+  package init(path: String) {
     var trimmed = path
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     self.path = trimmed
@@ -37,7 +37,7 @@ public struct Backup: Sendable, Equatable {
   }
 
   /// The manifest file.
-  public var manifestPath: String { path + "/Manifest.db" }
+  package var manifestPath: String { path + "/Manifest.db" }
 
   /// Reads the Ditto rows of the manifest, deciding "encrypted" as the format comment says.
   ///
@@ -45,7 +45,7 @@ public struct Backup: Sendable, Equatable {
   ///   into a private folder (removed before returning) and read there. Backups from before iOS 10.2
   ///   have no `ManifestKey` and a plaintext `Manifest.db`, which is read as is.
   /// - Throws: ``BackupError``.
-  public func readListing(keys: BackupKeys? = nil) throws(BackupError) -> ManifestListing {
+  package func readListing(keys: BackupKeys? = nil) throws(BackupError) -> ManifestListing {
     if let keys, metadata.manifestKey != nil {
       let folder = try PrivateFolder(purpose: manifestPath)
       defer { folder.remove() }
@@ -97,7 +97,7 @@ public struct Backup: Sendable, Equatable {
   ///
   /// - Returns: the path and its `lstat`, or nil when neither exists.
   /// - Throws: ``FileAccessError`` when looking fails for another reason than "not found".
-  public func storedFile(for entry: ManifestEntry) throws(FileAccessError) -> (
+  package func storedFile(for entry: ManifestEntry) throws(FileAccessError) -> (
     path: String, status: FileStatus
   )? {
     for relative in [entry.storedPath, entry.fileID] {
@@ -117,11 +117,11 @@ public struct Backup: Sendable, Equatable {
 }
 
 /// Finds backup folders: the folder given, or the backups inside it.
-public enum BackupLocator {
+package enum BackupLocator {
   /// Files whose presence makes a folder a backup.
-  public static let markerFiles = ["Manifest.db", "Manifest.plist", "Info.plist", "Manifest.mbdb"]
+  package static let markerFiles = ["Manifest.db", "Manifest.plist", "Info.plist", "Manifest.mbdb"]
   /// Subfolders examined at most.
-  public static let maximumChildren = 10_000
+  package static let maximumChildren = 10_000
 
   /// The backup folders at `path`: `[path]` when it is one, else its subfolders that are, by name.
   ///
@@ -129,7 +129,7 @@ public enum BackupLocator {
   /// below it are skipped.
   ///
   /// - Throws: ``BackupError``: `.notFound`, `.unreadable`, or `.notABackup` when no backup is there.
-  public static func locate(_ path: String) throws(BackupError) -> [String] {
+  package static func locate(_ path: String) throws(BackupError) -> [String] {
     var root = path
     while root.count > 1, root.hasSuffix("/") { root.removeLast() }
     try requireFolder(root)

@@ -2,7 +2,7 @@
 ///
 /// None of these means "no Ditto files": a manifest that was read completely and lists no Ditto file is a
 /// ``ManifestListing`` with no entries, never an error, and an error is never turned into one.
-public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Nothing exists at the path.
   case notFound(path: String)
   /// The folder is neither a backup nor a folder of backups.
@@ -25,7 +25,7 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
   case decryptionFailed(file: String, reason: String)
 
   /// A short stable code for JSON (`encrypted`, `not_a_backup`, …).
-  public var code: String {
+  package var code: String {
     switch self {
     case .notFound: "not_found"
     case .notABackup: "not_a_backup"
@@ -40,7 +40,7 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notFound(let path):
       "\(path): no such file or folder"

@@ -13,14 +13,15 @@ import SafeFiles
 /// `ManifestKey` and each file's `EncryptionKey` are a 4-byte little-endian protection class followed by
 /// a key wrapped (RFC 3394) with that class's key. `Manifest.db` and the files are AES-256-CBC with a
 /// zero IV; the padding is removed by the file's recorded `Size` when known, else by PKCS#7.
-public struct BackupKeys: Sendable {
+package struct BackupKeys: Sendable {
   /// Unwrapped class keys by protection class.
   let classKeys: [UInt32: [UInt8]]
 
   /// Unlocks `backup`'s keybag with `password` (slow by design: PBKDF2 with many iterations).
   ///
   /// - Throws: ``BackupError``: `.wrongPassword`, `.malformed` (no or bad keybag), `.decryptionFailed`.
-  public static func unlock(_ backup: Backup, password: [UInt8]) throws(BackupError) -> BackupKeys {
+  package static func unlock(_ backup: Backup, password: [UInt8]) throws(BackupError) -> BackupKeys
+  {
     let file = backup.path + "/Manifest.plist"
     guard let keyBag = backup.metadata.keyBag else {
       throw .malformed(file: file, reason: "the backup is encrypted but has no BackupKeyBag")
@@ -33,7 +34,7 @@ public struct BackupKeys: Sendable {
   /// Unwraps a `ManifestKey` or `EncryptionKey` value.
   ///
   /// - Throws: ``BackupError/decryptionFailed(file:reason:)`` naming `file`.
-  public func unwrap(_ value: [UInt8], file: String) throws(BackupError) -> [UInt8] {
+  package func unwrap(_ value: [UInt8], file: String) throws(BackupError) -> [UInt8] {
     guard value.count >= 4 + 24 else {
       throw .decryptionFailed(file: file, reason: "a wrapped key of \(value.count) bytes")
     }
@@ -51,7 +52,7 @@ public struct BackupKeys: Sendable {
   /// Decrypts `backup`'s `Manifest.db` into a new file at `destination`.
   ///
   /// - Throws: ``BackupError``.
-  public func decryptManifest(of backup: Backup, to destination: String) throws(BackupError) {
+  package func decryptManifest(of backup: Backup, to destination: String) throws(BackupError) {
     guard let manifestKey = backup.metadata.manifestKey else {
       throw .decryptionFailed(
         file: backup.path + "/Manifest.plist", reason: "the backup has no ManifestKey")
@@ -173,14 +174,14 @@ enum DecryptingCopy {
 }
 
 /// The contents of an encrypted backup: each stored file decrypted with its own key.
-public struct EncryptedContentReader: BackupContentReader {
-  public let keys: BackupKeys
+package struct EncryptedContentReader: BackupContentReader {
+  package let keys: BackupKeys
 
-  public init(keys: BackupKeys) {
+  package init(keys: BackupKeys) {
     self.keys = keys
   }
 
-  public func copy(_ entry: ManifestEntry, from source: ReadOnlyFile, to destination: String)
+  package func copy(_ entry: ManifestEntry, from source: ReadOnlyFile, to destination: String)
     throws -> Int64
   {
     guard let wrapped = entry.record?.encryptionKey else {

@@ -5,30 +5,30 @@ import Foundation
 /// Every key is optional: a missing key is nil, a key of the wrong type is nil and noted in ``problems``,
 /// and a plist that cannot be read is noted in ``problems`` too (its keys are then all nil). Only
 /// ``isEncrypted`` decides anything on its own; the rest is shown to the user.
-public struct BackupMetadata: Sendable, Equatable {
+package struct BackupMetadata: Sendable, Equatable {
   /// `Info.plist` `Device Name`, else `Manifest.plist` `Lockdown.DeviceName`.
-  public var deviceName: String?
+  package var deviceName: String?
   /// `Info.plist` `Last Backup Date`, else `Status.plist` `Date`, else `Manifest.plist` `Date`.
-  public var date: Date?
+  package var date: Date?
   /// `Info.plist` `Product Version`, else `Manifest.plist` `Lockdown.ProductVersion`.
-  public var iosVersion: String?
+  package var iosVersion: String?
   /// `Info.plist` `Product Type` (`iPhone12,1`), else `Lockdown.ProductType`.
-  public var productType: String?
+  package var productType: String?
   /// `Manifest.plist` `IsEncrypted`; nil when the file or the key is missing or unreadable.
-  public var isEncrypted: Bool?
+  package var isEncrypted: Bool?
   /// `Status.plist` `SnapshotState`: `finished` after a complete run.
-  public var snapshotState: String?
+  package var snapshotState: String?
   /// `Manifest.plist` `BackupKeyBag` (encrypted backups).
-  public var keyBag: [UInt8]?
+  package var keyBag: [UInt8]?
   /// `Manifest.plist` `ManifestKey` (encrypted backups from iOS 10.2 on).
-  public var manifestKey: [UInt8]?
+  package var manifestKey: [UInt8]?
   /// Unreadable plists and keys of the wrong type, each naming its file.
-  public var problems: [String] = []
+  package var problems: [String] = []
 
-  public init() {}
+  package init() {}
 
   /// Reads the three plists of the backup at `folder`; never throws (see ``problems``).
-  public init(folder: String) {
+  package init(folder: String) {
     var info = Self.load(folder + "/Info.plist", file: "Info.plist", problems: &problems)
     var manifest = Self.load(
       folder + "/Manifest.plist", file: "Manifest.plist", problems: &problems)
@@ -49,7 +49,7 @@ public struct BackupMetadata: Sendable, Equatable {
   }
 
   /// True when `Status.plist` says the last run did not finish (the backup may be partial).
-  public var isSnapshotUnfinished: Bool {
+  package var isSnapshotUnfinished: Bool {
     snapshotState.map { $0 != "finished" } ?? false
   }
 

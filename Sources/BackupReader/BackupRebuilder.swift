@@ -7,7 +7,7 @@ import SafeFiles
 #endif
 
 /// Turns a stored file's bytes into the original file's bytes.
-public protocol BackupContentReader {
+package protocol BackupContentReader {
   /// Writes the contents of `entry`, stored in `source`, to a new file at `destination` (created
   /// exclusively, never overwriting).
   ///
@@ -18,10 +18,10 @@ public protocol BackupContentReader {
 }
 
 /// The contents of an unencrypted backup: the stored file is the original, copied as is.
-public struct PlainContentReader: BackupContentReader {
-  public init() {}
+package struct PlainContentReader: BackupContentReader {
+  package init() {}
 
-  public func copy(_ entry: ManifestEntry, from source: ReadOnlyFile, to destination: String)
+  package func copy(_ entry: ManifestEntry, from source: ReadOnlyFile, to destination: String)
     throws -> Int64
   {
     try source.copy(to: destination)
@@ -29,9 +29,9 @@ public struct PlainContentReader: BackupContentReader {
 }
 
 /// What happened to one file row while rebuilding.
-public struct RebuiltFile: Sendable, Equatable {
+package struct RebuiltFile: Sendable, Equatable {
   /// How it ended.
-  public enum Status: String, Sendable, Equatable {
+  package enum Status: String, Sendable, Equatable {
     /// Copied, and its size matches the manifest (or the manifest records none).
     case copied
     /// Copied, but its size differs from the manifest's `Size`.
@@ -46,34 +46,34 @@ public struct RebuiltFile: Sendable, Equatable {
     case skipped
   }
 
-  public var domain: String
-  public var relativePath: String
+  package var domain: String
+  package var relativePath: String
   /// `Size` from the manifest, when recorded.
-  public var expectedBytes: Int64?
+  package var expectedBytes: Int64?
   /// Bytes written to the rebuilt file.
-  public var copiedBytes: Int64?
-  public var status: Status
+  package var copiedBytes: Int64?
+  package var status: Status
   /// Why, for every status but `copied` (names the file and the cause).
-  public var reason: String?
+  package var reason: String?
   /// True when the engine reads this file: a store or its sidecars, or the App Group defaults.
-  public var isEngineInput: Bool
+  package var isEngineInput: Bool
 }
 
 /// What a rebuild did.
-public struct RebuildReport: Sendable, Equatable {
+package struct RebuildReport: Sendable, Equatable {
   /// The App Group container rebuilt (always created, even when the backup lists nothing for it).
-  public var container: String
+  package var container: String
   /// The app's home rebuilt, when the backup holds the app's domain.
-  public var home: String?
+  package var home: String?
   /// Every file row, in manifest order.
-  public var files: [RebuiltFile] = []
+  package var files: [RebuiltFile] = []
   /// Folders created.
-  public var folders = 0
+  package var folders = 0
   /// Folder rows that could not be created.
-  public var folderProblems: [String] = []
+  package var folderProblems: [String] = []
 
   /// Files the engine reads that could not be rebuilt: the recovery may be incomplete.
-  public var failedEngineInputs: [RebuiltFile] {
+  package var failedEngineInputs: [RebuiltFile] {
     files.filter {
       $0.isEngineInput && [.missing, .failed, .refused].contains($0.status)
     }
@@ -89,12 +89,12 @@ public struct RebuildReport: Sendable, Equatable {
 /// other is skipped). Paths with `..`, `.`, empty components or a leading `/` are refused, so nothing is
 /// ever written outside ``output``. Files are created exclusively (`O_EXCL | O_NOFOLLOW`), mode 0600,
 /// and streamed in chunks. The backup folder is only ever read.
-public struct BackupRebuilder {
-  public let backup: Backup
+package struct BackupRebuilder {
+  package let backup: Backup
   /// The folder to rebuild into; it must exist (and should be empty).
-  public let output: String
+  package let output: String
 
-  public init(backup: Backup, output: String) {
+  package init(backup: Backup, output: String) {
     self.backup = backup
     var trimmed = output
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -103,12 +103,12 @@ public struct BackupRebuilder {
 
   /// The folder that holds `domain`'s files: `AppDomain-io.kern.Ditto` for the app's domain in either
   /// spelling, else the domain's own name.
-  public func folder(for domain: String) -> String {
+  package func folder(for domain: String) -> String {
     output + "/" + (DittoDomain.isPlainAppDomain(domain) ? DittoDomain.appDomain : domain)
   }
 
   /// Rebuilds every row of `listing`.
-  public func rebuild(
+  package func rebuild(
     _ listing: ManifestListing, contents: any BackupContentReader = PlainContentReader()
   ) -> RebuildReport {
     var report = RebuildReport(container: folder(for: DittoDomain.appGroupDomain))

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One backup as `backup list` shows it: its metadata and its Ditto files, or why they are unknown.
-public struct BackupSummary: Sendable {
-  public let backup: Backup
+package struct BackupSummary: Sendable {
+  package let backup: Backup
   /// The manifest's Ditto rows, or why the manifest could not be read (never an empty listing).
-  public let listing: Result<ManifestListing, BackupError>
+  package let listing: Result<ManifestListing, BackupError>
   /// The unlocked keys, when the backup is encrypted and the password opened it.
-  public let keys: BackupKeys?
+  package let keys: BackupKeys?
 
-  public init(
+  package init(
     backup: Backup, listing: Result<ManifestListing, BackupError>, keys: BackupKeys? = nil
   ) {
     self.backup = backup
@@ -18,12 +18,12 @@ public struct BackupSummary: Sendable {
 
   /// Reads the backup at `path` (metadata and manifest), unlocking it with `password` when it is
   /// encrypted (the password is not used for an unencrypted backup).
-  public init(path: String, password: [UInt8]? = nil) {
+  package init(path: String, password: [UInt8]? = nil) {
     self.init(backup: Backup(path: path), password: password)
   }
 
   /// Reads `backup`'s manifest, unlocking it with `password` when it is encrypted.
-  public init(backup: Backup, password: [UInt8]?) {
+  package init(backup: Backup, password: [UInt8]?) {
     self.backup = backup
     var unlocked: BackupKeys?
     do {
@@ -38,32 +38,32 @@ public struct BackupSummary: Sendable {
   }
 
   /// How the stored files are turned into the originals: decrypted when the backup was unlocked.
-  public var contentReader: any BackupContentReader {
+  package var contentReader: any BackupContentReader {
     keys.map { EncryptedContentReader(keys: $0) } ?? PlainContentReader()
   }
 
   /// True when the manifest was read and lists a non-empty Ditto store.
-  public var hasDittoStore: Bool {
+  package var hasDittoStore: Bool {
     if case .success(let listing) = listing { return listing.hasDittoStore }
     return false
   }
 
   /// The error, when the manifest could not be read.
-  public var error: BackupError? {
+  package var error: BackupError? {
     if case .failure(let error) = listing { return error }
     return nil
   }
 
   /// The newest of `summaries` whose manifest lists a non-empty Ditto store: latest date first, a backup
   /// without a date counts as oldest; on a tie, the later one in the list. Nil when none does.
-  public static func newestWithDittoStore(_ summaries: [BackupSummary]) -> BackupSummary? {
+  package static func newestWithDittoStore(_ summaries: [BackupSummary]) -> BackupSummary? {
     newest(summaries.filter(\.hasDittoStore))
   }
 
   /// The backups among `summaries` whose manifest could not be read and that may be newer than
   /// `chosen` (dated later, or undated): "the newest holding a Ditto store" depends on them. All
   /// unreadable ones when nothing was chosen.
-  public static func unreadable(newerThan chosen: BackupSummary?, in summaries: [BackupSummary])
+  package static func unreadable(newerThan chosen: BackupSummary?, in summaries: [BackupSummary])
     -> [BackupSummary]
   {
     let chosenDate = chosen?.backup.metadata.date ?? .distantPast
@@ -75,7 +75,7 @@ public struct BackupSummary: Sendable {
   }
 
   /// The newest of `summaries` (same ordering as ``newestWithDittoStore(_:)``).
-  public static func newest(_ summaries: [BackupSummary]) -> BackupSummary? {
+  package static func newest(_ summaries: [BackupSummary]) -> BackupSummary? {
     var best: BackupSummary?
     for summary in summaries {
       let date = summary.backup.metadata.date ?? .distantPast

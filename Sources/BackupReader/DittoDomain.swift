@@ -1,14 +1,14 @@
 /// Which of Ditto's containers a backup domain holds.
-public enum DittoDomain: String, Sendable, Equatable, CaseIterable {
+package enum DittoDomain: String, Sendable, Equatable, CaseIterable {
   /// `AppDomainGroup-group.io.kern.ditto`: the App Group container (the 2.x store, the shared defaults).
   case appGroup
   /// `AppDomain-io.kern.Ditto` (also spelled `…ditto`, or team-prefixed): the app's own home.
   case app
 
   /// The App Group container's domain.
-  public static let appGroupDomain = "AppDomainGroup-group.io.kern.ditto"
+  package static let appGroupDomain = "AppDomainGroup-group.io.kern.ditto"
   /// The app's own domain as real backups spell it: the bundle identifier is `io.kern.Ditto`.
-  public static let appDomain = "AppDomain-io.kern.Ditto"
+  package static let appDomain = "AppDomain-io.kern.Ditto"
   /// The app's bundle identifier as backups may spell it: the real one first.
   static let bundleIdentifiers = ["io.kern.Ditto", "io.kern.ditto"]
 
@@ -18,7 +18,7 @@ public enum DittoDomain: String, Sendable, Equatable, CaseIterable {
   /// bundle identifier, as real backups write it) or `AppDomain-io.kern.ditto`, and team-prefixed
   /// (`AppDomain-ABCDE12345.io.kern.Ditto`: ten capital letters or digits) in either spelling. No other
   /// case variant matches: names are compared as the manifest writes them.
-  public static func of(_ domain: String) -> DittoDomain? {
+  package static func of(_ domain: String) -> DittoDomain? {
     if domain == appGroupDomain { return .appGroup }
     let prefix = "AppDomain-"
     guard domain.hasPrefix(prefix) else { return nil }

@@ -25,27 +25,27 @@ import BackupCrypto
 // past the end, a 4-byte tag with another length, or missing SALT/ITER gives BackupError.malformed.
 
 /// The parsed backup keybag.
-public struct KeyBag: Sendable, Equatable {
+package struct KeyBag: Sendable, Equatable {
   /// One class-key record.
-  public struct ClassKey: Sendable, Equatable {
-    public var protectionClass: UInt32
-    public var wrap: UInt32
-    public var wrappedKey: [UInt8]
+  package struct ClassKey: Sendable, Equatable {
+    package var protectionClass: UInt32
+    package var wrap: UInt32
+    package var wrappedKey: [UInt8]
   }
 
-  public var salt: [UInt8]
-  public var iterations: UInt32
-  public var doubleProtectionSalt: [UInt8]?
-  public var doubleProtectionIterations: UInt32?
-  public var classKeys: [ClassKey]
+  package var salt: [UInt8]
+  package var iterations: UInt32
+  package var doubleProtectionSalt: [UInt8]?
+  package var doubleProtectionIterations: UInt32?
+  package var classKeys: [ClassKey]
 
   /// Iteration counts above this are refused: a hostile file must not make us spin for hours.
-  public static let maximumIterations: UInt32 = 100_000_000
+  package static let maximumIterations: UInt32 = 100_000_000
 
   /// Parses `bytes`; `file` names the source in errors.
   ///
   /// - Throws: ``BackupError/malformed(file:reason:)``.
-  public init(_ bytes: [UInt8], file: String) throws(BackupError) {
+  package init(_ bytes: [UInt8], file: String) throws(BackupError) {
     var header: [String: [UInt8]] = [:]
     var records: [[String: [UInt8]]] = []
     var sawUUID = false
@@ -110,7 +110,7 @@ public struct KeyBag: Sendable, Equatable {
   ///
   /// - Throws: ``BackupError/wrongPassword(backup:)`` when the integrity check fails;
   ///   ``BackupError/decryptionFailed(file:reason:)`` when no class key is password-wrapped.
-  public func unlock(password: [UInt8], backup: String, file: String) throws(BackupError)
+  package func unlock(password: [UInt8], backup: String, file: String) throws(BackupError)
     -> [UInt32: [UInt8]]
   {
     do {

@@ -29,24 +29,24 @@ import PropertyLists
 // every platform, no Foundation object in the way.
 
 /// Why an MBFile blob could not be decoded.
-public struct MBFileError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let reason: String
-  public init(_ reason: String) { self.reason = reason }
-  public var description: String { reason }
+package struct MBFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let reason: String
+  package init(_ reason: String) { self.reason = reason }
+  package var description: String { reason }
 }
 
 /// The metadata of one backed-up file, from its MBFile blob.
-public struct MBFileRecord: Sendable, Equatable {
-  public var size: Int64?
-  public var mode: UInt32?
-  public var lastModified: Int64?
-  public var protectionClass: Int64?
-  public var encryptionKey: [UInt8]?
-  public var relativePath: String?
+package struct MBFileRecord: Sendable, Equatable {
+  package var size: Int64?
+  package var mode: UInt32?
+  package var lastModified: Int64?
+  package var protectionClass: Int64?
+  package var encryptionKey: [UInt8]?
+  package var relativePath: String?
   /// Keys present with an unexpected type (key names only).
-  public var problems: [String] = []
+  package var problems: [String] = []
 
-  public init(
+  package init(
     size: Int64? = nil, mode: UInt32? = nil, lastModified: Int64? = nil,
     protectionClass: Int64? = nil, encryptionKey: [UInt8]? = nil, relativePath: String? = nil
   ) {
@@ -59,12 +59,12 @@ public struct MBFileRecord: Sendable, Equatable {
   }
 
   /// Larger blobs are refused (real ones are a few hundred bytes).
-  public static let maximumBytes = 1 << 20
+  package static let maximumBytes = 1 << 20
 
   /// Decodes an MBFile blob.
   ///
   /// - Throws: ``MBFileError`` when the archive is not well formed (see the format comment).
-  public static func decode(_ bytes: [UInt8]) throws(MBFileError) -> MBFileRecord {
+  package static func decode(_ bytes: [UInt8]) throws(MBFileError) -> MBFileRecord {
     guard bytes.count <= maximumBytes else {
       throw MBFileError("\(bytes.count) bytes is too large for an MBFile record")
     }
@@ -95,11 +95,11 @@ public struct MBFileRecord: Sendable, Equatable {
 }
 
 /// What kind of object a manifest row describes.
-public enum EntryKind: String, Sendable, Equatable {
+package enum EntryKind: String, Sendable, Equatable {
   case file, directory, symbolicLink, other
 
   /// From `Mode` when the blob has it (type bits), else from the row's `flags` (1, 2, 4).
-  public init(mode: UInt32?, flags: Int64?) {
+  package init(mode: UInt32?, flags: Int64?) {
     if let mode {
       switch mode & 0xF000 {
       case 0x8000: self = .file

@@ -19,9 +19,9 @@ import SQLiteSnapshot
 /// The manifest is accepted only if `Files` has those five columns; otherwise
 /// ``BackupError/manifestUnreadable(file:reason:)`` is thrown. Rows are never guessed at: a Ditto row
 /// whose `fileID` or `relativePath` is not text is reported in ``ManifestListing/problems``.
-public final class ManifestDatabase {
+package final class ManifestDatabase {
   /// The manifest as the user knows it (`<backup>/Manifest.db`): every error names it.
-  public let file: String
+  package let file: String
   private let snapshot: StoreSnapshot
   private let database: Database
 
@@ -32,7 +32,7 @@ public final class ManifestDatabase {
   /// - Parameter displayName: the name used in errors (the backup's file when `path` is a decrypted copy).
   /// - Throws: ``BackupError``. A file without the SQLite header gives `.notADatabase`; callers decide
   ///   whether that means "encrypted".
-  public init(path: String, displayName: String? = nil) throws(BackupError) {
+  package init(path: String, displayName: String? = nil) throws(BackupError) {
     file = displayName ?? path
     do {
       snapshot = try StoreSnapshot(of: path)
@@ -62,7 +62,7 @@ public final class ManifestDatabase {
   /// Every row of Ditto's domains, decoded, after a complete scan of the query.
   ///
   /// - Throws: ``BackupError/manifestUnreadable(file:reason:)`` when SQLite fails part-way.
-  public func dittoListing() throws(BackupError) -> ManifestListing {
+  package func dittoListing() throws(BackupError) -> ManifestListing {
     var listing = ManifestListing()
     do {
       listing.totalRows =

@@ -1,21 +1,21 @@
 /// One row of `Manifest.db` that belongs to Ditto.
-public struct ManifestEntry: Sendable, Equatable {
+package struct ManifestEntry: Sendable, Equatable {
   /// `fileID`: the stored file's name (checked to be hexadecimal before it is ever used in a path).
-  public var fileID: String
+  package var fileID: String
   /// `domain`, exactly as in the manifest.
-  public var domain: String
+  package var domain: String
   /// Which Ditto container the domain is.
-  public var dittoDomain: DittoDomain
+  package var dittoDomain: DittoDomain
   /// `relativePath` inside the domain (`''` is the domain's root folder).
-  public var relativePath: String
+  package var relativePath: String
   /// `flags` (1 file, 2 folder, 4 link); nil when NULL.
-  public var flags: Int64?
+  package var flags: Int64?
   /// The decoded `file` blob; nil when the column is NULL or could not be decoded.
-  public var record: MBFileRecord?
+  package var record: MBFileRecord?
   /// Why the `file` blob could not be decoded, when it could not.
-  public var recordProblem: String?
+  package var recordProblem: String?
 
-  public init(
+  package init(
     fileID: String, domain: String, dittoDomain: DittoDomain, relativePath: String,
     flags: Int64?, record: MBFileRecord? = nil, recordProblem: String? = nil
   ) {
@@ -29,25 +29,25 @@ public struct ManifestEntry: Sendable, Equatable {
   }
 
   /// File, folder or link: from the blob's `Mode` when present, else from `flags`.
-  public var kind: EntryKind { EntryKind(mode: record?.mode, flags: flags) }
+  package var kind: EntryKind { EntryKind(mode: record?.mode, flags: flags) }
 
   /// The size the manifest records (`Size`), when it does.
-  public var expectedBytes: Int64? { record?.size }
+  package var expectedBytes: Int64? { record?.size }
 
   /// True when a stored file of `storedBytes` holds what the manifest records: the same size, or,
   /// in an encrypted backup (the file has its own key), the size AES-CBC with PKCS#7 padding gives
   /// (1 to 16 bytes more, a multiple of 16). True when the manifest records no size.
-  public func storedSizeMatches(_ storedBytes: Int64) -> Bool {
+  package func storedSizeMatches(_ storedBytes: Int64) -> Bool {
     guard let expected = expectedBytes else { return true }
     guard record?.encryptionKey != nil else { return storedBytes == expected }
     return storedBytes % 16 == 0 && storedBytes > expected && storedBytes <= expected + 16
   }
 
   /// The stored file's path relative to the backup folder, in the iOS 10+ layout (`ab/abcdef…`).
-  public var storedPath: String { String(fileID.prefix(2)) + "/" + fileID }
+  package var storedPath: String { String(fileID.prefix(2)) + "/" + fileID }
 
   /// Why `fileID` cannot name a stored file, or nil when it can (hexadecimal, 2 to 128 digits).
-  public var fileIDProblem: String? {
+  package var fileIDProblem: String? {
     guard fileID.utf8.count >= 2, fileID.utf8.count <= 128 else {
       return "fileID has \(fileID.utf8.count) characters"
     }
@@ -63,7 +63,7 @@ public struct ManifestEntry: Sendable, Equatable {
   ///
   /// Refused: absolute paths, `..` and `.` components, empty components (`a//b`), NUL bytes, and
   /// components longer than 255 bytes. The empty path (the domain root) is safe.
-  public var relativePathProblem: String? {
+  package var relativePathProblem: String? {
     Self.pathProblem(relativePath)
   }
 
@@ -87,26 +87,26 @@ public struct ManifestEntry: Sendable, Equatable {
 }
 
 /// The Ditto rows of one manifest, and what the manifest holds besides.
-public struct ManifestListing: Sendable, Equatable {
+package struct ManifestListing: Sendable, Equatable {
   /// Rows of Ditto's domains, by domain then path.
-  public var entries: [ManifestEntry] = []
+  package var entries: [ManifestEntry] = []
   /// Rows in the whole `Files` table.
-  public var totalRows: Int64 = 0
+  package var totalRows: Int64 = 0
   /// Rows of Ditto's domains that could not be used at all (NULL or non-text `fileID`/`relativePath`).
-  public var problems: [String] = []
+  package var problems: [String] = []
 
-  public init() {}
+  package init() {}
 
   /// Regular files (by `Mode`, else `flags`).
-  public var files: [ManifestEntry] { entries.filter { $0.kind == .file } }
+  package var files: [ManifestEntry] { entries.filter { $0.kind == .file } }
 
   /// True when a file with a store's name and a non-zero recorded size is listed in a Ditto domain.
-  public var hasDittoStore: Bool { largestStore != nil }
+  package var hasDittoStore: Bool { largestStore != nil }
 
   /// The largest listed store file (`Ditto.sqlite` and its case variants), by recorded size. A store
   /// whose size the manifest does not record (its file record could not be read) still counts, after
   /// every store of known size: an unknown size is not an empty store. Only a recorded 0 is empty.
-  public var largestStore: ManifestEntry? {
+  package var largestStore: ManifestEntry? {
     var best: ManifestEntry?
     var unknownSize: ManifestEntry?
     for entry in files where Self.isStoreName(entry.relativePath) {

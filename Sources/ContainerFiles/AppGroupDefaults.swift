@@ -48,7 +48,7 @@ public struct AppGroupDefaults: Sendable {
   ///
   /// - Throws: `DefaultsError.inaccessible(file:reason:)` when it cannot be opened or read now,
   ///   `DefaultsError.unreadable(file:reason:)` when it is not a property list we can use.
-  public func load() throws(DefaultsError) -> [String: PropertyListValue]? {
+  package func load() throws(DefaultsError) -> [String: PropertyListValue]? {
     try loadWithFormat()?.values
   }
 
@@ -66,7 +66,7 @@ public struct AppGroupDefaults: Sendable {
   ///
   /// - Throws: `DefaultsError`; on error the file is unchanged.
   @discardableResult
-  public func update(_ changes: [String: PropertyListValue]) throws(DefaultsError)
+  package func update(_ changes: [String: PropertyListValue]) throws(DefaultsError)
     -> [String: PropertyListValue]
   {
     let folder = (path as NSString).deletingLastPathComponent

@@ -1,25 +1,25 @@
 import Telemetry
 
 /// What a running command may use: its output streams and its logger.
-public final class ToolContext {
+package final class ToolContext {
   /// Standard output: results (text or the one JSON object).
-  public let standardOutput: TextOutput
+  package let standardOutput: TextOutput
   /// Standard error: logs, progress and error lines.
-  public let standardError: TextOutput
+  package let standardError: TextOutput
   /// Extra log handler (tests capture records here); the stderr handler is always used.
-  public let extraLogHandler: (any LogHandler)?
+  package let extraLogHandler: (any LogHandler)?
   /// Set by `--verbose`: info-level lines reach standard error.
-  public var isVerbose = false
+  package var isVerbose = false
   /// Set by `--json`: a failure is also reported as `{"error": …}` on standard output.
-  public var isJSON = false
+  package var isJSON = false
   /// The command line as typed (the tool's name first), for "run it again" advice.
-  public var invocation: [String] = []
+  package var invocation: [String] = []
   /// A path as the user typed it, for what is recorded beyond this run (a recovery file's
   /// origin): an argument that is not valid UTF-8 reaches the tool through a link of this run,
   /// which is named here by the user's bytes (`\xNN`), never by the link.
-  public var shownPath: (String) -> String = { $0 }
+  package var shownPath: (String) -> String = { $0 }
 
-  public init(
+  package init(
     standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil
   ) {
     self.standardOutput = standardOutput
@@ -28,7 +28,7 @@ public final class ToolContext {
   }
 
   /// The migrator's logger: stderr at notice (info with `--verbose`), plus the extra handler.
-  public var logger: EngineLogger {
+  package var logger: EngineLogger {
     let stderr = ContextLogHandler(output: standardError, minimumLevel: isVerbose ? .info : .notice)
     let handler: any LogHandler =
       extraLogHandler.map { MultiplexLogHandler([stderr, $0]) } ?? stderr
@@ -36,7 +36,7 @@ public final class ToolContext {
   }
 
   /// Prints `Error: <message>` on standard error.
-  public func printError(_ message: String) {
+  package func printError(_ message: String) {
     standardError.write("Error: \(message)\n")
   }
 }
@@ -76,7 +76,7 @@ extension String {
 }
 
 /// One subcommand of a tool (`migrate`, `backup list`).
-public protocol Command {
+package protocol Command {
   /// The subcommand name (`migrate`).
   static var name: String { get }
   /// One sentence for the subcommand list and the help's OVERVIEW.
@@ -98,9 +98,9 @@ public protocol Command {
 }
 
 extension Command {
-  public static var discussion: String? { nil }
-  public static var subcommands: [any Command.Type] { [] }
-  public func validate() throws(UsageError) {}
+  package static var discussion: String? { nil }
+  package static var subcommands: [any Command.Type] { [] }
+  package func validate() throws(UsageError) {}
 
   /// Every option the command parses: its own, then the common ones.
   static var allOptions: [OptionSpec] { options + CommonOptions.specs }
@@ -112,28 +112,28 @@ extension Command {
 }
 
 /// Where a command sits in its tool: `backup list` is the tool's `backup` group, then `list`.
-public struct CommandPath {
+package struct CommandPath {
   /// The tool's own name (`ditto-recover`).
-  public let tool: String
+  package let tool: String
   /// From the top-level command to this one; empty for the tool itself.
-  public let commands: [any Command.Type]
+  package let commands: [any Command.Type]
   /// True for a tool that is one command (`ditto-fixture`): its name is not typed.
-  public let isSingleCommandTool: Bool
+  package let isSingleCommandTool: Bool
 
-  public init(tool: String, commands: [any Command.Type], isSingleCommandTool: Bool = false) {
+  package init(tool: String, commands: [any Command.Type], isSingleCommandTool: Bool = false) {
     self.tool = tool
     self.commands = commands
     self.isSingleCommandTool = isSingleCommandTool
   }
 
   /// The command this path ends at (nil for the tool itself).
-  public var command: (any Command.Type)? { commands.last }
+  package var command: (any Command.Type)? { commands.last }
 
   /// The words after the tool's name (`backup list`).
-  public var words: String { commands.map { $0.name }.joined(separator: " ") }
+  package var words: String { commands.map { $0.name }.joined(separator: " ") }
 
   /// The words that run it (`ditto-recover backup list`).
-  public var invocation: String {
+  package var invocation: String {
     if isSingleCommandTool { return tool }
     return ([tool] + commands.map { $0.name }).joined(separator: " ")
   }

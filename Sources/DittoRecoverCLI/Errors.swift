@@ -21,8 +21,8 @@ protocol GuidedError: Error {
 }
 
 /// Something the user named on the command line cannot be used as given (exit 66).
-public struct InputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
-  public let description: String
+package struct InputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
+  package let description: String
   /// What to do next (``GuidedError``).
   let nextSteps: [NextStep]
 
@@ -64,14 +64,14 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible, G
 }
 
 /// An output that already exists (exit 73: never overwritten) or cannot be written (exit 74).
-public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
-  public let description: String
+package struct OutputError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
+  package let description: String
   /// True when the output exists (it was left as it was).
-  public let exists: Bool
+  package let exists: Bool
   /// What to do next (``GuidedError``): the same command with a name nothing has yet.
   let nextSteps: [NextStep]
 
-  public static func exists(_ description: String) -> OutputError {
+  package static func exists(_ description: String) -> OutputError {
     OutputError(description: description, exists: true, nextSteps: [])
   }
 
@@ -79,14 +79,14 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible, 
     OutputError(description: description, exists: true, nextSteps: next)
   }
 
-  public static func cannotWrite(_ description: String) -> OutputError {
+  package static func cannotWrite(_ description: String) -> OutputError {
     OutputError(description: description, exists: false, nextSteps: [])
   }
 }
 
 /// The data a command was given cannot be read as what it should be (exit 65).
-public struct DataError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
-  public let description: String
+package struct DataError: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
+  package let description: String
   /// What to do next (``GuidedError``).
   let nextSteps: [NextStep]
 
@@ -120,10 +120,10 @@ struct UncertainBackupChoice: Error, Sendable, CustomStringConvertible, GuidedEr
 }
 
 /// The library cannot be used (exit 74): missing, refused, unreadable or not writable.
-public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
-  public let error: DestinationError
+package struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertible, GuidedError {
+  package let error: DestinationError
   /// Said instead of the usual advice (a backup made before 3.0: what its old files hold).
-  public let explanation: String?
+  package let explanation: String?
   /// What to do next (``GuidedError``).
   let nextSteps: [NextStep]
 
@@ -133,7 +133,7 @@ public struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertibl
     nextSteps = next
   }
 
-  public var description: String {
+  package var description: String {
     if let explanation { return explanation }
     return error.kind == .noLibrary ? Self.missingMessage(error.file) : error.description
   }

@@ -15,7 +15,7 @@ import RecoveryFile
 #endif
 
 /// The process exit codes (sysexits.h values, as swift-argument-parser uses them).
-public enum ExitCode: Int32, Sendable, Equatable {
+package enum ExitCode: Int32, Sendable, Equatable {
   /// Every outcome but `found_unreadable` and `library_error`.
   case success = 0
   /// Anything unforeseen: a bug.

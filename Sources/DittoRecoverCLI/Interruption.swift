@@ -20,7 +20,7 @@ import SafeFiles
 /// it and does the work, while the command's own thread may still be running: the outputs are
 /// closed first (anything the command prints afterwards waits forever), then nothing new may be
 /// made (``RunCleanup/removeEverythingAndStop()`` keeps its lock), then the process exits.
-public enum Interruption {
+package enum Interruption {
   private final class State: @unchecked Sendable {
     let outputLock: UnsafeMutablePointer<pthread_mutex_t>
     var isJSON = false
@@ -36,14 +36,14 @@ public enum Interruption {
   private static let state = State()
 
   /// Standard output, written under the lock the interrupt handler takes.
-  public static var standardOutput: TextOutput { GuardedOutput(descriptor: 1) }
+  package static var standardOutput: TextOutput { GuardedOutput(descriptor: 1) }
   /// Standard error, written under the same lock.
-  public static var standardError: TextOutput { GuardedOutput(descriptor: 2) }
+  package static var standardError: TextOutput { GuardedOutput(descriptor: 2) }
 
   /// Installs the handlers and starts the thread that acts on them. Call it first in `main`,
   /// before anything is made; `isJSON`: whether `--json` was given (an interruption then prints
   /// one JSON object when the command has not printed its own).
-  public static func install(isJSON: Bool) {
+  package static func install(isJSON: Bool) {
     RunCleanup.install()
     state.isJSON = isJSON
     var ends: [Int32] = [-1, -1]
@@ -64,7 +64,7 @@ public enum Interruption {
 
   /// Says which leftovers of earlier runs this run removed (in the temporary directory, beside
   /// an output), one `note:` line each on standard error.
-  public static func reportLeftovers() {
+  package static func reportLeftovers() {
     for path in RunCleanup.takeLeftoversRemoved() {
       standardError.write(
         "note: removed \(path): a private folder left by an earlier run that was stopped before it could clean up (SIGKILL, a crash or a power loss)\n"
@@ -73,7 +73,7 @@ public enum Interruption {
   }
 
   /// Exits with `code`, unless an interruption is being handled: then its thread exits.
-  public static func exit(_ code: Int32) -> Never {
+  package static func exit(_ code: Int32) -> Never {
     if ditto_interrupt_signal() != 0 {
       while true { pause() }
     }

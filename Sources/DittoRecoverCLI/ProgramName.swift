@@ -3,16 +3,16 @@ import Foundation
 /// The program as the user ran it, for the commands `next:` lines print: `ditto-recover` when it
 /// was found on `PATH`, else the path it was run by (`./ditto-recover`, `~/bin/…` as expanded by
 /// the shell), so that a line pasted in the same folder runs the same program.
-public enum ProgramName {
+package enum ProgramName {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var name = "ditto-recover"
 
   /// The name commands are printed with.
-  public static var asRun: String { lock.withLock { name } }
+  package static var asRun: String { lock.withLock { name } }
 
   /// Takes the name from `argv[0]`: a path (it holds a `/`) is kept as run; a bare name means
   /// the shell found it on `PATH`, where `ditto-recover` finds it again.
-  public static func use(argv0: String?) {
+  package static func use(argv0: String?) {
     guard let argv0, argv0.contains("/") else { return }
     lock.withLock { name = argv0 }
   }

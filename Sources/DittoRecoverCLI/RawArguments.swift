@@ -15,15 +15,15 @@ import SafeFiles
 /// output, the link goes to its folder and the name is kept). Everything the tool prints names
 /// the argument as the user typed it, bad bytes shown as `\xNN` (``display(_:json:)``). The folder
 /// is removed by ``remove()``.
-public final class RawArguments {
+package final class RawArguments {
   /// The arguments, after the program's name.
-  public let arguments: [String]
+  package let arguments: [String]
   /// Link path → how to show it, and the argument's bytes as typed.
   private var aliases: [(link: String, shown: String, bytes: [UInt8])] = []
   private var folder: PrivateDirectory?
 
   /// Reads `argv[1…]`.
-  public init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+  package init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
     var decoded: [String] = []
     var links: [(String, String, [UInt8])] = []
     var folder: PrivateDirectory?
@@ -64,7 +64,7 @@ public final class RawArguments {
   /// `text` with every link this run made shown as the user's argument: as `\xNN` in sentences,
   /// and, in a command to paste (a `next:` line, a JSON string that starts with the program), as
   /// bash's `$'caf\xe9'`, quoted so that the pasted line names the same bytes.
-  public func display(_ text: String, json: Bool) -> String {
+  package func display(_ text: String, json: Bool) -> String {
     guard !aliases.isEmpty else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       displayLine(String(line), json: json)
@@ -123,10 +123,10 @@ public final class RawArguments {
   }
 
   /// True when an argument had to be given as a link.
-  public var hasAliases: Bool { !aliases.isEmpty }
+  package var hasAliases: Bool { !aliases.isEmpty }
 
   /// Removes the private folder of links.
-  public func remove() {
+  package func remove() {
     folder?.remove()
     folder = nil
   }
@@ -171,20 +171,20 @@ public final class RawArguments {
 extension RawArguments: Sendable {}
 
 /// Text written through ``RawArguments/display(_:json:)`` before it reaches `base`.
-public final class DisplayingOutput: TextOutput {
+package final class DisplayingOutput: TextOutput {
   private let base: TextOutput
   private let raw: RawArguments
   private let isJSON: Bool
 
-  public init(_ base: TextOutput, raw: RawArguments, isJSON: Bool) {
+  package init(_ base: TextOutput, raw: RawArguments, isJSON: Bool) {
     self.base = base
     self.raw = raw
     self.isJSON = isJSON
   }
 
-  public func write(_ text: String) { base.write(raw.display(text, json: isJSON)) }
+  package func write(_ text: String) { base.write(raw.display(text, json: isJSON)) }
 
-  public func write(bytes: [UInt8]) {
+  package func write(bytes: [UInt8]) {
     guard raw.hasAliases else { return base.write(bytes: bytes) }
     write(String(decoding: bytes, as: UTF8.self))
   }

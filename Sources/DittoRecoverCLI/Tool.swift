@@ -2,12 +2,12 @@ import BuildInfo
 import Exchange
 
 /// `ditto-recover`: its commands, in help order.
-public enum Tool {
-  public static let version = "3.0.2"
+package enum Tool {
+  package static let version = "3.0.2"
 
   /// The tool's definition: every subcommand, a typed tree (`backup` holds `list`, `recover`,
   /// `extract`).
-  public static var definition: CommandLineTool {
+  package static var definition: CommandLineTool {
     CommandLineTool(
       name: "ditto-recover", version: version, buildDetails: buildDetails,
       abstract: "Find, read and recover Ditto 2.x dittos from a container copied from a device.",
@@ -32,7 +32,7 @@ public enum Tool {
   }
 
   /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code.
-  public static func main(_ arguments: [String], context: ToolContext) -> Int32 {
+  package static func main(_ arguments: [String], context: ToolContext) -> Int32 {
     definition.main(arguments, context: context)
   }
 }
@@ -41,20 +41,20 @@ public enum Tool {
 /// directly), `help`, `-h`/`--help`, `--version`, usage errors with the usage line (exit 64), runtime
 /// errors as one `Error:` line with the exit code `ExitCode.of(_:)` gives. It never throws and never
 /// prints a backtrace.
-public struct CommandLineTool {
-  public let name: String
-  public let version: String
+package struct CommandLineTool {
+  package let name: String
+  package let version: String
   /// What `--version --verbose` prints after the version, and `--version --json` adds: the
   /// build's commit and date (nil when unknown: not a release build).
-  public let buildDetails: [(key: String, value: String?)]
-  public let abstract: String
-  public let discussion: String?
+  package let buildDetails: [(key: String, value: String?)]
+  package let abstract: String
+  package let discussion: String?
   /// The subcommands, in help order (empty for a tool that is one command: ``single``).
-  public let commands: [any Command.Type]
+  package let commands: [any Command.Type]
   /// The command a single-command tool runs with all its arguments.
-  public let single: (any Command.Type)?
+  package let single: (any Command.Type)?
 
-  public init(
+  package init(
     name: String, version: String, buildDetails: [(key: String, value: String?)] = [],
     abstract: String,
     discussion: String?,
@@ -72,7 +72,7 @@ public struct CommandLineTool {
   var root: CommandPath { CommandPath(tool: name, commands: []) }
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-  public func main(_ arguments: [String], context: ToolContext) -> Int32 {
+  package func main(_ arguments: [String], context: ToolContext) -> Int32 {
     context.invocation = [name] + arguments
     let arguments = Self.commonFlagsMovedAfterTheCommand(arguments)
     if arguments.first == "--version" {

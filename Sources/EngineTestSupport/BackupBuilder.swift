@@ -10,16 +10,16 @@ import SafeFiles
 ///
 /// File IDs are 40 hex digits derived from `domain-relativePath` with a non-cryptographic hash: the
 /// reader looks rows up in `Manifest.db` and never computes an ID, so they need not be SHA-1.
-public final class BackupBuilder {
+package final class BackupBuilder {
   /// One row of the `Files` table.
-  public struct Row {
-    public var fileID: String
-    public var domain: String?
-    public var relativePath: String?
-    public var flags: Int64?
-    public var blob: [UInt8]?
+  package struct Row {
+    package var fileID: String
+    package var domain: String?
+    package var relativePath: String?
+    package var flags: Int64?
+    package var blob: [UInt8]?
 
-    public init(
+    package init(
       fileID: String, domain: String?, relativePath: String?, flags: Int64?, blob: [UInt8]?
     ) {
       self.fileID = fileID
@@ -31,14 +31,14 @@ public final class BackupBuilder {
   }
 
   /// The backup folder (`…/Backup/<udid>`).
-  public let root: String
-  public private(set) var rows: [Row] = []
+  package let root: String
+  package private(set) var rows: [Row] = []
   /// When set, the backup is encrypted: stored files and `Manifest.db` are AES-256-CBC, and
   /// `Manifest.plist` holds the keybag and the manifest key.
-  public private(set) var encryption: BackupEncryption?
+  package private(set) var encryption: BackupEncryption?
 
   /// Creates `root` (and its parents).
-  public init(root: String, encryption: BackupEncryption? = nil) throws {
+  package init(root: String, encryption: BackupEncryption? = nil) throws {
     self.root = root
     self.encryption = encryption
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -47,28 +47,28 @@ public final class BackupBuilder {
   // MARK: - Plists
 
   /// Writes `Info.plist` (XML by default, as Finder does).
-  public func writeInfo(
+  package func writeInfo(
     _ values: [String: Any], format: PropertyListFormat = .xml
   ) throws {
     try writePlist(values, named: "Info.plist", format: format)
   }
 
   /// Writes `Manifest.plist` (binary by default).
-  public func writeManifestPlist(
+  package func writeManifestPlist(
     _ values: [String: Any], format: PropertyListFormat = .binary
   ) throws {
     try writePlist(values, named: "Manifest.plist", format: format)
   }
 
   /// Writes `Status.plist` (binary by default).
-  public func writeStatus(
+  package func writeStatus(
     _ values: [String: Any], format: PropertyListFormat = .binary
   ) throws {
     try writePlist(values, named: "Status.plist", format: format)
   }
 
   /// The three plists of a finished, unencrypted backup of `deviceName`.
-  public func writeStandardPlists(
+  package func writeStandardPlists(
     deviceName: String = "Test iPhone", date: Date, iosVersion: String = "17.5.1",
     isEncrypted: Bool = false
   ) throws {
@@ -98,7 +98,7 @@ public final class BackupBuilder {
   }
 
   /// Writes raw bytes at `relative` inside the backup folder.
-  public func writeBytes(_ bytes: [UInt8], at relative: String) throws {
+  package func writeBytes(_ bytes: [UInt8], at relative: String) throws {
     let path = root + "/" + relative
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -119,7 +119,7 @@ public final class BackupBuilder {
   /// Adds a regular file: its row (flags 1, an MBFile blob with its size and mode 0100644) and its
   /// stored contents at `<id[0..<2]>/<id>`. Returns the file ID.
   @discardableResult
-  public func addFile(
+  package func addFile(
     domain: String, relativePath: String, contents: [UInt8], blob: [UInt8]? = nil,
     storesContents: Bool = true
   ) throws -> String {
@@ -145,7 +145,7 @@ public final class BackupBuilder {
   }
 
   /// Adds a folder row (flags 2, mode 040755, size 0); no stored file.
-  public func addFolder(domain: String, relativePath: String) throws {
+  package func addFolder(domain: String, relativePath: String) throws {
     let fileID = Self.fileID(domain: domain, relativePath: relativePath)
     let record = try Self.archive(
       MBFileFields(
@@ -155,12 +155,12 @@ public final class BackupBuilder {
   }
 
   /// Adds a row as given (for malformed rows).
-  public func addRow(_ row: Row) {
+  package func addRow(_ row: Row) {
     rows.append(row)
   }
 
   /// Adds every file of a folder on disk (recursively) to `domain`, with its relative path.
-  public func addTree(_ folder: String, domain: String) throws {
+  package func addTree(_ folder: String, domain: String) throws {
     let names = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
     for name in names {
       var isDirectory: ObjCBool = false
@@ -179,7 +179,7 @@ public final class BackupBuilder {
 
   /// Writes `Manifest.db` with the schema of a Finder backup and every row added so far (encrypted
   /// with the manifest key when the backup is).
-  public func writeManifest(to name: String = "Manifest.db") throws {
+  package func writeManifest(to name: String = "Manifest.db") throws {
     guard let encryption else {
       try writePlainManifest(to: root + "/" + name)
       return
@@ -210,7 +210,7 @@ public final class BackupBuilder {
   }
 
   /// `.schema` of a Finder backup's Manifest.db (reference §3).
-  public static let manifestSchema = """
+  package static let manifestSchema = """
     CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
     CREATE INDEX FilesDomainIdx ON Files(domain);
     CREATE INDEX FilesRelativePathIdx ON Files(relativePath);
@@ -219,7 +219,7 @@ public final class BackupBuilder {
     """
 
   /// 40 hex digits from `domain-relativePath` (FNV-1a based; not SHA-1).
-  public static func fileID(domain: String, relativePath: String) -> String {
+  package static func fileID(domain: String, relativePath: String) -> String {
     let bytes = Array((domain + "-" + relativePath).utf8)
     var text = ""
     for seed in UInt64(0)..<3 {
@@ -234,15 +234,15 @@ public final class BackupBuilder {
   // MARK: - MBFile blobs
 
   /// The keys of an MBFile record; nil keys are left out of the archive.
-  public struct MBFileFields {
-    public var size: Int64?
-    public var mode: Int64?
-    public var lastModified: Int64?
-    public var relativePath: String?
-    public var protectionClass: Int64?
-    public var encryptionKey: [UInt8]?
+  package struct MBFileFields {
+    package var size: Int64?
+    package var mode: Int64?
+    package var lastModified: Int64?
+    package var relativePath: String?
+    package var protectionClass: Int64?
+    package var encryptionKey: [UInt8]?
 
-    public init(
+    package init(
       size: Int64? = nil, mode: Int64? = nil, lastModified: Int64? = nil,
       relativePath: String? = nil, protectionClass: Int64? = nil, encryptionKey: [UInt8]? = nil
     ) {
@@ -256,7 +256,7 @@ public final class BackupBuilder {
   }
 
   /// An MBFile blob written by Foundation's NSKeyedArchiver (binary plist, `$top.root` a real UID).
-  public static func archive(_ fields: MBFileFields) throws -> [UInt8] {
+  package static func archive(_ fields: MBFileFields) throws -> [UInt8] {
     let archiver = NSKeyedArchiver(requiringSecureCoding: false)
     archiver.encode(MBFileArchiveObject(fields), forKey: NSKeyedArchiveRootObjectKey)
     archiver.finishEncoding()

@@ -6,20 +6,20 @@ import StoreFixtures
 /// manifest key, per-file keys, all made with the same primitives the reader uses to decrypt.
 ///
 /// Iteration counts are small so tests stay fast (real backups use DPIC = 10,000,000).
-public struct BackupEncryption: Sendable {
-  public var password: String
-  public var doubleProtectionIterations: UInt32 = 1_000
-  public var iterations: UInt32 = 10
+package struct BackupEncryption: Sendable {
+  package var password: String
+  package var doubleProtectionIterations: UInt32 = 1_000
+  package var iterations: UInt32 = 10
   /// Protection class of the manifest key and of every file.
-  public var manifestClass: UInt32 = 4
-  public var fileClass: UInt32 = 3
+  package var manifestClass: UInt32 = 4
+  package var fileClass: UInt32 = 3
   let salt: [UInt8]
   let doubleProtectionSalt: [UInt8]
   let classKeys: [UInt32: [UInt8]]
   let manifestKey: [UInt8]
   private var random: SeededGenerator
 
-  public init(password: String, seed: UInt64 = 7) {
+  package init(password: String, seed: UInt64 = 7) {
     self.password = password
     random = SeededGenerator(seed: seed)
     salt = Self.bytes(20, &random)
@@ -47,7 +47,7 @@ public struct BackupEncryption: Sendable {
   }
 
   /// `BackupKeyBag`: header records, then one record per class key wrapped with the password's KEK.
-  public func keyBag() throws -> [UInt8] {
+  package func keyBag() throws -> [UInt8] {
     let kek = try keyEncryptionKey(password: password)
     var bag: [UInt8] = []
     func record(_ tag: String, _ value: [UInt8]) {
@@ -74,12 +74,12 @@ public struct BackupEncryption: Sendable {
   }
 
   /// `ManifestKey`: the class (4 bytes, little-endian) and the manifest key wrapped with that class key.
-  public func wrappedManifestKey() throws -> [UInt8] {
+  package func wrappedManifestKey() throws -> [UInt8] {
     try wrapped(manifestKey, protectionClass: manifestClass)
   }
 
   /// A key wrapped the way `EncryptionKey` and `ManifestKey` hold it.
-  public func wrapped(_ key: [UInt8], protectionClass: UInt32) throws -> [UInt8] {
+  package func wrapped(_ key: [UInt8], protectionClass: UInt32) throws -> [UInt8] {
     Self.littleEndian(protectionClass)
       + (try AESKeyWrap.wrap(key, kek: classKeys[protectionClass] ?? []))
   }

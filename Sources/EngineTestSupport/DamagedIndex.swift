@@ -9,10 +9,10 @@ import SafeFiles
 /// It writes the schema (`PRAGMA writable_schema`), which defensive mode forbids: its connections
 /// lift `SQLITE_DBCONFIG_DEFENSIVE` (on by default in every connection of this package, as in
 /// Apple's SQLite), and only they do.
-public enum DamagedIndex {
+package enum DamagedIndex {
   /// Rebuilds `index` of `table` in the database at `path` on column `builtOn`, then restores its
   /// declaration `declared` (the column it is declared on). The WAL is checkpointed into the file.
-  public static func make(
+  package static func make(
     _ index: String, of table: String, declared: String, builtOn: String, in path: String
   ) throws {
     let resolved = UserPath.resolvingFolder(of: path)

@@ -1,22 +1,22 @@
 import Foundation
 import LegacyStore
-import StoreFixtures
 import PropertyLists
+import StoreFixtures
 
 /// A synthetic unencrypted backup of a device with Ditto 2.x data, built with ``BackupBuilder``.
 ///
 /// The App Group domain holds a 2.x store whose rows are only in `-wal` (with `-shm`), the App Group
 /// defaults with a 1.x `dittos` list and the keyboard's pending additions, and folder rows; the app's
 /// own domain holds its preferences; unrelated domains hold decoys named like Ditto's files.
-public enum DittoBackupFixture {
+package enum DittoBackupFixture {
   /// The 2.x store's content: 2 categories of 3 dittos.
-  public static let store = LegacyStoreSpec(
+  package static let store = LegacyStoreSpec(
     categories: [
       .init(title: "Work 💼", dittos: [.init(text: "w1"), .init(text: "w2"), .init(text: "w3")]),
       .init(title: "Family", dittos: [.init(text: "f1"), .init(text: "f2"), .init(text: "f3")]),
     ])
   /// The App Group defaults: a 1.x list (→ "General") and dittos the keyboard queued for one category.
-  public static var defaults: [String: Any] {
+  package static var defaults: [String: Any] {
     [
       "dittos": ["1.x first", "1.x second"],
       "pendingCategories": ["Keyboard new"],
@@ -25,8 +25,8 @@ public enum DittoBackupFixture {
     ]
   }
   /// What a recovery imports: 4 categories, 9 dittos.
-  public static let expectedCategories = 4
-  public static let expectedDittos = 9
+  package static let expectedCategories = 4
+  package static let expectedDittos = 9
 
   /// Builds the backup at `root` (a `<udid>` folder) dated `date`.
   ///
@@ -35,7 +35,7 @@ public enum DittoBackupFixture {
   ///   - encryption: encrypts the backup (files, manifest, keybag in Manifest.plist).
   ///   - library: the Ditto 3.x library in the App Group domain; nil for a device that never ran 3.x.
   @discardableResult
-  public static func build(
+  package static func build(
     at root: String, date: Date, deviceName: String = "Test iPhone", includesDitto: Bool = true,
     storeSpec: LegacyStoreSpec = store, encryption: BackupEncryption? = nil,
     library: SwiftDataStoreSpec? = .empty
@@ -70,7 +70,8 @@ public enum DittoBackupFixture {
       let app = "AppDomain-io.kern.Ditto"
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
-      let appPlist = Data(try PropertyListWriter.encode(plain: ["launchCount": 12], format: .binary))
+      let appPlist = Data(
+        try PropertyListWriter.encode(plain: ["launchCount": 12], format: .binary))
       try builder.addFile(
         domain: app, relativePath: "Library/Preferences/io.kern.Ditto.plist",
         contents: Array(appPlist))

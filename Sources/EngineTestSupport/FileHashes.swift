@@ -2,12 +2,12 @@ import Foundation
 import SafeFiles
 
 /// The size and content hash of every file under a folder, to prove that nothing was changed.
-public struct FileHashes: Equatable, Sendable, CustomStringConvertible {
+package struct FileHashes: Equatable, Sendable, CustomStringConvertible {
   /// Relative path → (kind, size, hash). Regular files are hashed; other kinds record their kind only.
-  public private(set) var entries: [String: String]
+  package private(set) var entries: [String: String]
 
   /// Hashes every object under `root` (links and special files are recorded, never followed or opened).
-  public init(of root: String) throws {
+  package init(of root: String) throws {
     entries = [:]
     let walker = DirectoryWalker(reportLimit: 1_000_000)
     var collected: [(String, FileStatus)] = []
@@ -24,16 +24,16 @@ public struct FileHashes: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// True when every file in `before` is still there with the same bytes (new files are allowed).
-  public func preserves(_ before: FileHashes) -> Bool {
+  package func preserves(_ before: FileHashes) -> Bool {
     before.entries.allSatisfy { entries[$0.key] == $0.value }
   }
 
   /// Files of `before` that changed or disappeared.
-  public func changes(since before: FileHashes) -> [String] {
+  package func changes(since before: FileHashes) -> [String] {
     before.entries.keys.filter { entries[$0] != before.entries[$0] }.sorted()
   }
 
-  public var description: String {
+  package var description: String {
     entries.keys.sorted().map { "\($0): \(entries[$0] ?? "")" }.joined(separator: "\n")
   }
 

@@ -4,53 +4,53 @@ import LibraryMerge
 ///
 /// `failure`, when set, makes every apply throw it (nothing is kept), the way a destination that
 /// rejects every insert would.
-public final class InMemoryDestination: PlanApplyingDestination, @unchecked Sendable {
+package final class InMemoryDestination: PlanApplyingDestination, @unchecked Sendable {
   /// One category: its title, sort order and dittos (text, use count, sort order).
-  public struct Category: Equatable, Sendable {
-    public var title: String
-    public var sortOrder: Int64
-    public var dittos: [(text: String, useCount: Int64, sortOrder: Int64)]
+  package struct Category: Equatable, Sendable {
+    package var title: String
+    package var sortOrder: Int64
+    package var dittos: [(text: String, useCount: Int64, sortOrder: Int64)]
 
-    public init(title: String, sortOrder: Int64, dittos: [(String, Int64, Int64)] = []) {
+    package init(title: String, sortOrder: Int64, dittos: [(String, Int64, Int64)] = []) {
       self.title = title
       self.sortOrder = sortOrder
       self.dittos = dittos.map { (text: $0.0, useCount: $0.1, sortOrder: $0.2) }
     }
 
-    public static func == (lhs: Category, rhs: Category) -> Bool {
+    package static func == (lhs: Category, rhs: Category) -> Bool {
       lhs.title == rhs.title && lhs.sortOrder == rhs.sortOrder
         && lhs.dittos.elementsEqual(rhs.dittos) { $0 == $1 }
     }
   }
 
-  public private(set) var hasProfile: Bool
-  public private(set) var categories: [Category]
+  package private(set) var hasProfile: Bool
+  package private(set) var categories: [Category]
   /// Thrown by every `applyImport` (and `currentLibrary` when `failsReads`).
-  public var failure: DestinationError?
-  public var failsReads = false
+  package var failure: DestinationError?
+  package var failsReads = false
   /// Plans applied (the engine applies none for an import that inserts nothing).
-  public private(set) var applied = 0
+  package private(set) var applied = 0
 
-  public init(hasProfile: Bool = false, categories: [Category] = []) {
+  package init(hasProfile: Bool = false, categories: [Category] = []) {
     self.hasProfile = hasProfile
     self.categories = categories
   }
 
   /// One import's hold: the library as read, applied back into this destination.
-  public struct Hold: LibraryHold {
+  package struct Hold: LibraryHold {
     let destination: InMemoryDestination
-    public let library: CurrentLibrary
+    package let library: CurrentLibrary
 
-    public func apply(_ plan: ImportPlan) throws(DestinationError) {
+    package func apply(_ plan: ImportPlan) throws(DestinationError) {
       try destination.apply(plan)
     }
   }
 
-  public func holdLibrary() throws(DestinationError) -> Hold {
+  package func holdLibrary() throws(DestinationError) -> Hold {
     Hold(destination: self, library: try currentLibrary())
   }
 
-  public func currentLibrary() throws(DestinationError) -> CurrentLibrary {
+  package func currentLibrary() throws(DestinationError) -> CurrentLibrary {
     if failsReads, let failure { throw failure }
     let ordered = categories.indices.sorted {
       (categories[$0].sortOrder, $0) < (categories[$1].sortOrder, $1)
@@ -86,7 +86,7 @@ public final class InMemoryDestination: PlanApplyingDestination, @unchecked Send
   }
 
   /// Titles and texts in display order.
-  public var contents: [(String, [String])] {
+  package var contents: [(String, [String])] {
     categories.enumerated().sorted {
       ($0.element.sortOrder, $0.offset) < ($1.element.sortOrder, $1.offset)
     }
@@ -97,35 +97,35 @@ public final class InMemoryDestination: PlanApplyingDestination, @unchecked Send
 }
 
 /// Flags held in memory; `failure` makes every read and write throw it.
-public final class InMemoryFlagStore: MigrationFlagStore, @unchecked Sendable {
+package final class InMemoryFlagStore: MigrationFlagStore, @unchecked Sendable {
   /// One call made to the store, in order.
-  public enum Call: Equatable, Sendable {
+  package enum Call: Equatable, Sendable {
     case read
     case write(MigrationFlags)
   }
 
-  public var flags: MigrationFlags
-  public var failure: FlagStoreError?
+  package var flags: MigrationFlags
+  package var failure: FlagStoreError?
   /// Every call, reads and writes, failed ones included.
-  public private(set) var calls: [Call] = []
+  package private(set) var calls: [Call] = []
 
-  public init(_ flags: MigrationFlags = MigrationFlags()) { self.flags = flags }
+  package init(_ flags: MigrationFlags = MigrationFlags()) { self.flags = flags }
 
   /// Write calls made, failed ones included.
-  public var writes: Int {
+  package var writes: Int {
     calls.filter {
       if case .write = $0 { return true }
       return false
     }.count
   }
 
-  public func readFlags() throws(FlagStoreError) -> MigrationFlags {
+  package func readFlags() throws(FlagStoreError) -> MigrationFlags {
     calls.append(.read)
     if let failure { throw failure }
     return flags
   }
 
-  public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+  package func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
     calls.append(.write(flags))
     if let failure { throw failure }
     self.flags = flags

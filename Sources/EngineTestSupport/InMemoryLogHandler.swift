@@ -2,37 +2,37 @@ import Foundation
 import Telemetry
 
 /// Keeps every record in memory, for assertions. Create one per test.
-public final class InMemoryLogHandler: LogHandler, @unchecked Sendable {
+package final class InMemoryLogHandler: LogHandler, @unchecked Sendable {
   private let lock = NSLock()
   private var stored: [LogRecord] = []
 
-  public init() {}
+  package init() {}
 
-  public func log(_ record: LogRecord) {
+  package func log(_ record: LogRecord) {
     lock.lock()
     stored.append(record)
     lock.unlock()
   }
 
   /// Every record so far.
-  public var records: [LogRecord] {
+  package var records: [LogRecord] {
     lock.lock()
     defer { lock.unlock() }
     return stored
   }
 
   /// The redacted text of every record at or above `level`.
-  public func lines(atLeast level: LogLevel = .trace) -> [String] {
+  package func lines(atLeast level: LogLevel = .trace) -> [String] {
     records.filter { $0.level >= level }.map { $0.message.rendered(redactingPrivate: true) }
   }
 
   /// The `migration_outcome` lines.
-  public var outcomeLines: [String] {
+  package var outcomeLines: [String] {
     lines().filter { $0.hasPrefix("migration_outcome ") }
   }
 
   /// A logger with the migrator's subsystem and category writing here.
-  public var logger: EngineLogger {
+  package var logger: EngineLogger {
     EngineLogger.legacyDataMigrator(logLevel: .trace, handler: self)
   }
 }

@@ -6,9 +6,9 @@ import Telemetry
 
 /// The Ditto 3.x libraries of `Tests/Fixtures/ditto-3x` (made outside this repository), copied where a
 /// test needs a library, as the app would have created it.
-public enum LibraryFixtures {
+package enum LibraryFixtures {
   /// Which library.
-  public enum Name: String, Sendable, CaseIterable {
+  package enum Name: String, Sendable, CaseIterable {
     /// As the app creates it just before it migrates: no Profile, no rows.
     case empty
     /// One Profile, the four 3.x presets and two user categories.
@@ -18,26 +18,26 @@ public enum LibraryFixtures {
   }
 
   /// The store's files, main file first.
-  public static let files = ["Ditto.store", "Ditto.store-wal", "Ditto.store-shm"]
+  package static let files = ["Ditto.store", "Ditto.store-wal", "Ditto.store-shm"]
 
   /// `Tests/Fixtures/ditto-3x`, found from this file's place in the repository.
-  public static var root: String {
+  package static var root: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/ditto-3x").standardized
       .path
   }
 
   /// A fixture that is not in the repository: a failure, never a skip.
-  public struct MissingFixture: Error, CustomStringConvertible {
-    public var path: String
-    public var description: String { "fixture missing from the repository: \(path)" }
+  package struct MissingFixture: Error, CustomStringConvertible {
+    package var path: String
+    package var description: String { "fixture missing from the repository: \(path)" }
   }
 
   /// Copies library `name` to `folder/Ditto.store` (with its sidecars) and returns its path.
   ///
   /// - Throws: ``MissingFixture`` when a file is missing, or the copy's error.
   @discardableResult
-  public static func copy(_ name: Name, toFolder folder: String) throws -> String {
+  package static func copy(_ name: Name, toFolder folder: String) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     for file in files {
       let source = root + "/" + name.rawValue + "/" + file
@@ -52,7 +52,7 @@ public enum LibraryFixtures {
   }
 
   /// Titles and texts of the library at `path`, in the order the app shows them.
-  public static func contents(of path: String) throws -> [(String, [String])] {
+  package static func contents(of path: String) throws -> [(String, [String])] {
     try DittoStoreFile.content(at: path).categories.map { ($0.title, $0.dittos.map(\.text)) }
   }
 }
@@ -60,7 +60,7 @@ public enum LibraryFixtures {
 extension LibraryFixtures {
   /// Copies library `name` into `folder` unless a `Ditto.store` is already there; returns its path.
   @discardableResult
-  public static func ensure(_ name: Name = .empty, inFolder folder: String) throws -> String {
+  package static func ensure(_ name: Name = .empty, inFolder folder: String) throws -> String {
     let path = folder + "/Ditto.store"
     if FileManager.default.fileExists(atPath: path) { return path }
     return try copy(name, toFolder: folder)
@@ -70,7 +70,7 @@ extension LibraryFixtures {
 extension LegacyDataMigrator {
   /// The migrator `ditto-recover` builds for a container copy: its `Ditto.store` (or `library`) as
   /// the destination, its App Group defaults plist as the flag store and legacy source.
-  public static func forContainer(
+  package static func forContainer(
     _ layout: ContainerLayout, library: String? = nil, logger: EngineLogger
   ) -> LegacyDataMigrator {
     LegacyDataMigrator(

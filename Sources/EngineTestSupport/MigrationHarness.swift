@@ -6,25 +6,25 @@ import LegacyStore
 import StoreFixtures
 
 /// A temporary container (with the package's own destination and defaults), its migrator with an in-memory log, and the hashes taken before running.
-public final class MigrationHarness {
-  public let folder: TemporaryDirectory
-  public let builder: ContainerBuilder
-  public let log = InMemoryLogHandler()
+package final class MigrationHarness {
+  package let folder: TemporaryDirectory
+  package let builder: ContainerBuilder
+  package let log = InMemoryLogHandler()
   private(set) var before: FileHashes?
   /// The hashes taken by ``recordFiles()``.
-  public var recorded: FileHashes? { before }
+  package var recorded: FileHashes? { before }
 
   /// A container holding a library as the app creates it before it migrates (`library: .empty`),
   /// another of the fixture libraries, or none.
-  public init(_ label: String = "container", library: LibraryFixtures.Name? = .empty) throws {
+  package init(_ label: String = "container", library: LibraryFixtures.Name? = .empty) throws {
     folder = try TemporaryDirectory(label)
     builder = try ContainerBuilder(root: folder.path)
     if let library { try LibraryFixtures.copy(library, toFolder: folder.path) }
   }
 
-  public var layout: ContainerLayout { ContainerLayout(container: folder.path) }
+  package var layout: ContainerLayout { ContainerLayout(container: folder.path) }
 
-  public func makeMigrator(home: String? = nil, library: String? = nil) -> LegacyDataMigrator {
+  package func makeMigrator(home: String? = nil, library: String? = nil) -> LegacyDataMigrator {
     let layout = ContainerLayout(container: folder.path, home: home)
     return LegacyDataMigrator(
       layout: layout,
@@ -34,7 +34,7 @@ public final class MigrationHarness {
 
   /// Runs the manual path once with a log of its own, so the library already holds the legacy data.
   @discardableResult
-  public func prefillLibrary(home: String? = nil) -> MigrationReport {
+  package func prefillLibrary(home: String? = nil) -> MigrationReport {
     let layout = ContainerLayout(container: folder.path, home: home)
     return LegacyDataMigrator(
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
@@ -43,46 +43,46 @@ public final class MigrationHarness {
   }
 
   /// Records every file's hash; ``assertPreserved()`` checks them later.
-  public func recordFiles() throws {
+  package func recordFiles() throws {
     before = try FileHashes(of: folder.path)
   }
 
   /// The files recorded by ``recordFiles()`` that changed or disappeared, except the ones the
   /// migration owns (the library and the App Group defaults).
-  public func changedFiles() throws -> [String] {
+  package func changedFiles() throws -> [String] {
     guard let before else { throw NotRecorded() }
     let after = try FileHashes(of: folder.path)
     return after.changes(since: before).filter { !Self.isOwnedByMigration($0) }
   }
 
   /// ``changedFiles()`` before ``recordFiles()``.
-  public struct NotRecorded: Error {}
+  package struct NotRecorded: Error {}
 
-  public static func isOwnedByMigration(_ path: String) -> Bool {
+  package static func isOwnedByMigration(_ path: String) -> Bool {
     path.hasPrefix("/Ditto.store")
       || path == "/Library/Preferences/group.io.kern.ditto.plist"
   }
 
   /// The library's contents as (title, texts).
-  public func libraryContents(_ path: String? = nil) throws -> [(String, [String])] {
+  package func libraryContents(_ path: String? = nil) throws -> [(String, [String])] {
     try LibraryFixtures.contents(of: path ?? layout.defaultLibraryPath)
   }
 }
 
 /// The expected content of `spec` as (title, texts).
-public func texts(of spec: LegacyStoreSpec) -> [(String, [String])] {
+package func texts(of spec: LegacyStoreSpec) -> [(String, [String])] {
   FixtureContent.expectedCategories(of: spec).map { ($0.title, $0.dittos.map(\.text)) }
 }
 
 /// True when two contents are equal, category by category.
-public func same(_ lhs: [(String, [String])], _ rhs: [(String, [String])]) -> Bool {
+package func same(_ lhs: [(String, [String])], _ rhs: [(String, [String])]) -> Bool {
   lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
 }
 
 extension LegacyStoreSpec {
   /// `count` categories titled `prefix 1…`, each with `perCategory` texts no other helper makes
   /// (use counts 1, 2, …).
-  public static func distinct(_ prefix: String, categories count: Int, perCategory: Int)
+  package static func distinct(_ prefix: String, categories count: Int, perCategory: Int)
     -> LegacyStoreSpec
   {
     LegacyStoreSpec(
@@ -99,7 +99,7 @@ extension LegacyStoreSpec {
 extension MigrationHarness {
   /// A 2.x store never checkpointed at the root (4 KB main file, 120 dittos in 4 categories in its
   /// `-wal`) and a stale checkpointed copy in `Library/Application Support` (28 other dittos).
-  public func writeWALHeavyStores() throws {
+  package func writeWALHeavyStores() throws {
     try builder.writeStore(
       LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 30), journal: .walOnly)
     try builder.writeStore(

@@ -12,45 +12,45 @@ import Foundation
 /// UTF-8 with `EILSEQ`. Where the file system refuses it, the same behaviour (a name the tool must
 /// escape to show) is tested through ``fallback``, a valid UTF-8 name holding a control byte, and the
 /// test says so: it never passes without checking.
-public struct OddFileName: Sendable {
+package struct OddFileName: Sendable {
   /// `odd\xFFname`: not valid UTF-8.
-  public static let notUTF8: [UInt8] = Array("odd".utf8) + [0xFF] + Array("name".utf8)
+  package static let notUTF8: [UInt8] = Array("odd".utf8) + [0xFF] + Array("name".utf8)
   /// `odd\x7Fname`: valid UTF-8, and still escaped when shown (DEL is a control character).
-  public static let fallback: [UInt8] = Array("odd".utf8) + [0x7F] + Array("name".utf8)
+  package static let fallback: [UInt8] = Array("odd".utf8) + [0x7F] + Array("name".utf8)
 
   /// The name made.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// True when the file system refused ``notUTF8`` (EILSEQ) and ``fallback`` was made instead.
-  public let fileSystemRefusedNotUTF8: Bool
+  package let fileSystemRefusedNotUTF8: Bool
 
   /// The name as the tool shows it (`odd\xFFname`, or `odd\x7Fname`).
-  public var shown: String {
+  package var shown: String {
     "odd" + (fileSystemRefusedNotUTF8 ? "\\x7F" : "\\xFF") + "name"
   }
 
   /// A shell word that expands to the name (`"$(printf 'odd\377name')"`), for commands a test
   /// pastes into `sh` as a user would.
-  public var shellWord: String {
+  package var shellWord: String {
     "\"$(printf 'odd\\\(fileSystemRefusedNotUTF8 ? "177" : "377")name')\""
   }
 
   /// `folder/` + the name, as bytes (NUL-free).
-  public func path(in folder: String) -> [UInt8] {
+  package func path(in folder: String) -> [UInt8] {
     Array(folder.utf8) + [UInt8(ascii: "/")] + bytes
   }
 
   /// What makes a name: returns 0, or the `errno` of the failure.
-  public typealias Maker = @Sendable (_ path: [UInt8]) -> Int32
+  package typealias Maker = @Sendable (_ path: [UInt8]) -> Int32
 
   /// Makes a folder named ``notUTF8`` in `folder`, or ``fallback`` where the file system refuses it.
-  public static func makeFolder(in folder: String, maker: Maker = makeDirectory) throws
+  package static func makeFolder(in folder: String, maker: Maker = makeDirectory) throws
     -> OddFileName
   {
     try make(in: folder, maker: maker)
   }
 
   /// Makes an empty file named ``notUTF8`` in `folder`, or ``fallback`` where it is refused.
-  public static func makeFile(in folder: String, maker: Maker = makeEmptyFile) throws
+  package static func makeFile(in folder: String, maker: Maker = makeEmptyFile) throws
     -> OddFileName
   {
     try make(in: folder, maker: maker)
@@ -70,7 +70,7 @@ public struct OddFileName: Sendable {
   }
 
   /// `mkdir(path, 0755)`.
-  public static let makeDirectory: Maker = { path in
+  package static let makeDirectory: Maker = { path in
     let result = (path + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) }
     }
@@ -78,7 +78,7 @@ public struct OddFileName: Sendable {
   }
 
   /// `open(path, O_CREAT | O_EXCL | O_WRONLY, 0644)`, closed at once.
-  public static let makeEmptyFile: Maker = { path in
+  package static let makeEmptyFile: Maker = { path in
     let fd = (path + [0]).withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) {
         open($0.baseAddress!, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)

@@ -6,11 +6,11 @@ import SafeFiles
 /// Its path is kept as made under `TMPDIR`, links and all: in the Mac-layout pass of the tests
 /// (`scripts/test`) `TMPDIR` sits behind a symbolic link, as `/var/folders/…` does on a Mac, so every
 /// container, library and backup a test makes is reached through a symlinked parent folder.
-public final class TemporaryDirectory: @unchecked Sendable {
+package final class TemporaryDirectory: @unchecked Sendable {
   private let directory: PrivateDirectory
-  public var path: String { directory.path }
+  package var path: String { directory.path }
 
-  public init(_ label: String = "test") throws {
+  package init(_ label: String = "test") throws {
     directory = try PrivateDirectory(
       prefix: "ditto-\(label)-", resolvingLinks: false, marked: false)
   }
@@ -22,5 +22,5 @@ public final class TemporaryDirectory: @unchecked Sendable {
   }
 
   /// `path + "/" + relative`.
-  public func appending(_ relative: String) -> String { path + "/" + relative }
+  package func appending(_ relative: String) -> String { path + "/" + relative }
 }

@@ -1,41 +1,41 @@
 import Foundation
 
 /// The fixtures made outside this repository, kept in `Tests/Fixtures` (provenance in its README).
-public enum TestFixtures {
+package enum TestFixtures {
   /// `Tests/Fixtures` of this package, resolved from this source file.
-  public static var root: String {
+  package static var root: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures").standardized.path
   }
 
   /// A fixture that should be in `Tests/Fixtures` but is not: the test using it fails.
-  public struct Missing: Error, CustomStringConvertible {
+  package struct Missing: Error, CustomStringConvertible {
     /// The path that was looked for.
-    public let path: String
-    public var description: String { "missing fixture \(path) (see Tests/Fixtures/README.md)" }
+    package let path: String
+    package var description: String { "missing fixture \(path) (see Tests/Fixtures/README.md)" }
   }
 
   /// The absolute path of `relative` (`ditto-2x/intact/Ditto.sqlite`) under ``root``.
   ///
   /// - Throws: ``Missing`` when nothing is there, so a lost fixture fails its test.
-  public static func path(_ relative: String) throws -> String {
+  package static func path(_ relative: String) throws -> String {
     let path = root + "/" + relative
     guard FileManager.default.fileExists(atPath: path) else { throw Missing(path: path) }
     return path
   }
 
   /// The 2.x fixture folders.
-  public static let dittoStores = ["intact", "reordered-ios8", "wal-only"]
+  package static let dittoStores = ["intact", "reordered-ios8", "wal-only"]
 
   /// `expected.json` of a 2.x fixture, as (title, [(text, useCount)]).
-  public static func expected(_ name: String) throws -> [(
+  package static func expected(_ name: String) throws -> [(
     title: String, dittos: [(text: String, useCount: Int64)]
   )] {
     try expectedContent(at: path("ditto-2x/\(name)/expected.json"))
   }
 
   /// Any `expected.json` in the export shape.
-  public static func expectedContent(at path: String) throws -> [(
+  package static func expectedContent(at path: String) throws -> [(
     title: String, dittos: [(text: String, useCount: Int64)]
   )] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))

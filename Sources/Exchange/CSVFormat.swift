@@ -8,19 +8,19 @@
 ///
 /// Records end with CRLF. A field is quoted when it contains a comma, a quote, CR or LF, or starts or
 /// ends with a space; quotes inside are doubled. Input may start with a UTF-8 BOM and use CRLF or LF.
-public enum CSVFormat {
+package enum CSVFormat {
   /// The header record.
-  public static let header = ["Category", "Ditto"]
+  package static let header = ["Category", "Ditto"]
 
   /// Appends one record (fields joined with commas, CRLF at the end).
-  public static func appendRecord(_ fields: [String], to output: inout String) {
+  package static func appendRecord(_ fields: [String], to output: inout String) {
     var bytes: [UInt8] = []
     appendRecord(fields, to: &bytes)
     output += String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends one record as UTF-8 bytes.
-  public static func appendRecord(_ fields: [String], to output: inout [UInt8]) {
+  package static func appendRecord(_ fields: [String], to output: inout [UInt8]) {
     for (index, field) in fields.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
       appendField(field, to: &output)
@@ -36,7 +36,8 @@ public enum CSVFormat {
   }
 
   /// Appends one field given as UTF-8 bytes, quoted when needed.
-  public static func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+  package static func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8])
+  {
     let quote = UInt8(ascii: "\"")
     var hasQuote = false
     var needsQuotes = bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")

@@ -2,11 +2,11 @@ import LegacyStore
 import SafeFiles
 
 /// Why a CSV file could not be imported. Names the file and the reason.
-public enum CSVImportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CSVImportError: Error, Equatable, Sendable, CustomStringConvertible {
   case unreadable(file: String, reason: String)
   case malformed(file: String, line: Int, reason: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .unreadable(let file, let reason): "\(file): cannot read: \(reason)"
     case .malformed(let file, let line, let reason): "\(file), line \(line): \(reason)"
@@ -19,19 +19,19 @@ public enum CSVImportError: Error, Equatable, Sendable, CustomStringConvertible 
 /// The first record must be the header `Category,Ditto`. Each other record is one ditto: its category
 /// title and its text. Rows of one category need not be adjacent: a title seen again starts the same
 /// category again (the import merges by title). Rows with an empty text are skipped and counted.
-public struct CSVImportSource {
-  public let path: String
+package struct CSVImportSource {
+  package let path: String
   /// Rows whose ditto text was empty.
-  public private(set) var skippedEmptyTexts = 0
+  package private(set) var skippedEmptyTexts = 0
 
-  public init(path: String) {
+  package init(path: String) {
     self.path = path
   }
 
   /// Reads the file in fixed-size chunks and calls `sink` for each category change and ditto.
   ///
   /// - Throws: ``CSVImportError``, or errors from `sink` unchanged.
-  public mutating func walk(_ sink: (LegacyItem) throws -> Void) throws {
+  package mutating func walk(_ sink: (LegacyItem) throws -> Void) throws {
     let file: ReadOnlyFile
     do {
       file = try ReadOnlyFile(path: path)

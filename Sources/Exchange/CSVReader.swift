@@ -1,11 +1,11 @@
 import SQLiteDB
 
 /// A CSV syntax error, with the 1-based line where the record started.
-public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let line: Int
-  public let reason: String
+package struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let line: Int
+  package let reason: String
 
-  public var description: String { "line \(line): \(reason)" }
+  package var description: String { "line \(line): \(reason)" }
 }
 
 /// An incremental RFC 4180 parser: feed bytes in any chunks, get whole records.
@@ -13,7 +13,7 @@ public struct CSVError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Accepts a UTF-8 BOM, CRLF, LF or CR line ends, and quoted fields holding commas, quotes and line
 /// breaks. A quote inside an unquoted field is kept as text (as spreadsheets write it). An unterminated
 /// quoted field or invalid UTF-8 is an error naming the line.
-public struct CSVReader {
+package struct CSVReader {
   private enum State {
     case recordStart, fieldStart, unquoted, quoted, quoteInQuoted, afterCR
   }
@@ -26,10 +26,11 @@ public struct CSVReader {
   private var atStart = true
   private var bomMatched = 0
 
-  public init() {}
+  package init() {}
 
   /// Parses `bytes`, calling `emit` for each completed record.
-  public mutating func feed(_ bytes: some Sequence<UInt8>, emit: ([String]) throws -> Void) throws {
+  package mutating func feed(_ bytes: some Sequence<UInt8>, emit: ([String]) throws -> Void) throws
+  {
     for byte in bytes {
       if atStart {
         // Skip a UTF-8 byte order mark (EF BB BF) at the very beginning.
@@ -49,7 +50,7 @@ public struct CSVReader {
   }
 
   /// Ends the input: emits the last record if it lacked a line break.
-  public mutating func finish(emit: ([String]) throws -> Void) throws {
+  package mutating func finish(emit: ([String]) throws -> Void) throws {
     switch state {
     case .quoted:
       throw CSVError(line: recordLine, reason: "a quoted field is not closed")

@@ -1,5 +1,5 @@
 /// The formats `export` writes.
-public enum ExportFormat: String, Sendable, CaseIterable {
+package enum ExportFormat: String, Sendable, CaseIterable {
   /// `{"categories": [{"title": …, "dittos": [{"text": …, "useCount": N}]}]}`.
   case json
   /// Ditto 3.x's CSV: header `Category,Ditto`, one row per ditto, RFC 4180 quoting, CRLF.
@@ -10,7 +10,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 ///
 /// Call ``beginCategory(title:)`` before each category's dittos, ``ditto(text:useCount:)`` for each
 /// ditto, then ``finish()`` once. Output goes to `write` in chunks of UTF-8 bytes.
-public final class ExportWriter {
+package final class ExportWriter {
   private let format: ExportFormat
   private let write: ([UInt8]) -> Void
   private var buffer: [UInt8] = []
@@ -24,14 +24,14 @@ public final class ExportWriter {
   /// Flushes to `write` when the buffer passes this many bytes.
   private let flushThreshold = 1 << 16
 
-  public init(format: ExportFormat, write: @escaping ([UInt8]) -> Void) {
+  package init(format: ExportFormat, write: @escaping ([UInt8]) -> Void) {
     self.format = format
     self.write = write
     buffer.reserveCapacity(flushThreshold + 8192)
   }
 
   /// Starts a category.
-  public func beginCategory(title: String) {
+  package func beginCategory(title: String) {
     start()
     closeCategory()
     pendingTitle = title
@@ -49,13 +49,13 @@ public final class ExportWriter {
   }
 
   /// Adds a ditto to the current category (starts a `Recovered` category if none was begun).
-  public func ditto(text: String, useCount: Int64) {
+  package func ditto(text: String, useCount: Int64) {
     var text = text
     text.withUTF8 { ditto(utf8: $0, useCount: useCount) }
   }
 
   /// Adds a ditto given as UTF-8 bytes (valid only during the call).
-  public func ditto(utf8 text: UnsafeBufferPointer<UInt8>, useCount: Int64) {
+  package func ditto(utf8 text: UnsafeBufferPointer<UInt8>, useCount: Int64) {
     if pendingTitle == nil { beginCategory(title: "Recovered") }
     switch format {
     case .json:
@@ -77,7 +77,7 @@ public final class ExportWriter {
   }
 
   /// Ends the document and flushes everything.
-  public func finish() {
+  package func finish() {
     start()
     closeCategory()
     if format == .json {

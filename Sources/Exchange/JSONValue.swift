@@ -2,7 +2,7 @@ import JSONEscaping
 
 /// A JSON value with object keys kept sorted on output, written by this module (no Foundation encoder:
 /// its output differs between platforms, and we need streaming for large exports).
-public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
+package indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
   ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
 {
   case null
@@ -13,21 +13,21 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
   case array([JSONValue])
   case object([String: JSONValue])
 
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int64) { self = .int(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(nilLiteral: ()) { self = .null }
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int64) { self = .int(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(nilLiteral: ()) { self = .null }
 
   /// A string, or `null` when nil.
-  public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+  package static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
   /// An integer from any integer type.
-  public static func number<Number: BinaryInteger>(_ value: Number) -> JSONValue {
+  package static func number<Number: BinaryInteger>(_ value: Number) -> JSONValue {
     .int(Int64(value))
   }
 
   /// The value as indented text (two spaces), keys sorted, ending without a newline.
-  public func rendered(indent: Int = 0) -> String {
+  package func rendered(indent: Int = 0) -> String {
     var output = ""
     render(into: &output, indent: indent)
     return output
@@ -73,27 +73,27 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
 }
 
 /// JSON text helpers shared by the value renderer and the streaming export writer.
-public enum JSONText {
+package enum JSONText {
   /// Appends `text` as a JSON string literal: quotes, backslashes and control characters escaped,
   /// everything else as UTF-8 (the package's one escaper, `JSONEscaping`, standard style).
-  public static func appendQuoted(_ text: String, to output: inout String) {
+  package static func appendQuoted(_ text: String, to output: inout String) {
     output += JSONEscaping.quoted(text)
   }
 
   /// Appends `text` as a JSON string literal, as UTF-8 bytes.
-  public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+  package static func appendQuoted(_ text: String, to output: inout [UInt8]) {
     JSONEscaping.appendQuoted(text, to: &output)
   }
 
   /// Appends UTF-8 `bytes` as a JSON string literal: quotes, backslashes and control characters
   /// escaped (U+2028 and U+2029 too), everything else copied.
-  public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8])
+  package static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8])
   {
     JSONEscaping.appendQuoted(utf8: bytes, to: &output)
   }
 
   /// `text` as a JSON string literal.
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var output = ""
     appendQuoted(text, to: &output)
     return output

@@ -7,15 +7,15 @@ import StoreFixtures
 /// `ditto-fixture`: the developer tool that makes test containers. Never shipped with
 /// `ditto-recover`: what it writes (a `Ditto.store` with model hashes that are not the app's) must
 /// never reach a device.
-public enum FixtureTool {
-  public static var definition: CommandLineTool {
+package enum FixtureTool {
+  package static var definition: CommandLineTool {
     CommandLineTool(
       name: "ditto-fixture", version: Tool.version,
       abstract: FixtureCommand.abstract, discussion: nil, single: FixtureCommand.self)
   }
 
   /// Runs `ditto-fixture` with `arguments` (without the program name); returns the exit code.
-  public static func main(_ arguments: [String], context: ToolContext) -> Int32 {
+  package static func main(_ arguments: [String], context: ToolContext) -> Int32 {
     definition.main(arguments, context: context)
   }
 }

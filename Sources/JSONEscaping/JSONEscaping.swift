@@ -8,9 +8,9 @@
 ///   contract): `/` escaped as `\/`, `\n`, `\r`, `\t`, every other control character as `\u00XX`
 ///   (backspace and form feed too, where `JSONSerialization` writes `\b` and `\f`: the report has
 ///   always written them so), U+2028 and U+2029 as they are.
-public enum JSONEscaping {
+package enum JSONEscaping {
   /// Which promised output a string is quoted for.
-  public enum Style: Sendable {
+  package enum Style: Sendable {
     case standard
     case foundation
   }
@@ -18,7 +18,7 @@ public enum JSONEscaping {
   private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Appends UTF-8 `bytes` as a JSON string literal.
-  public static func appendQuoted(
+  package static func appendQuoted(
     utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8], style: Style = .standard
   ) {
     output.append(UInt8(ascii: "\""))
@@ -83,7 +83,7 @@ public enum JSONEscaping {
   }
 
   /// Appends `text` as a JSON string literal, as UTF-8 bytes.
-  public static func appendQuoted(
+  package static func appendQuoted(
     _ text: String, to output: inout [UInt8], style: Style = .standard
   ) {
     var text = text
@@ -91,7 +91,7 @@ public enum JSONEscaping {
   }
 
   /// `text` as a JSON string literal.
-  public static func quoted(_ text: String, style: Style = .standard) -> String {
+  package static func quoted(_ text: String, style: Style = .standard) -> String {
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count + 2)
     appendQuoted(text, to: &output, style: style)

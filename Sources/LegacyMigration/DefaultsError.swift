@@ -15,7 +15,7 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
   case writeFailed(file: String, reason: String)
 
   /// Whether the failure says something about the file's bytes (see `FailureKind`).
-  public var kind: FailureKind {
+  package var kind: FailureKind {
     switch self {
     case .inaccessible: .transient(.defaults)
     case .notAvailableYet: .transient(.locked)

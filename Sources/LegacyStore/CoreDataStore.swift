@@ -19,23 +19,23 @@ import SQLiteSnapshot
 // (a view with that name is not accepted). Columns are found with PRAGMA table_info, never by position.
 
 /// How the store's file says it journals (header byte 18).
-public enum JournalMode: String, Sendable, Equatable {
+package enum JournalMode: String, Sendable, Equatable {
   case wal
   case delete
 }
 
 /// One row of `Z_PRIMARYKEY`, resolved to the table that holds its rows.
-public struct CoreDataEntity: Sendable, Equatable {
+package struct CoreDataEntity: Sendable, Equatable {
   /// The model's entity name, case preserved (`Category`).
-  public let name: String
+  package let name: String
   /// `Z_ENT`: the entity number.
-  public let number: Int64
+  package let number: Int64
   /// `Z_SUPER`: the parent entity's number, 0 for a root.
-  public let superNumber: Int64
+  package let superNumber: Int64
   /// `Z_MAX`: the highest primary key handed out in this hierarchy.
-  public let maxPrimaryKey: Int64
+  package let maxPrimaryKey: Int64
   /// The table holding this entity's rows (its root's table), nil when no such table exists.
-  public let table: String?
+  package let table: String?
 }
 
 /// A Core Data SQLite store opened read-only on a private snapshot.
@@ -44,19 +44,19 @@ public struct CoreDataEntity: Sendable, Equatable {
 /// let store = try CoreDataStore(path: "/container/Ditto.sqlite")
 /// for entity in store.entities { print(entity.name, try store.rowCount(of: entity) ?? 0) }
 /// ```
-public final class CoreDataStore {
+package final class CoreDataStore {
   /// The original file, as given: every error names it.
-  public let file: String
+  package let file: String
   /// The open connection to the snapshot copy.
-  public let database: Database
+  package let database: Database
   /// The private copy; removed with the store.
-  public let snapshot: StoreSnapshot
+  package let snapshot: StoreSnapshot
   /// Entities from `Z_PRIMARYKEY`, by number. Empty when the table is missing.
-  public let entities: [CoreDataEntity]
+  package let entities: [CoreDataEntity]
   /// `Z_METADATA.Z_UUID`, when present.
-  public let storeUUID: String?
+  package let storeUUID: String?
   /// The database's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
-  public var textEncoding: String {
+  package var textEncoding: String {
     do {
       return try database.makeStatement(sql: "PRAGMA encoding").scalarText() ?? "UTF-8"
     } catch {
@@ -65,17 +65,17 @@ public final class CoreDataStore {
   }
 
   /// `NSPersistenceFrameworkVersion` from the metadata plist, when present and readable.
-  public var frameworkVersion: Int? { metadataPlist.frameworkVersion }
+  package var frameworkVersion: Int? { metadataPlist.frameworkVersion }
   /// `NSStoreType` from the metadata plist, when present and readable.
-  public var storeType: String? { metadataPlist.storeType }
+  package var storeType: String? { metadataPlist.storeType }
   /// Decoded on first use only: reading dittos never needs it, and decoding a plist is a
   /// noticeable part of a small store's migration.
   private lazy var metadataPlist: (frameworkVersion: Int?, storeType: String?) =
     hasMetadataTable ? Self.readMetadataPlist(database) : (nil, nil)
   /// True when `Z_PRIMARYKEY` exists.
-  public let hasPrimaryKeyTable: Bool
+  package let hasPrimaryKeyTable: Bool
   /// True when `Z_METADATA` exists.
-  public let hasMetadataTable: Bool
+  package let hasMetadataTable: Bool
 
   /// Opens the store at `path` on a private snapshot, runs `body` with it, and removes the
   /// snapshot when `body` returns or throws (no caller removes it by hand).
@@ -110,7 +110,7 @@ public final class CoreDataStore {
   ///
   /// - Throws: ``LegacyStoreError``. A database without `Z_PRIMARYKEY` opens (the Ditto reader may still
   ///   find its tables by their conventional names); callers that need Core Data check ``hasPrimaryKeyTable``.
-  public init(path: String) throws(LegacyStoreError) {
+  package init(path: String) throws(LegacyStoreError) {
     file = path
     do {
       snapshot = try StoreSnapshot(of: path)
@@ -131,19 +131,19 @@ public final class CoreDataStore {
   }
 
   /// The journal mode recorded in the file header.
-  public var journalMode: JournalMode {
+  package var journalMode: JournalMode {
     snapshot.header.count > 18 && snapshot.header[18] == 2 ? .wal : .delete
   }
 
   /// The entity named `name` (case-sensitive, as Core Data stores it).
-  public func entity(named name: String) -> CoreDataEntity? {
+  package func entity(named name: String) -> CoreDataEntity? {
     entities.first { $0.name == name }
   }
 
   /// Rows of exactly this entity (`Z_ENT` = its number) with the `-wal` applied; nil when it has no table.
   ///
   /// - Throws: ``LegacyStoreError`` when the table cannot be read.
-  public func rowCount(of entity: CoreDataEntity) throws(LegacyStoreError) -> Int? {
+  package func rowCount(of entity: CoreDataEntity) throws(LegacyStoreError) -> Int? {
     guard let table = entity.table else { return nil }
     do {
       let columns = try database.columnNames(of: table)
@@ -160,7 +160,7 @@ public final class CoreDataStore {
   }
 
   /// True when a table (not a view) named `name` exists, compared case-insensitively as SQLite does.
-  public func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+  package func hasTable(_ name: String) throws(SQLiteError) -> Bool {
     try Self.tableNames(in: database).contains(name.uppercased())
   }
 

@@ -10,21 +10,21 @@ import SQLiteDB
 ///
 /// Every table name is qualified with ``schema``; for `INSERT … SELECT`, the snapshot at
 /// ``databasePath`` must be attached under that name (read-only).
-public struct DittoBulkSource: Sendable {
+package struct DittoBulkSource: Sendable {
   /// One category in walk order.
-  public struct Category: Sendable {
-    public var title: String
-    public var origin: LegacyCategoryOrigin
+  package struct Category: Sendable {
+    package var title: String
+    package var origin: LegacyCategoryOrigin
     /// The category's `Z_PK`; nil for `Recovered` (dittos whose category is NULL or missing).
-    public var key: Int64?
+    package var key: Int64?
   }
 
   /// The snapshot copy of the store's main file (its `-wal` beside it).
-  public var databasePath: String
+  package var databasePath: String
   /// The schema name the SQL expects the store under.
-  public var schema: String
+  package var schema: String
   /// Categories in walk order (`Recovered` last, when planned).
-  public var categories: [Category]
+  package var categories: [Category]
   /// `"schema"."ZDITTO"`.
   var table: String
   /// `ZUSE_COUNT`, or `NULL` when the column is missing.
@@ -35,13 +35,13 @@ public struct DittoBulkSource: Sendable {
   var orderKey: String?
 
   /// The ORDER BY of walk order over ``orderedCTE(extraColumns:)``'s `ordered` rows.
-  public static let walkOrder = "r, k NULLS LAST, p"
+  package static let walkOrder = "r, k NULLS LAST, p"
   /// Keeps the rows the reader keeps (a NULL or empty text is skipped).
-  public static let nonEmptyText = "t IS NOT NULL AND t <> ''"
+  package static let nonEmptyText = "t IS NOT NULL AND t <> ''"
 
   /// The name of the SQL function ``orderedCTE(lookup:extraColumns:)`` calls: register it with
   /// ``lookupRows(values:)`` on the connection that runs the statement.
-  public static let lookupFunction = "ditto_category_lookup"
+  package static let lookupFunction = "ditto_category_lookup"
 
   /// `WITH ordered AS (…)`: one row per ditto of a planned category with `r` (the category's
   /// position in walk order), `k` (order key, NULL for orphans), `p` (`Z_PK`), `t` (text),
@@ -51,7 +51,7 @@ public struct DittoBulkSource: Sendable {
   ///
   /// - Parameter extraColumns: names of the per-category values registered after the rank
   ///   (for example the library category id and its first free position).
-  public func orderedCTE(extraColumns: [String] = []) -> String {
+  package func orderedCTE(extraColumns: [String] = []) -> String {
     let link = categoryKey == "NULL" ? "NULL" : "d.\(categoryKey)"
     let uses = useCount == "NULL" ? "NULL" : "d.\(useCount)"
     let order = orderKey.map { "d.\($0)" } ?? "NULL"
@@ -76,7 +76,7 @@ public struct DittoBulkSource: Sendable {
   /// `Recovered` category's row (when planned) serves keys that are NULL or unknown.
   ///
   /// - Parameter values: one array per entry of ``categories``, in order.
-  public func lookupRows(values: [[Int64]] = []) -> (rows: [Int64: [Int64]], fallback: [Int64]?) {
+  package func lookupRows(values: [[Int64]] = []) -> (rows: [Int64: [Int64]], fallback: [Int64]?) {
     var rows: [Int64: [Int64]] = [:]
     var fallback: [Int64]?
     for (index, category) in categories.enumerated() {
@@ -97,7 +97,7 @@ extension LegacyStoreReader {
   /// case callers import its ``walk(_:)`` row by row.
   ///
   /// - Throws: ``LegacyStoreError``.
-  public func makeBulkSource(schema: String = "legacy") throws(LegacyStoreError)
+  package func makeBulkSource(schema: String = "legacy") throws(LegacyStoreError)
     -> DittoBulkSource?
   {
     guard storeTextEncoding == "UTF-8" else { return nil }

@@ -1,5 +1,5 @@
 /// Where a category read from a legacy store came from.
-public enum LegacyCategoryOrigin: Sendable, Equatable {
+package enum LegacyCategoryOrigin: Sendable, Equatable {
   /// A member of a profile's ordered `categories` (Z_PK of the profile).
   case profile(Int64)
   /// A category whose profile is NULL or missing: kept, after the profiles' categories.
@@ -11,23 +11,23 @@ public enum LegacyCategoryOrigin: Sendable, Equatable {
 }
 
 /// One ditto as read: its text and its use count.
-public struct LegacyDitto: Sendable, Equatable, Hashable {
-  public var text: String
-  public var useCount: Int64
+package struct LegacyDitto: Sendable, Equatable, Hashable {
+  package var text: String
+  package var useCount: Int64
 
-  public init(text: String, useCount: Int64 = 0) {
+  package init(text: String, useCount: Int64 = 0) {
     self.text = text
     self.useCount = useCount
   }
 }
 
 /// One category as read, its dittos in user order.
-public struct LegacyCategory: Sendable, Equatable {
-  public var title: String
-  public var dittos: [LegacyDitto]
-  public var origin: LegacyCategoryOrigin
+package struct LegacyCategory: Sendable, Equatable {
+  package var title: String
+  package var dittos: [LegacyDitto]
+  package var origin: LegacyCategoryOrigin
 
-  public init(title: String, dittos: [LegacyDitto] = [], origin: LegacyCategoryOrigin = .other(""))
+  package init(title: String, dittos: [LegacyDitto] = [], origin: LegacyCategoryOrigin = .other(""))
   {
     self.title = title
     self.dittos = dittos
@@ -39,47 +39,48 @@ public struct LegacyCategory: Sendable, Equatable {
 ///
 /// Holding zero dittos means the source was read in full and is empty. A source that could not be read
 /// is an error, never an empty `LegacyLibrary`.
-public struct LegacyLibrary: Sendable, Equatable {
-  public var categories: [LegacyCategory]
+package struct LegacyLibrary: Sendable, Equatable {
+  package var categories: [LegacyCategory]
   /// Dittos whose text was NULL or empty: not imported, counted here.
-  public var skippedEmptyTexts: Int
+  package var skippedEmptyTexts: Int
 
-  public init(categories: [LegacyCategory] = [], skippedEmptyTexts: Int = 0) {
+  package init(categories: [LegacyCategory] = [], skippedEmptyTexts: Int = 0) {
     self.categories = categories
     self.skippedEmptyTexts = skippedEmptyTexts
   }
 
   /// Number of dittos over all categories.
-  public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
+  package var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
 
   /// True when the source holds no ditto (it may still hold empty categories).
-  public var isEmpty: Bool { dittoCount == 0 }
+  package var isEmpty: Bool { dittoCount == 0 }
 }
 
 /// One step of a streamed read: a category starts, or a ditto of the current category.
-public enum LegacyItem: Sendable, Equatable {
+package enum LegacyItem: Sendable, Equatable {
   case category(title: String, origin: LegacyCategoryOrigin)
   case ditto(LegacyDitto)
 }
 
 /// Counts from a complete streamed read.
-public struct LegacyReadSummary: Sendable, Equatable {
-  public var profiles = 0
-  public var categories = 0
-  public var dittos = 0
+package struct LegacyReadSummary: Sendable, Equatable {
+  package var profiles = 0
+  package var categories = 0
+  package var dittos = 0
   /// Dittos skipped because their text was NULL or empty.
-  public var skippedEmptyTexts = 0
+  package var skippedEmptyTexts = 0
   /// Categories with a NULL or missing profile (kept, after the profiles' categories).
-  public var categoriesWithoutProfile = 0
+  package var categoriesWithoutProfile = 0
   /// Dittos with a NULL or missing category (kept, in `Recovered`).
-  public var dittosWithoutCategory = 0
+  package var dittosWithoutCategory = 0
 
-  public init() {}
+  package init() {}
 }
 
 extension LegacyLibrary {
   /// Collects a streamed read into a library.
-  public init(collecting walk: ((LegacyItem) throws -> Void) throws -> LegacyReadSummary) rethrows {
+  package init(collecting walk: ((LegacyItem) throws -> Void) throws -> LegacyReadSummary) rethrows
+  {
     var categories: [LegacyCategory] = []
     let summary = try walk { item in
       switch item {

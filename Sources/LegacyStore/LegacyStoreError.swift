@@ -9,7 +9,7 @@ import SafeFiles
 /// ``LegacyLibrary`` with no dittos, never an error, and an error is never turned into one.
 /// ``kind`` says, once for every caller, whether the failure is ``FailureKind/transient(_:)`` (the
 /// store may be fine; try later) or ``FailureKind/permanent``.
-public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Nothing exists at the path (it was there when the places were probed).
   case notFound(file: String)
   /// A FIFO, socket, device, directory or symbolic link has the store's name, or a probed folder is
@@ -44,7 +44,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   case noSpaceForSnapshot(file: String, reason: String)
 
   /// The file the error is about.
-  public var file: String {
+  package var file: String {
     switch self {
     case .notFound(let file), .notARegularFile(let file, _), .linkedFolder(let file),
       .permissionDenied(let file, _),
@@ -57,7 +57,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// A short stable code for logs and JSON (`not_a_database`, `io_error`, …); never user content.
-  public var code: String {
+  package var code: String {
     switch self {
     case .notFound: "not_found"
     case .notARegularFile: "not_a_regular_file"
@@ -78,7 +78,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
 
   /// Whether this failure says something about the store's bytes: the one classification every
   /// caller uses (the attempt cap, the telemetry `reason=`, the advice shown).
-  public var kind: FailureKind {
+  package var kind: FailureKind {
     switch self {
     case .permissionDenied: .transient(.permission)
     case .busy: .transient(.busy)
@@ -93,9 +93,9 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// True when trying again later might succeed (``kind`` is transient).
-  public var isTransient: Bool { kind != .permanent }
+  package var isTransient: Bool { kind != .permanent }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notFound(let file):
       "\(file): no such file"
@@ -129,7 +129,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// Classifies an SQLite error met while opening or reading `file` (its private copy).
-  public static func from(_ error: SQLiteError, file: String) -> LegacyStoreError {
+  package static func from(_ error: SQLiteError, file: String) -> LegacyStoreError {
     let reason = "SQLite error \(error.extendedCode): \(error.codeText)"
     switch error.primaryCode {
     case 26: return .notADatabase(file: file, reason: reason)  // SQLITE_NOTADB
@@ -144,7 +144,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// Classifies a failure to make the private snapshot of `file`.
-  public static func from(_ error: SnapshotError, file: String) -> LegacyStoreError {
+  package static func from(_ error: SnapshotError, file: String) -> LegacyStoreError {
     switch error {
     case .notFound: .notFound(file: file)
     case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
@@ -163,7 +163,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// Classifies a failure to open or copy `file` itself.
-  public static func from(_ error: SafeFileError, file: String) -> LegacyStoreError {
+  package static func from(_ error: SafeFileError, file: String) -> LegacyStoreError {
     switch error {
     case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
     case .access(let access): from(access, file: file)
@@ -171,7 +171,7 @@ public enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertibl
   }
 
   /// Classifies a system call's failure on `file` by its `errno`.
-  public static func from(_ access: FileAccessError, file: String) -> LegacyStoreError {
+  package static func from(_ access: FileAccessError, file: String) -> LegacyStoreError {
     from(SnapshotError.from(access, file: file), file: file)
   }
 }

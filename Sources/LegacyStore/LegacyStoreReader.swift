@@ -25,11 +25,11 @@ import SQLiteDB
 // The reader returns only after the whole walk; any SQLite error on the way throws.
 
 /// Reads the Ditto 2.x entities of an open Core Data store.
-public final class LegacyStoreReader {
+package final class LegacyStoreReader {
   /// The title given to a category whose title is NULL.
-  public static let untitledTitle = "Untitled"
+  package static let untitledTitle = "Untitled"
   /// The title of the category that collects dittos without a category.
-  public static let recoveredTitle = "Recovered"
+  package static let recoveredTitle = "Recovered"
 
   private let store: CoreDataStore
   private let layout: Layout
@@ -47,7 +47,7 @@ public final class LegacyStoreReader {
   ///
   /// - Throws: ``LegacyStoreError/notACoreDataStore(file:missing:)`` or
   ///   ``LegacyStoreError/notADittoStore(file:missing:)`` naming what is missing.
-  public init(store: CoreDataStore) throws(LegacyStoreError) {
+  package init(store: CoreDataStore) throws(LegacyStoreError) {
     self.store = store
     do {
       layout = try Self.resolveLayout(store)
@@ -63,25 +63,25 @@ public final class LegacyStoreReader {
   /// Reads the whole store at `path` into memory (snapshot, open, read, remove the snapshot).
   ///
   /// - Throws: ``LegacyStoreError``.
-  public static func read(path: String) throws(LegacyStoreError) -> LegacyLibrary {
+  package static func read(path: String) throws(LegacyStoreError) -> LegacyLibrary {
     try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
       try LegacyStoreReader(store: store).read()
     }
   }
 
   /// The store file as the user named it (every error names it).
-  public var file: String { store.file }
+  package var file: String { store.file }
 
   /// The store's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
-  public var storeTextEncoding: String { store.textEncoding }
+  package var storeTextEncoding: String { store.textEncoding }
 
   /// The snapshot copy SQLite reads.
-  public var snapshotPath: String { store.snapshot.mainCopy }
+  package var snapshotPath: String { store.snapshot.mainCopy }
 
   /// Reads every category and ditto into memory.
   ///
   /// - Throws: ``LegacyStoreError``.
-  public func read() throws(LegacyStoreError) -> LegacyLibrary {
+  package func read() throws(LegacyStoreError) -> LegacyLibrary {
     do {
       return try LegacyLibrary(collecting: { sink in try walk(sink) })
     } catch let error as LegacyStoreError {
@@ -98,7 +98,7 @@ public final class LegacyStoreReader {
   ///
   /// - Returns: counts of what was read, once the walk is complete.
   @discardableResult
-  public func walk(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
+  package func walk(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
     do {
       return try walkUnmapped(sink)
     } catch let error as SQLiteError {
@@ -113,7 +113,7 @@ public final class LegacyStoreReader {
   /// - Returns: the counts a complete walk returns (`categories`, `dittos`, `skippedEmptyTexts`,
   ///   `profiles`, `categoriesWithoutProfile`, `dittosWithoutCategory`).
   /// - Throws: ``LegacyStoreError``.
-  public func count() throws(LegacyStoreError) -> LegacyReadSummary {
+  package func count() throws(LegacyStoreError) -> LegacyReadSummary {
     do {
       var summary = LegacyReadSummary()
       let plan = try planCategories(summary: &summary)
@@ -150,7 +150,7 @@ public final class LegacyStoreReader {
   /// The titles of the categories a walk announces, in order (empty ones and `Recovered` included).
   ///
   /// - Throws: ``LegacyStoreError``.
-  public func categoryTitles() throws(LegacyStoreError) -> [String] {
+  package func categoryTitles() throws(LegacyStoreError) -> [String] {
     do {
       var summary = LegacyReadSummary()
       return try planCategories(summary: &summary).map(\.title)
@@ -313,7 +313,7 @@ public final class LegacyStoreReader {
   ///
   /// - Returns: counts of what was read, once the walk is complete.
   @discardableResult
-  public func walkUTF8(
+  package func walkUTF8(
     category: (_ title: String, _ origin: LegacyCategoryOrigin) throws -> Void,
     ditto: (_ text: UnsafeBufferPointer<UInt8>, _ useCount: Int64) throws -> Void
   ) throws -> LegacyReadSummary {

@@ -5,7 +5,7 @@
 /// ```
 /// migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0 reason=permission
 /// ```
-public enum TransientReason: String, Sendable, Equatable, CaseIterable {
+package enum TransientReason: String, Sendable, Equatable, CaseIterable {
   /// Not allowed to open the file, a sidecar or a folder on the way (EACCES, EPERM). On a device:
   /// the data is protected until the iPhone is unlocked.
   case permission
@@ -29,7 +29,7 @@ public enum TransientReason: String, Sendable, Equatable, CaseIterable {
 }
 
 /// Whether a failure to read legacy data says something about the data.
-public enum FailureKind: Sendable, Equatable {
+package enum FailureKind: Sendable, Equatable {
   /// The data may be fine: try again later; it counts toward nothing.
   case transient(TransientReason)
   /// The bytes are what they are (not a database, damaged, not Ditto's): retrying gives the same
@@ -37,7 +37,7 @@ public enum FailureKind: Sendable, Equatable {
   case permanent
 
   /// The reason of a transient failure, nil for a permanent one.
-  public var transientReason: TransientReason? {
+  package var transientReason: TransientReason? {
     if case .transient(let reason) = self { return reason }
     return nil
   }

@@ -5,23 +5,23 @@ import Foundation
 /// document): a header chunk, a catalog, ChunkSets (LZ4 or stored) of firehose and oversize
 /// chunks, a timesync file, the process's uuidtext file. For tests, seeds and benchmarks: what the
 /// reader reads must be exactly what was written.
-public struct LogArchiveWriter {
+package struct LogArchiveWriter {
   /// One entry to write.
-  public struct Entry: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
     /// Nanoseconds after the boot's wall clock.
-    public var offsetNanoseconds: UInt64
-    public var pid: UInt32
-    public var thread: UInt64
+    package var offsetNanoseconds: UInt64
+    package var pid: UInt32
+    package var thread: UInt64
     /// 0x00 Default, 0x01 Info, 0x02 Debug, 0x10 Error, 0x11 Fault.
-    public var level: UInt8
+    package var level: UInt8
     /// nil: no subsystem.
-    public var subsystem: String?
-    public var category: String
+    package var subsystem: String?
+    package var category: String
     /// Logged as one `%{public}s` argument (or `%{private}s` when `isPrivate`).
-    public var message: String
-    public var isPrivate: Bool
+    package var message: String
+    package var isPrivate: Bool
 
-    public init(
+    package init(
       offsetNanoseconds: UInt64, pid: UInt32 = 1234, thread: UInt64 = 0x1A2B,
       level: UInt8 = 0x00, subsystem: String? = "io.kern.ditto",
       category: String = "LegacyDataMigrator", message: String, isPrivate: Bool = false
@@ -37,28 +37,28 @@ public struct LogArchiveWriter {
     }
 
     /// `log show`'s name for the level.
-    public var messageType: String {
+    package var messageType: String {
       [0x00: "Default", 0x01: "Info", 0x02: "Debug", 0x10: "Error", 0x11: "Fault"][level]
         ?? "Default"
     }
   }
 
   /// How a ChunkSet is stored.
-  public enum Compression: Sendable { case lz4, stored }
+  package enum Compression: Sendable { case lz4, stored }
 
-  public var timebase: (numerator: UInt32, denominator: UInt32)
+  package var timebase: (numerator: UInt32, denominator: UInt32)
   /// Wall clock of the boot, nanoseconds since 1970.
-  public var bootWallClock: Int64
-  public var bootUUID: [UInt8]
-  public var imageUUID: [UInt8]
-  public var imagePath: String
-  public var hardwareModel: String
-  public var build: String
+  package var bootWallClock: Int64
+  package var bootUUID: [UInt8]
+  package var imageUUID: [UInt8]
+  package var imagePath: String
+  package var hardwareModel: String
+  package var build: String
   /// Entries per firehose chunk (several chunks make several ChunkSets).
-  public var entriesPerChunkSet: Int
+  package var entriesPerChunkSet: Int
 
   /// ARM (125/3) or Intel (1/1) timebase.
-  public init(
+  package init(
     arm: Bool = true, bootWallClock: Int64 = 1_796_062_531_250_000_000, seed: UInt8 = 1,
     entriesPerChunkSet: Int = 16
   ) {
@@ -77,7 +77,7 @@ public struct LogArchiveWriter {
   static let privateFormat = "%{private}s"
 
   /// The uuidtext file of the image: two strings.
-  public func uuidText() -> [UInt8] {
+  package func uuidText() -> [UInt8] {
     var strings = Array(Self.publicFormat.utf8) + [0] + Array(Self.privateFormat.utf8) + [0]
     while strings.count % 4 != 0 { strings.append(0) }
     var bytes: [UInt8] = []
@@ -89,13 +89,13 @@ public struct LogArchiveWriter {
   }
 
   /// `uuidtext` folder and file name of the image (`7E/F563…`).
-  public var uuidTextPath: String {
+  package var uuidTextPath: String {
     let hex = imageUUID.map { String(format: "%02X", $0) }.joined()
     return String(hex.prefix(2)) + "/" + String(hex.dropFirst(2))
   }
 
   /// A timesync file: the boot record and one sync record at continuous time 0.
-  public func timesync() -> [UInt8] {
+  package func timesync() -> [UInt8] {
     var bytes: [UInt8] = []
     bytes += le16(0xBBB0) + le16(48) + le32(0) + bootUUID
     bytes += le32(timebase.numerator) + le32(timebase.denominator)
@@ -111,7 +111,7 @@ public struct LogArchiveWriter {
   }
 
   /// A tracev3 file holding `entries`.
-  public func traceV3(_ entries: [Entry], compression: Compression = .lz4) -> [UInt8] {
+  package func traceV3(_ entries: [Entry], compression: Compression = .lz4) -> [UInt8] {
     var file = chunk(tag: 0x1000, subtag: 0x11, header())
     // The catalog: processes by pid, subsystems by (subsystem, category).
     var strings: [UInt8] = []
@@ -264,7 +264,7 @@ public struct LogArchiveWriter {
   }
 
   /// The chunks of a ChunkSet, LZ4 block or stored, ending with `bv4$`.
-  public static func compress(_ bytes: [UInt8], _ compression: Compression) -> [UInt8] {
+  package static func compress(_ bytes: [UInt8], _ compression: Compression) -> [UInt8] {
     switch compression {
     case .stored:
       return Array("bv4-".utf8) + le32(UInt32(bytes.count)) + bytes + Array("bv4$".utf8)
@@ -297,7 +297,7 @@ public struct LogArchiveWriter {
   /// `persist` share), `Special/` and `logdata.LiveData.tracev3`, with `timesync/`, the uuidtext
   /// file and `Info.plist`.
   @discardableResult
-  public func writeLogArchive(
+  package func writeLogArchive(
     _ entries: [Entry], at path: String, compression: Compression = .lz4
   ) throws -> [String: [UInt8]] {
     let files = archiveFiles(entries, compression: compression)
@@ -312,7 +312,8 @@ public struct LogArchiveWriter {
   }
 
   /// The files of an archive of `entries`, by relative path.
-  public func archiveFiles(_ entries: [Entry], compression: Compression = .lz4) -> [String: [UInt8]]
+  package func archiveFiles(_ entries: [Entry], compression: Compression = .lz4) -> [String:
+    [UInt8]]
   {
     let info = entries.filter { $0.level == 0x01 || $0.level == 0x02 }
     let rest = entries.filter { $0.level != 0x01 && $0.level != 0x02 }
@@ -340,7 +341,7 @@ public struct LogArchiveWriter {
 
   /// A sysdiagnose-style tar (gzip-compressed when `gzip`), holding the archive under
   /// `<name>/system_logs.logarchive/`.
-  public func sysdiagnose(
+  package func sysdiagnose(
     _ entries: [Entry],
     name: String = "sysdiagnose_2026.12.01_09-00-00-0800_iPhone-OS_iPhone_22B83",
     gzip: Bool = true
@@ -364,8 +365,8 @@ func le64(_ value: UInt64) -> [UInt8] {
 }
 
 /// A greedy LZ4 block compressor (hash of 4 bytes, matches of 4 or more, the last 5 bytes literal).
-public enum LZ4Writer {
-  public static func compress(_ input: [UInt8]) -> [UInt8] {
+package enum LZ4Writer {
+  package static func compress(_ input: [UInt8]) -> [UInt8] {
     var output: [UInt8] = []
     var table = [Int](repeating: -1, count: 1 << 12)
     var anchor = 0
@@ -421,8 +422,8 @@ public enum LZ4Writer {
 }
 
 /// Writes ustar entries.
-public enum TarWriter {
-  public static func file(_ path: String, _ bytes: [UInt8]) -> [UInt8] {
+package enum TarWriter {
+  package static func file(_ path: String, _ bytes: [UInt8]) -> [UInt8] {
     var header = [UInt8](repeating: 0, count: 512)
     var name = Array(path.utf8)
     if name.count > 100, let split = path.lastIndex(of: "/") {
@@ -458,8 +459,8 @@ public enum TarWriter {
 }
 
 /// gzip with stored deflate blocks (valid gzip any reader decodes).
-public enum GzipWriter {
-  public static func stored(_ bytes: [UInt8]) -> [UInt8] {
+package enum GzipWriter {
+  package static func stored(_ bytes: [UInt8]) -> [UInt8] {
     var output: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
     var index = 0
     repeat {
@@ -478,8 +479,9 @@ public enum GzipWriter {
 }
 
 /// Writes zip archives: each entry stored (method 0) or deflated (method 8, stored deflate blocks).
-public enum ZipWriter {
-  public static func archive(_ entries: [(name: String, bytes: [UInt8], deflated: Bool)]) -> [UInt8]
+package enum ZipWriter {
+  package static func archive(_ entries: [(name: String, bytes: [UInt8], deflated: Bool)])
+    -> [UInt8]
   {
     var output: [UInt8] = []
     var directory: [UInt8] = []

@@ -21,7 +21,7 @@ import ByteStreams
 // A plain UTF-8 input with LF line ends passes through without a copy once that is known.
 
 /// Why an input was not read as a capture, or not to its end.
-public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
+package enum InputProblem: Equatable, Sendable, CustomStringConvertible {
   /// Not text (a NUL byte, or mostly control bytes and invalid UTF-8): nothing in it is counted.
   case binary
   /// A gzip stream that could not be decoded to its end: what came before the damage is read.
@@ -31,7 +31,7 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
   /// A unified-log archive with parts that could not be read (named): the rest is read.
   case damagedArchive(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .binary: "not text (binary data): not read as a capture"
     case .damagedGzip(let reason): "gzip data damaged (\(reason)): read up to the damage"
@@ -42,7 +42,7 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// A short stable code for JSON.
-  public var code: String {
+  package var code: String {
     switch self {
     case .binary: "binary"
     case .damagedGzip: "damaged_gzip"

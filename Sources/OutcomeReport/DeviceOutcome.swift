@@ -104,40 +104,40 @@ struct DeviceTally: Sendable {
 }
 
 /// One device (one input) of the report.
-public struct DeviceOutcome: Equatable, Sendable {
+package struct DeviceOutcome: Equatable, Sendable {
   /// The input it was read from: the path as given, or `-` for standard input.
-  public let input: String
+  package let input: String
   /// Valid tags counted for it.
-  public let tags: Int
+  package let tags: Int
   /// Its outcome: its first decisive automatic tag's, else its first decisive manual tag's; nil
   /// with no decisive tag (no valid tag, or ``isPending``).
-  public let outcome: OutcomeCode?
+  package let outcome: OutcomeCode?
   /// The source of the tag that gave ``outcome`` (of its first tag, when pending).
-  public let source: OutcomeSource?
+  package let source: OutcomeSource?
   /// The `from=` of the tag that gave ``outcome``.
-  public let from: TagOrigin?
+  package let from: TagOrigin?
   /// The last manual attempt after it, when it changed the picture; nil otherwise.
-  public let laterManual: LaterAttempt?
+  package let laterManual: LaterAttempt?
   /// An earlier input that holds one of this input's entries (the same device captured twice).
-  public let sameCaptureAs: String?
+  package let sameCaptureAs: String?
   /// Why a pending device is not decided: the `reason=` of its first tag (`permission`, …), or
   /// `library_error`; nil when the device is not pending.
-  public let pendingReason: String?
+  package let pendingReason: String?
   /// The `categories=`, `dittos=` and `inserted=` of the tag that gave ``outcome``.
-  public let decidingSums: OutcomeSums?
+  package let decidingSums: OutcomeSums?
   /// Mentions of `migration_outcome` in this input that could not be read (a layout not
   /// recognized): the device may have tags that were not counted.
-  public let unreadableMentions: Int
+  package let unreadableMentions: Int
   /// The 1-based lines of the first unreadable mentions (at most ``unreadableLineLimit``), so each
   /// can be found in the file.
-  public let unreadableLines: [Int]
+  package let unreadableLines: [Int]
   /// How many lines of unreadable mentions a device keeps.
-  public static let unreadableLineLimit = 10
+  package static let unreadableLineLimit = 10
   /// How the input was encoded when it was not plain UTF-8: `gzip`, `UTF-16LE`, `UTF-16BE`, or
   /// both (`gzip, UTF-16LE`).
-  public let encoding: String?
+  package let encoding: String?
   /// What kept the input from being read whole (binary data, damaged gzip), or nil.
-  public let problem: InputProblem?
+  package let problem: InputProblem?
 
   init(
     input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
@@ -161,30 +161,30 @@ public struct DeviceOutcome: Equatable, Sendable {
   }
 
   /// True when the device has an outcome (at least one decisive tag).
-  public var isWeighed: Bool { outcome != nil }
+  package var isWeighed: Bool { outcome != nil }
 
   /// True when every tag of the device said "not now" (transient `found_unreadable`,
   /// `library_error`): listed as `pending`, never weighed.
-  public var isPending: Bool { pendingReason != nil }
+  package var isPending: Bool { pendingReason != nil }
 
   /// True when the input may hold tags that were not counted: mentions that could not be read,
   /// or a problem that kept it from being read whole.
-  public var isIncomplete: Bool { unreadableMentions > 0 || problem != nil }
+  package var isIncomplete: Bool { unreadableMentions > 0 || problem != nil }
 }
 
 /// A manual attempt that came after a device's deciding tag and changed what it says.
-public struct LaterAttempt: Equatable, Sendable {
+package struct LaterAttempt: Equatable, Sendable {
   /// Its outcome.
-  public let outcome: OutcomeCode
+  package let outcome: OutcomeCode
   /// Its `inserted=`.
-  public let inserted: Int
+  package let inserted: Int
   /// Its `salvaged=`, when present.
-  public let salvaged: Int?
+  package let salvaged: Int?
   /// Its `from=`, when present.
-  public let from: TagOrigin?
+  package let from: TagOrigin?
 
   /// `success inserted=5 salvaged=12 from=file`: the outcome and the fields that tell the story.
-  public var description: String {
+  package var description: String {
     var parts = [outcome.rawValue]
     if inserted > 0 { parts.append("inserted=\(inserted)") }
     if let salvaged { parts.append("salvaged=\(salvaged)") }

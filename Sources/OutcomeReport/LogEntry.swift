@@ -2,7 +2,7 @@
 ///
 /// Raw values are the `log show --style` names, plus `console` for a Console.app copy and `plain`
 /// for lines that hold only the tag (what `grep -o` or a hand copy leaves).
-public enum LogStyle: String, CaseIterable, Sendable {
+package enum LogStyle: String, CaseIterable, Sendable {
   /// `log show` without `--style`: timestamp, thread, type, activity, pid, ttl, process.
   case `default`
   /// `--style compact`: millisecond timestamp, two-letter type, `process[pid:tid]`.

@@ -4,29 +4,29 @@ import Telemetry
 /// `MigrationOutcome` (declared once, in Telemetry). The raw values are the telemetry codes, spelled
 /// as in the tag (`outcome=no_new_data`) and as the keys of the `--json` report; `allCases` is in the
 /// spec's order, which is also the row order of the text report and the bar order of the HTML page.
-public typealias OutcomeCode = MigrationOutcome
+package typealias OutcomeCode = MigrationOutcome
 
 /// What started the migration attempt that emitted a tag (`source=`): the engine's own
 /// `MigrationSource`.
-public typealias OutcomeSource = MigrationSource
+package typealias OutcomeSource = MigrationSource
 
 /// How many valid tags reported each outcome.
 ///
 /// Every outcome has a count, zero included, so a report always lists all of them.
-public struct OutcomeCounts: Equatable, Sendable {
+package struct OutcomeCounts: Equatable, Sendable {
   private var values: [Int] = Array(repeating: 0, count: OutcomeCode.allCases.count)
 
   /// All counts zero.
-  public init() {}
+  package init() {}
 
   /// The number of tags with `outcome`.
-  public subscript(outcome: OutcomeCode) -> Int {
+  package subscript(outcome: OutcomeCode) -> Int {
     get { values[Self.index(of: outcome)] }
     set { values[Self.index(of: outcome)] = newValue }
   }
 
   /// The number of tags, all outcomes together.
-  public var total: Int { values.reduce(0, +) }
+  package var total: Int { values.reduce(0, +) }
 
   private static func index(of outcome: OutcomeCode) -> Int {
     switch outcome {
@@ -43,16 +43,16 @@ public struct OutcomeCounts: Equatable, Sendable {
 /// The sums of the numeric fields of all valid tags.
 ///
 /// Additions saturate at `Int.max` instead of trapping: the numbers come from files.
-public struct OutcomeSums: Equatable, Sendable {
+package struct OutcomeSums: Equatable, Sendable {
   /// The sum of `categories=`.
-  public var categories = 0
+  package var categories = 0
   /// The sum of `dittos=`.
-  public var dittos = 0
+  package var dittos = 0
   /// The sum of `inserted=`.
-  public var inserted = 0
+  package var inserted = 0
 
   /// Sums of the given values (all zero by default).
-  public init(categories: Int = 0, dittos: Int = 0, inserted: Int = 0) {
+  package init(categories: Int = 0, dittos: Int = 0, inserted: Int = 0) {
     self.categories = categories
     self.dittos = dittos
     self.inserted = inserted

@@ -8,7 +8,7 @@
 ///
 /// Malformed tags are never errors: they are counted. Errors are about reading the inputs and
 /// about the rule's settings. ``description`` is the text the CLI prints after `Error: `.
-public enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `open(2)` failed for the named input; `code` is the `errno` value.
   case cannotOpen(file: String, code: Int32)
   /// `read(2)` failed part-way through the named input; `code` is the `errno` value. Counts from
@@ -18,7 +18,7 @@ public enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConverti
   case invalidRule(String)
 
   /// The system's text for the `errno` value ("No such file or directory"); nil for rule errors.
-  public var reason: String? {
+  package var reason: String? {
     switch self {
     case .cannotOpen(_, let code), .cannotRead(_, let code): String(cString: strerror(code))
     case .invalidRule: nil
@@ -26,7 +26,7 @@ public enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConverti
   }
 
   /// One line naming the file and the reason: `cannot open x.log: No such file or directory`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .cannotOpen(let file, _): "cannot open \(file): \(reason ?? "")"
     case .cannotRead(let file, _): "cannot read \(file): \(reason ?? "")"

@@ -27,20 +27,20 @@
 /// for path in paths { try scanner.scan(path: path) }  // one device each
 /// print(scanner.finish().textReport())
 /// ```
-public struct OutcomeScanner {
+package struct OutcomeScanner {
   /// Settings for a scan.
-  public struct Options: Equatable, Sendable {
+  package struct Options: Equatable, Sendable {
     /// How the counts become a verdict.
-    public var rule: VerdictRule
+    package var rule: VerdictRule
     /// What the verdict weighs: devices (the default) or tags.
-    public var unit: CountingUnit
+    package var unit: CountingUnit
     /// The most bytes kept of one line or one JSON object. A longer line is cut (its tag, near
     /// the start, is still read); a longer object cannot be decoded and, if it mentions the tag,
     /// counts as malformed. At least 4096.
-    public var maximumLineLength: Int
+    package var maximumLineLength: Int
 
     /// Options with the standard rule, devices weighed and a 1 MiB line limit by default.
-    public init(
+    package init(
       rule: VerdictRule = .standard, unit: CountingUnit = .device, maximumLineLength: Int = 1 << 20
     ) {
       self.rule = rule
@@ -50,7 +50,7 @@ public struct OutcomeScanner {
   }
 
   /// The settings given at creation.
-  public let options: Options
+  package let options: Options
   private var tally = OutcomeTally()
   private var reader: InputReader?
   private var decoder = CaptureDecoder()
@@ -59,13 +59,13 @@ public struct OutcomeScanner {
   var archiveProblem: InputProblem?
 
   /// A scanner with no inputs read yet.
-  public init(options: Options = Options()) {
+  package init(options: Options = Options()) {
     self.options = options
   }
 
   /// Starts a new input, one device's capture, that the report calls `name` (a path, or `-`):
   /// style detection and continuation lines start over. Ends the current input first, if any.
-  public mutating func beginInput(name: String = "-") {
+  package mutating func beginInput(name: String = "-") {
     endInput()
     reader = InputReader(lineLimit: options.maximumLineLength)
     decoder = CaptureDecoder()
@@ -73,7 +73,7 @@ public struct OutcomeScanner {
   }
 
   /// Reads the next chunk of the current input (starting one if needed).
-  public mutating func consume(_ bytes: some Collection<UInt8>) {
+  package mutating func consume(_ bytes: some Collection<UInt8>) {
     let done: Void? = bytes.withContiguousStorageIfAvailable { feed($0) }
     if done == nil {
       Array(bytes).withUnsafeBufferPointer { feed($0) }
@@ -81,13 +81,13 @@ public struct OutcomeScanner {
   }
 
   /// Reads the next chunk of the current input (starting one if needed), without copying it.
-  public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func consume(_ bytes: UnsafeRawBufferPointer) {
     feed(bytes.assumingMemoryBound(to: UInt8.self))
   }
 
   /// Ends the current input: a last line without a line break is read, an unfinished JSON
   /// object is counted as malformed if it mentions the tag. Does nothing without an input.
-  public mutating func endInput() {
+  package mutating func endInput() {
     guard reader != nil else { return }
     decoder.finish(into: &decoded)
     feedDecoded()
@@ -103,7 +103,7 @@ public struct OutcomeScanner {
   }
 
   /// Ends the current input and returns the counts so far. The scanner can go on afterwards.
-  public mutating func finish() -> OutcomeSummary {
+  package mutating func finish() -> OutcomeSummary {
     endInput()
     return OutcomeSummary(tally: tally, rule: options.rule, unit: options.unit)
   }
@@ -132,7 +132,7 @@ public struct OutcomeScanner {
 
 extension OutcomeScanner {
   /// The chunk size of ``scan(path:chunkSize:)`` and ``scan(fileDescriptor:name:chunkSize:)``.
-  public static let defaultChunkSize = 1 << 20
+  package static let defaultChunkSize = 1 << 20
 
   /// Reads the file at `path` as one input, in chunks of `chunkSize` bytes.
   ///
@@ -142,7 +142,7 @@ extension OutcomeScanner {
   /// - Throws: ``OutcomeReportError/cannotOpen(file:code:)`` or
   ///   ``OutcomeReportError/cannotRead(file:code:)``, naming `path`. After a read error, the
   ///   counts from the bytes read so far stay in the scanner.
-  public mutating func scan(path: String, chunkSize: Int = defaultChunkSize)
+  package mutating func scan(path: String, chunkSize: Int = defaultChunkSize)
     throws(OutcomeReportError)
   {
     // O_NONBLOCK for the open only: a FIFO nobody writes to opens (and reads as empty) instead
@@ -162,7 +162,7 @@ extension OutcomeScanner {
   ///   - name: what errors call the input (`standard input`, a path).
   ///   - input: what the report calls the device (`-` by default).
   /// - Throws: ``OutcomeReportError/cannotRead(file:code:)`` naming `name`.
-  public mutating func scan(
+  package mutating func scan(
     fileDescriptor: Int32, name: String, input: String = "-", chunkSize: Int = defaultChunkSize
   ) throws(OutcomeReportError) {
     let size = max(chunkSize, 1)

@@ -16,7 +16,7 @@ extension OutcomeSummary {
   /// The report as one self-contained HTML page (XHTML syntax, inline SVG and CSS, no script):
   /// the verdict and its recommendation, a bar per outcome with its interval as whiskers, the two
   /// readings against their thresholds, and the outcome and device tables.
-  public func htmlReport() -> String {
+  package func htmlReport() -> String {
     let assessment = assessment
     let confidence = VerdictRule.percent(rule.confidence, decimals: false)
     let noun = unit == .device ? "device" : "tag"

@@ -14,7 +14,7 @@ extension OutcomeSummary {
   /// success                   2    66.7%        2        0     20.8-93.9%
   /// …
   /// ```
-  public func textReport() -> String {
+  package func textReport() -> String {
     var lines: [String] = []
     lines.append(
       "migration_outcome tags: \(total) valid, \(malformed) malformed, "

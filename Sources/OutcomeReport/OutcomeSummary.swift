@@ -5,43 +5,43 @@ import JSONEscaping
 ///
 /// Every line or object that mentions `migration_outcome` is in exactly one of ``total`` (valid
 /// tags), ``malformed``, ``duplicates`` or ``ignored``.
-public struct OutcomeSummary: Equatable, Sendable {
+package struct OutcomeSummary: Equatable, Sendable {
   /// Valid tags by outcome, both sources together.
-  public let byOutcome: OutcomeCounts
+  package let byOutcome: OutcomeCounts
   /// Valid tags with `source=auto`, by outcome.
-  public let auto: OutcomeCounts
+  package let auto: OutcomeCounts
   /// Valid tags with `source=manual`, by outcome.
-  public let manual: OutcomeCounts
+  package let manual: OutcomeCounts
   /// Sums of `categories=`, `dittos=` and `inserted=` over every valid tag.
-  public let tagSums: OutcomeSums
+  package let tagSums: OutcomeSums
   /// The same sums over what is weighed: each weighed device's deciding tag (unit device), or
   /// every valid tag (unit tag).
-  public let sums: OutcomeSums
+  package let sums: OutcomeSums
   /// Where malformed tags are, `FILE:LINE` (the first 1000; ``malformed`` counts them all).
-  public let malformedLines: [String]
+  package let malformedLines: [String]
   /// Tags that are not valid: a missing, repeated, unknown, redacted or non-numeric field, or a
   /// JSON object that mentions the tag but cannot be decoded.
-  public let malformed: Int
+  package let malformed: Int
   /// Tags dropped because the same entry (timestamp, pid, thread, message) was already counted.
-  public let duplicates: Int
+  package let duplicates: Int
   /// Other mentions of `migration_outcome`: lines of other subsystems or categories,
   /// continuation lines, the echoed `--predicate`, messages that only contain the word.
-  public let ignored: Int
+  package let ignored: Int
   /// Of ``ignored``, the mentions that could not be read at all (a layout not recognized, a
   /// continuation of an unknown entry): the sample may miss tags (``isIncomplete``).
-  public let unreadable: Int
+  package let unreadable: Int
   /// Inputs read.
-  public let inputs: Int
+  package let inputs: Int
   /// Inputs by the first style recognized in each; inputs with none are missing here.
-  public let styles: [LogStyle: Int]
+  package let styles: [LogStyle: Int]
   /// The rule the verdict is made with.
-  public let rule: VerdictRule
+  package let rule: VerdictRule
   /// What the verdict, ``weighedCounts`` and the intervals weigh.
-  public let unit: CountingUnit
+  package let unit: CountingUnit
   /// One per input, in the order read, those without a valid tag included.
-  public let devices: [DeviceOutcome]
+  package let devices: [DeviceOutcome]
   /// Devices with an outcome, by outcome.
-  public let deviceCounts: OutcomeCounts
+  package let deviceCounts: OutcomeCounts
   private let deviceAuto: OutcomeCounts
   private let deviceManual: OutcomeCounts
 
@@ -86,10 +86,10 @@ public struct OutcomeSummary: Equatable, Sendable {
   }
 
   /// The number of valid tags (the sum of ``byOutcome``).
-  public var total: Int { byOutcome.total }
+  package var total: Int { byOutcome.total }
 
   /// The valid tags from one source, by outcome.
-  public func counts(for source: OutcomeSource) -> OutcomeCounts {
+  package func counts(for source: OutcomeSource) -> OutcomeCounts {
     switch source {
     case .auto: auto
     case .manual: manual
@@ -97,10 +97,10 @@ public struct OutcomeSummary: Equatable, Sendable {
   }
 
   /// The weighed units by outcome: ``deviceCounts`` or ``byOutcome``, as ``unit`` says.
-  public var weighedCounts: OutcomeCounts { unit == .device ? deviceCounts : byOutcome }
+  package var weighedCounts: OutcomeCounts { unit == .device ? deviceCounts : byOutcome }
 
   /// The weighed units from one source (a device's source is that of its deciding tag).
-  public func weighedCounts(for source: OutcomeSource) -> OutcomeCounts {
+  package func weighedCounts(for source: OutcomeSource) -> OutcomeCounts {
     switch (unit, source) {
     case (.device, .auto): deviceAuto
     case (.device, .manual): deviceManual
@@ -109,14 +109,14 @@ public struct OutcomeSummary: Equatable, Sendable {
   }
 
   /// The devices that have an outcome (at least one decisive tag).
-  public var weighedDevices: [DeviceOutcome] { devices.filter(\.isWeighed) }
+  package var weighedDevices: [DeviceOutcome] { devices.filter(\.isWeighed) }
 
   /// Devices whose every tag said "not now" (``DeviceOutcome/isPending``): not weighed.
-  public var pendingDevices: [DeviceOutcome] { devices.filter(\.isPending) }
+  package var pendingDevices: [DeviceOutcome] { devices.filter(\.isPending) }
 
   /// A note for the reports when devices are pending, nil otherwise: how many, and why that
   /// matters.
-  public var pendingNote: String? {
+  package var pendingNote: String? {
     let pending = pendingDevices.count
     guard pending > 0 else { return nil }
     let noun = pending == 1 ? "device is" : "devices are"
@@ -132,13 +132,13 @@ public struct OutcomeSummary: Equatable, Sendable {
 
   /// Inputs that may hold tags that were not counted: mentions that could not be read, binary
   /// data, damaged gzip.
-  public var incompleteDevices: [DeviceOutcome] { devices.filter(\.isIncomplete) }
+  package var incompleteDevices: [DeviceOutcome] { devices.filter(\.isIncomplete) }
 
   /// True when some input could not be read whole: the verdict stands on an incomplete sample.
-  public var isIncomplete: Bool { devices.contains(where: \.isIncomplete) }
+  package var isIncomplete: Bool { devices.contains(where: \.isIncomplete) }
 
   /// What makes the sample incomplete, for the reports; nil when it is complete.
-  public var incompleteNote: String? {
+  package var incompleteNote: String? {
     let inputs = incompleteDevices
     guard !inputs.isEmpty else { return nil }
     var parts: [String] = []
@@ -162,15 +162,15 @@ public struct OutcomeSummary: Equatable, Sendable {
   }
 
   /// The interval of one outcome's share of all weighed units (``weighedCounts``).
-  public func interval(_ outcome: OutcomeCode) -> WilsonInterval {
+  package func interval(_ outcome: OutcomeCode) -> WilsonInterval {
     rule.interval(weighedCounts[outcome], of: weighedCounts.total)
   }
 
   /// The verdict with the numbers it was made from.
-  public var assessment: VerdictAssessment { rule.assess(weighedCounts) }
+  package var assessment: VerdictAssessment { rule.assess(weighedCounts) }
 
   /// The verdict alone.
-  public var verdict: Verdict { assessment.verdict }
+  package var verdict: Verdict { assessment.verdict }
 }
 
 // MARK: - The --json report
@@ -200,7 +200,7 @@ extension OutcomeSummary {
   /// input could not be read whole) and `inputProblems` (`input`, `unreadableMentions`, and
   /// `problem`, `problemCode`, `encoding` when they apply, for each such input). The text is what `JSONSerialization` writes with `.sortedKeys`
   /// (numbers aside), built by hand so that it never fails.
-  public func jsonText() -> String {
+  package func jsonText() -> String {
     let assessment = assessment
     var intervals = OutcomeCode.allCases.map { ($0.rawValue, Self.pair(interval($0))) }
     intervals.append(("recoverable", Self.pair(assessment.recoverableInterval)))

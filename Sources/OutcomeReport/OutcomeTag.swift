@@ -14,7 +14,7 @@ typealias TagDefect = TelemetryLine.Defect
 typealias TagParse = TelemetryLine.Parse
 
 /// Where a manual recovery read its data from (`from=` in the tag).
-public typealias TagOrigin = MigrationOrigin
+package typealias TagOrigin = MigrationOrigin
 
 extension TelemetryLine {
   /// True when the tag says something about the legacy data: every tag but `library_error` and a

@@ -15,9 +15,9 @@
 /// Malformed tags and dropped duplicates are never weighed. Defaults (``standard``): both
 /// thresholds 0.6, 95% confidence, widest interval 0.30, no floor (a minimum sample of 1),
 /// denominator ``Denominator/allValid``.
-public struct VerdictRule: Equatable, Sendable {
+package struct VerdictRule: Equatable, Sendable {
   /// Which valid units the shares are taken of.
-  public enum Denominator: String, CaseIterable, Sendable {
+  package enum Denominator: String, CaseIterable, Sendable {
     /// Every valid unit. empty_store, found_unreadable and library_error count against both
     /// readings: a file that survived but yields no dittos is not a reason for a hopeful tone.
     /// The default.
@@ -28,20 +28,20 @@ public struct VerdictRule: Equatable, Sendable {
   }
 
   /// The fewest weighed units that allow a verdict other than ``Verdict/tooFew``.
-  public let minimumSample: Int
+  package let minimumSample: Int
   /// The lower bound of the success + no_new_data share that gives ``Verdict/recoverable``.
-  public let recoverableThreshold: Double
+  package let recoverableThreshold: Double
   /// The lower bound of the nothing_on_disk share that gives ``Verdict/gone``.
-  public let goneThreshold: Double
+  package let goneThreshold: Double
   /// Which units the shares are taken of.
-  public let denominator: Denominator
+  package let denominator: Denominator
   /// The confidence of every interval, `0 < c < 1` (0.95 by default).
-  public let confidence: Double
+  package let confidence: Double
   /// The widest recoverable interval (upper − lower) that still allows ``Verdict/mixed``.
-  public let maximumWidth: Double
+  package let maximumWidth: Double
 
   /// The defaults: no floor, 0.6, 0.6, all valid units, 95%, 0.30.
-  public static let standard = VerdictRule(
+  package static let standard = VerdictRule(
     checked: 1, recoverableThreshold: 0.6, goneThreshold: 0.6, denominator: .allValid,
     confidence: 0.95, maximumWidth: 0.3)
 
@@ -49,7 +49,7 @@ public struct VerdictRule: Equatable, Sendable {
   ///
   /// - Throws: ``OutcomeReportError/invalidRule(_:)`` when `minimumSample` is below 1, a
   ///   threshold or `maximumWidth` is not in `0 < t ≤ 1`, or `confidence` is not in `0 < c < 1`.
-  public init(
+  package init(
     minimumSample: Int = 1, recoverableThreshold: Double = 0.6, goneThreshold: Double = 0.6,
     denominator: Denominator = .allValid, confidence: Double = 0.95, maximumWidth: Double = 0.3
   ) throws(OutcomeReportError) {
@@ -87,15 +87,15 @@ public struct VerdictRule: Equatable, Sendable {
   }
 
   /// The normal quantile of ``confidence`` (1.959963984540054 at 0.95).
-  public let z: Double
+  package let z: Double
 
   /// The interval of `count` of `sample` at this rule's confidence.
-  public func interval(_ count: Int, of sample: Int) -> WilsonInterval {
+  package func interval(_ count: Int, of sample: Int) -> WilsonInterval {
     WilsonInterval(count: count, of: sample, z: z)
   }
 
   /// The number of units in the denominator.
-  public func sample(of counts: OutcomeCounts) -> Int {
+  package func sample(of counts: OutcomeCounts) -> Int {
     switch denominator {
     case .allValid: counts.total
     case .decisive: counts[.success] + counts[.noNewData] + counts[.nothingOnDisk]
@@ -103,7 +103,7 @@ public struct VerdictRule: Equatable, Sendable {
   }
 
   /// Applies the rule to the valid units (devices or tags) by outcome.
-  public func assess(_ counts: OutcomeCounts) -> VerdictAssessment {
+  package func assess(_ counts: OutcomeCounts) -> VerdictAssessment {
     let recoverable = counts[.success] + counts[.noNewData]
     let gone = counts[.nothingOnDisk]
     let sample = sample(of: counts)
@@ -127,7 +127,7 @@ public struct VerdictRule: Equatable, Sendable {
   }
 
   /// The rule in one sentence, for the text report, naming the unit weighed.
-  public func summary(unit: CountingUnit = .tag) -> String {
+  package func summary(unit: CountingUnit = .tag) -> String {
     let units = unit.plural
     let base: String
     switch denominator {
@@ -149,7 +149,7 @@ public struct VerdictRule: Equatable, Sendable {
   }
 
   /// The rule in one sentence, weighing tags (``summary(unit:)``).
-  public var summary: String { summary(unit: .tag) }
+  package var summary: String { summary(unit: .tag) }
 
   /// `0.6` as `60.0%`, rounded to one decimal without locale; with `decimals: false`, a whole
   /// percentage drops its `.0` (`95%`).
@@ -167,7 +167,7 @@ public struct VerdictRule: Equatable, Sendable {
 }
 
 /// What one weighed unit of the report is.
-public enum CountingUnit: String, CaseIterable, Sendable {
+package enum CountingUnit: String, CaseIterable, Sendable {
   /// Each input is one device; its outcome is its first automatic attempt (else its first manual
   /// one). The default.
   case device
@@ -175,7 +175,7 @@ public enum CountingUnit: String, CaseIterable, Sendable {
   case tag
 
   /// `devices`, `tags`.
-  public var plural: String { rawValue + "s" }
+  package var plural: String { rawValue + "s" }
 }
 
 // MARK: - The verdict
@@ -183,7 +183,7 @@ public enum CountingUnit: String, CaseIterable, Sendable {
 /// The cohort decision the 3.0.2 spec asks the `migration_outcome` distribution to settle.
 ///
 /// Raw values are the `verdict` values of the `--json` report.
-public enum Verdict: String, CaseIterable, Sendable {
+package enum Verdict: String, CaseIterable, Sendable {
   /// Success and no_new_data dominate: the 3.0.0 cleanup mostly failed, the data is recoverable.
   case recoverable
   /// nothing_on_disk dominates: the 3.0.0 cleanup mostly succeeded, the data is gone.
@@ -194,7 +194,7 @@ public enum Verdict: String, CaseIterable, Sendable {
   case tooFew = "too_few"
 
   /// The reading in the spec's words.
-  public var headline: String {
+  package var headline: String {
     switch self {
     case .recoverable: "cleanup mostly failed, data recoverable"
     case .gone: "cleanup mostly succeeded, data gone"
@@ -204,7 +204,7 @@ public enum Verdict: String, CaseIterable, Sendable {
   }
 
   /// What to do about it, in plain words.
-  public var recommendation: String {
+  package var recommendation: String {
     switch self {
     case .recoverable:
       """
@@ -237,26 +237,26 @@ public enum Verdict: String, CaseIterable, Sendable {
 }
 
 /// The numbers behind one verdict: how many units were weighed, the shares and their intervals.
-public struct VerdictAssessment: Equatable, Sendable {
+package struct VerdictAssessment: Equatable, Sendable {
   /// The decision.
-  public let verdict: Verdict
+  package let verdict: Verdict
   /// The rule that made it.
-  public let rule: VerdictRule
+  package let rule: VerdictRule
   /// The units weighed: the denominator of both shares (see ``VerdictRule/Denominator``).
-  public let sample: Int
+  package let sample: Int
   /// Units with outcome success or no_new_data.
-  public let recoverableCount: Int
+  package let recoverableCount: Int
   /// Units with outcome nothing_on_disk.
-  public let goneCount: Int
+  package let goneCount: Int
   /// The interval of the recoverable share.
-  public let recoverableInterval: WilsonInterval
+  package let recoverableInterval: WilsonInterval
   /// The interval of the gone share.
-  public let goneInterval: WilsonInterval
+  package let goneInterval: WilsonInterval
 
   /// `recoverableCount / sample`, or 0 when nothing was weighed.
-  public var recoverableShare: Double { share(recoverableCount) }
+  package var recoverableShare: Double { share(recoverableCount) }
   /// `goneCount / sample`, or 0 when nothing was weighed.
-  public var goneShare: Double { share(goneCount) }
+  package var goneShare: Double { share(goneCount) }
 
   private func share(_ count: Int) -> Double {
     sample == 0 ? 0 : Double(count) / Double(sample)
@@ -265,7 +265,7 @@ public struct VerdictAssessment: Equatable, Sendable {
 
 extension VerdictAssessment {
   /// Why the verdict is what it is, in one sentence (`noun`: "device" or "tag").
-  public func reason(noun: String) -> String {
+  package func reason(noun: String) -> String {
     let weighed = "\(sample) \(noun)\(sample == 1 ? "" : "s") weighed"
     switch verdict {
     case .tooFew:
@@ -289,7 +289,7 @@ extension VerdictAssessment {
   /// For `too_few`: about how many more units make a verdict possible, at the share seen so far
   /// (one half when nothing is weighed yet): the rule's minimum, and enough for the success +
   /// no_new_data interval to be at most the widest allowed. Nil for any other verdict.
-  public var unitsToCollect: Int? {
+  package var unitsToCollect: Int? {
     guard verdict == .tooFew else { return nil }
     let share = sample == 0 ? 0.5 : recoverableShare
     var needed = max(rule.minimumSample, sample + 1)
@@ -302,7 +302,7 @@ extension VerdictAssessment {
   }
 
   /// What to collect next when the verdict is `too_few`, nil otherwise.
-  public func collectNext(noun: String) -> String? {
+  package func collectNext(noun: String) -> String? {
     guard let more = unitsToCollect else { return nil }
     let what =
       noun == "device"

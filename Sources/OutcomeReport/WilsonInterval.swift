@@ -11,14 +11,14 @@ import Foundation
 /// The interval is `[centre − half, centre + half]`, clamped to 0…1, with exactly 0 below when
 /// `k == 0` and exactly 1 above when `k == n`. Nothing weighed (`n == 0`) gives `[0, 1]`. Unlike
 /// `p ± z·√(p(1 − p)/n)`, it stays inside 0…1 and is not zero-width at 0 of n or n of n.
-public struct WilsonInterval: Equatable, Sendable {
+package struct WilsonInterval: Equatable, Sendable {
   /// The lower bound, 0…1.
-  public let lower: Double
+  package let lower: Double
   /// The upper bound, 0…1.
-  public let upper: Double
+  package let upper: Double
 
   /// The interval for `count` of `sample` at `z` (see ``zScore(confidence:)``).
-  public init(count: Int, of sample: Int, z: Double) {
+  package init(count: Int, of sample: Int, z: Double) {
     guard sample > 0 else {
       self.lower = 0
       self.upper = 1
@@ -36,16 +36,16 @@ public struct WilsonInterval: Equatable, Sendable {
   }
 
   /// An interval with the given bounds (for tests and callers with their own numbers).
-  public init(lower: Double, upper: Double) {
+  package init(lower: Double, upper: Double) {
     self.lower = lower
     self.upper = upper
   }
 
   /// `upper − lower`.
-  public var width: Double { upper - lower }
+  package var width: Double { upper - lower }
 
   /// The `z` of a two-sided interval at `confidence` (0.95 gives 1.959963984540054).
-  public static func zScore(confidence: Double) -> Double {
+  package static func zScore(confidence: Double) -> Double {
     inverseNormal((1 + confidence) / 2)
   }
 

@@ -12,25 +12,25 @@
 // the same here. Nothing is instantiated: values are only looked up.
 
 /// Why a keyed archive could not be read.
-public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
-  public let reason: String
-  public init(_ reason: String) { self.reason = reason }
-  public var description: String { reason }
+package struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+  package let reason: String
+  package init(_ reason: String) { self.reason = reason }
+  package var description: String { reason }
 }
 
 /// An `NSKeyedArchiver` archive, decoded by ``PropertyListReader`` and read by key.
-public struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
   /// The object table.
-  public let objects: [PropertyListValue]
+  package let objects: [PropertyListValue]
   /// The root object (`$top.root`), resolved: a dictionary of the archived object's keys.
-  public let root: [String: PropertyListValue]
+  package let root: [String: PropertyListValue]
 
   /// Reads the archive `value` holds.
   ///
   /// - Throws: ``KeyedArchiveError`` when it is not a keyed archive: the top level is not a
   ///   dictionary, there is no `$objects` array, `$top.root` is not a UID, or it does not index a
   ///   dictionary in `$objects`.
-  public init(_ value: PropertyListValue) throws(KeyedArchiveError) {
+  package init(_ value: PropertyListValue) throws(KeyedArchiveError) {
     guard case .dictionary(let archive) = value else {
       throw KeyedArchiveError("not a keyed archive (the top level is not a dictionary)")
     }
@@ -52,7 +52,7 @@ public struct KeyedArchive: Sendable {
   }
 
   /// The UID `value` is: the binary case, or XML's { CF$UID: n }; nil for anything else.
-  public static func uid(_ value: PropertyListValue) -> UInt64? {
+  package static func uid(_ value: PropertyListValue) -> UInt64? {
     switch value {
     case .uid(let index): return index
     case .dictionary(let entries):
@@ -66,14 +66,14 @@ public struct KeyedArchive: Sendable {
 
   /// `value` with a UID replaced by the object it indexes; nil for `$null` (UID 0) or a UID out
   /// of range.
-  public func resolve(_ value: PropertyListValue) -> PropertyListValue? {
+  package func resolve(_ value: PropertyListValue) -> PropertyListValue? {
     guard let index = Self.uid(value) else { return value }
     guard index != 0, index < UInt64(objects.count) else { return nil }
     return objects[Int(index)]
   }
 
   /// The root object's value at `key`, resolved (nil when absent or `$null`).
-  public subscript(key: String) -> PropertyListValue? {
+  package subscript(key: String) -> PropertyListValue? {
     root[key].flatMap(resolve)
   }
 }

@@ -1,8 +1,8 @@
 /// Why bytes could not be decoded as a property list. Every failure of the reader is one of these:
 /// never a crash, never a hang.
-public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, as a stable code.
-  public enum Kind: String, Sendable, Equatable, CaseIterable {
+  package enum Kind: String, Sendable, Equatable, CaseIterable {
     /// Neither a binary (`bplist00`) nor an XML property list.
     case notAPropertyList = "not_a_property_list"
     /// An OpenStep (old ASCII) property list: no source the package reads writes one.
@@ -30,15 +30,15 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
   }
 
   /// What went wrong.
-  public let kind: Kind
+  package let kind: Kind
   /// Where and why, in words (offsets, element names; never the content).
-  public let reason: String
+  package let reason: String
 
   /// An error of `kind`, for `reason`.
-  public init(_ kind: Kind, _ reason: String) {
+  package init(_ kind: Kind, _ reason: String) {
     self.kind = kind
     self.reason = reason
   }
 
-  public var description: String { reason }
+  package var description: String { reason }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A property list's encoding.
-public enum PropertyListFormat: String, Sendable, Equatable {
+package enum PropertyListFormat: String, Sendable, Equatable {
   /// `bplist00`.
   case binary
   /// Apple's XML property list.
@@ -15,20 +15,20 @@ public enum PropertyListFormat: String, Sendable, Equatable {
 ///
 /// Untrusted input: nesting, size and expansion are bounded, references are checked, cycles are
 /// refused, and every failure is a ``PropertyListError`` naming what went wrong.
-public enum PropertyListReader {
+package enum PropertyListReader {
   /// The deepest nesting of containers read.
-  public static let maximumDepth = 256
+  package static let maximumDepth = 256
   /// The most values a property list may expand to (a shared object counted each time it is
   /// reached), so no input makes its reader or its consumer walk without end.
-  public static let maximumValues = 1_000_000
+  package static let maximumValues = 1_000_000
   /// Dates further than this from 2001 (about 100,000 years) are refused: no source writes one,
   /// and every date read can be written again in XML.
-  public static let maximumDateSeconds: Double = 100_000 * 365.25 * 86_400
+  package static let maximumDateSeconds: Double = 100_000 * 365.25 * 86_400
 
   /// The value `bytes` hold, and their format.
   ///
   /// - Throws: ``PropertyListError``.
-  public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> (
+  package static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> (
     value: PropertyListValue, format: PropertyListFormat
   ) {
     if bytes.starts(with: Array("bplist".utf8)) {

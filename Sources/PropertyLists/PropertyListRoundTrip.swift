@@ -2,10 +2,10 @@ import Foundation
 
 /// What "reads back the same" means for a value written in a format: the round-trip rule the
 /// reader's tests and its fuzz target hold it to.
-public enum PropertyListRoundTrip {
+package enum PropertyListRoundTrip {
   /// True when `read` is `original` as `format` can hold it: equal, NaN equal to NaN; in XML, a
   /// date to the whole second (XML writes no fraction) and `{CF$UID: n}` as the UID it spells.
-  public static func same(
+  package static func same(
     _ read: PropertyListValue, _ original: PropertyListValue, as format: PropertyListFormat
   ) -> Bool {
     switch (read, original) {

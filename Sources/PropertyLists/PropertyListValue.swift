@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Booleans, integers and reals are distinct cases (a file's `<true/>` is never the integer 1), and
 /// a keyed-archive UID is a case of its own (binary property lists only).
-public enum PropertyListValue: Sendable, Hashable {
+package enum PropertyListValue: Sendable, Hashable {
   case string(String)
   case integer(Int64)
   case real(Double)
@@ -23,68 +23,68 @@ public enum PropertyListValue: Sendable, Hashable {
   case unsignedInteger(UInt64)
 
   /// The string, when this is one.
-  public var string: String? {
+  package var string: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
   /// The integer, when this is one (never a boolean or a real).
-  public var integer: Int64? {
+  package var integer: Int64? {
     if case .integer(let value) = self { return value }
     return nil
   }
 
   /// The boolean, when this is one (never an integer).
-  public var bool: Bool? {
+  package var bool: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
   /// The real, when this is one.
-  public var real: Double? {
+  package var real: Double? {
     if case .real(let value) = self { return value }
     return nil
   }
 
   /// The date, when this is one.
-  public var date: Date? {
+  package var date: Date? {
     if case .date(let value) = self { return value }
     return nil
   }
 
   /// The bytes, when this is data.
-  public var data: [UInt8]? {
+  package var data: [UInt8]? {
     if case .data(let value) = self { return value }
     return nil
   }
 
   /// The elements, when this is an array.
-  public var array: [PropertyListValue]? {
+  package var array: [PropertyListValue]? {
     if case .array(let value) = self { return value }
     return nil
   }
 
   /// The entries, when this is a dictionary.
-  public var dictionary: [String: PropertyListValue]? {
+  package var dictionary: [String: PropertyListValue]? {
     if case .dictionary(let value) = self { return value }
     return nil
   }
 
   /// The object index, when this is a keyed-archive UID.
-  public var uid: UInt64? {
+  package var uid: UInt64? {
     if case .uid(let value) = self { return value }
     return nil
   }
 
   /// The value at `key`, when this is a dictionary holding one.
-  public subscript(key: String) -> PropertyListValue? {
+  package subscript(key: String) -> PropertyListValue? {
     dictionary?[key]
   }
 
   /// The value as plain Swift values (`String`, `Int64`, `Double`, `Bool`, `Date`, `Data`, `[Any]`,
   /// `[String: Any]`; a UID as `["CF$UID": Int64]`), for code written against `UserDefaults`'
   /// answers. No Foundation object is made, so nothing is bridged.
-  public var plainValue: Any {
+  package var plainValue: Any {
     switch self {
     case .string(let value): value
     case .integer(let value): value
@@ -102,7 +102,7 @@ public enum PropertyListValue: Sendable, Hashable {
   /// A value made of plain Swift values of those kinds (`Int`, `Int32`, `Int64`, `UInt32`, `Double`,
   /// `Bool`, `String`, `Date`, `Data`, `[UInt8]`, arrays, dictionaries with `String` keys), told apart
   /// by their exact types; nil for anything else (an `NSNumber`, whose kind only a guess could tell).
-  public init?(plain value: Any) {
+  package init?(plain value: Any) {
     switch value {
     case let value as PropertyListValue: self = value
     case let value as String: self = .string(value)
@@ -139,12 +139,12 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
   ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral
 {
-  public init(stringLiteral value: String) { self = .string(value) }
-  public init(integerLiteral value: Int64) { self = .integer(value) }
-  public init(booleanLiteral value: Bool) { self = .bool(value) }
-  public init(floatLiteral value: Double) { self = .real(value) }
-  public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
-  public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+  package init(stringLiteral value: String) { self = .string(value) }
+  package init(integerLiteral value: Int64) { self = .integer(value) }
+  package init(booleanLiteral value: Bool) { self = .bool(value) }
+  package init(floatLiteral value: Double) { self = .real(value) }
+  package init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+  package init(dictionaryLiteral elements: (String, PropertyListValue)...) {
     self = .dictionary(Dictionary(elements) { _, last in last })
   }
 }

@@ -4,12 +4,12 @@ import Foundation
 /// metadata. The same bytes on every platform and build for the same value (dictionary keys in
 /// sorted order, no Foundation in the way), and read back by ``PropertyListReader`` and by
 /// Apple's own.
-public enum PropertyListWriter {
+package enum PropertyListWriter {
   /// `value`, made of plain Swift values (``PropertyListValue/init(plain:)``), encoded in `format`:
   /// for fixtures and tests that write a dictionary literal.
   ///
   /// - Throws: ``PropertyListError`` (`unsupportedObject`) naming a value that is not one.
-  public static func encode(plain value: Any, format: PropertyListFormat) throws(PropertyListError)
+  package static func encode(plain value: Any, format: PropertyListFormat) throws(PropertyListError)
     -> [UInt8]
   {
     guard let converted = PropertyListValue(plain: value) else {
@@ -20,7 +20,7 @@ public enum PropertyListWriter {
   }
 
   /// `value` encoded in `format`.
-  public static func encode(_ value: PropertyListValue, format: PropertyListFormat) -> [UInt8] {
+  package static func encode(_ value: PropertyListValue, format: PropertyListFormat) -> [UInt8] {
     switch format {
     case .binary:
       var encoder = BinaryEncoder()

@@ -160,7 +160,7 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   /// 2.x store).
   ///
   /// - Throws: ``RecoveryFileError`` when the table exists but cannot be read or is malformed.
-  public static func read(from database: Database, file: String) throws(RecoveryFileError)
+  package static func read(from database: Database, file: String) throws(RecoveryFileError)
     -> RecoveryFileInfo?
   {
     var rows: [String: String] = [:]

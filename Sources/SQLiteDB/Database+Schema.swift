@@ -3,7 +3,7 @@ extension Database {
   /// without case); empty when there is no such table.
   ///
   /// - Throws: ``SQLiteError``.
-  public func columnNames(of table: String) throws(SQLiteError) -> Set<String> {
+  package func columnNames(of table: String) throws(SQLiteError) -> Set<String> {
     let statement = try makeStatement(sql: "SELECT name FROM pragma_table_info(?)")
     try statement.bind(.text(table))
     defer { statement.reset() }

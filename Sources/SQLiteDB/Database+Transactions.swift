@@ -1,7 +1,7 @@
 /// How a transaction takes its locks.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
-public enum TransactionKind: String, Sendable {
+package enum TransactionKind: String, Sendable {
   /// Locks are taken on first use.
   case deferred = "DEFERRED"
   /// The write lock is taken at `BEGIN`, so contention shows up there and not halfway through.
@@ -11,22 +11,22 @@ public enum TransactionKind: String, Sendable {
 }
 
 /// What a transaction body asks for when it finishes without throwing.
-public enum TransactionCompletion: Sendable {
+package enum TransactionCompletion: Sendable {
   case commit
   case rollback
 }
 
 /// What a transaction body gives back: its value, with what it wrote committed or rolled back.
-public struct TransactionResult<Value> {
+package struct TransactionResult<Value> {
   /// The body's value, returned by the transaction.
-  public let value: Value
+  package let value: Value
   /// Whether what the body wrote is kept.
-  public let completion: TransactionCompletion
+  package let completion: TransactionCompletion
 
   /// Keeps what the body wrote and returns `value`.
-  public static func commit(_ value: Value) -> TransactionResult { .init(value, .commit) }
+  package static func commit(_ value: Value) -> TransactionResult { .init(value, .commit) }
   /// Undoes what the body wrote and returns `value`.
-  public static func rollback(_ value: Value) -> TransactionResult { .init(value, .rollback) }
+  package static func rollback(_ value: Value) -> TransactionResult { .init(value, .rollback) }
 
   private init(_ value: Value, _ completion: TransactionCompletion) {
     self.value = value
@@ -39,7 +39,7 @@ extension Database {
   /// when it throws (as GRDB's `DatabaseWriter.write`).
   ///
   /// - Throws: the body's error, or ``SQLiteError`` from `BEGIN`/`COMMIT`.
-  public func write<Value>(
+  package func write<Value>(
     _ kind: TransactionKind = .immediate, _ body: () throws(SQLiteError) -> Value
   ) throws(SQLiteError) -> Value {
     try write(kind, mapError: { $0 }, body)
@@ -50,7 +50,7 @@ extension Database {
   ///
   /// - Parameter mapError: turns an error of `BEGIN` or `COMMIT` into the body's error type.
   /// - Throws: the body's error, or `BEGIN`/`COMMIT`'s error through `mapError`.
-  public func write<Value, Failure: Error>(
+  package func write<Value, Failure: Error>(
     _ kind: TransactionKind = .immediate, mapError: (SQLiteError) -> Failure,
     _ body: () throws(Failure) -> Value
   ) throws(Failure) -> Value {
@@ -66,7 +66,7 @@ extension Database {
   /// - Parameter mapError: turns an error of `BEGIN`, `COMMIT` or `ROLLBACK` into the body's error
   ///   type.
   /// - Throws: the body's error, or `BEGIN`/`COMMIT`'s error through `mapError`.
-  public func inTransaction<Value, Failure: Error>(
+  package func inTransaction<Value, Failure: Error>(
     _ kind: TransactionKind = .immediate, mapError: (SQLiteError) -> Failure,
     _ body: () throws(Failure) -> TransactionResult<Value>
   ) throws(Failure) -> Value {

@@ -21,9 +21,9 @@ import SQLiteShims
 /// let db = try Database(path: copy, mode: .readOnly, displayName: "Ditto.sqlite")
 /// let count = try db.makeStatement(sql: "SELECT count(*) FROM ZDITTO").scalarInt64()
 /// ```
-public final class Database {
+package final class Database {
   /// How the file is opened.
-  public enum Mode: Sendable {
+  package enum Mode: Sendable {
     /// `SQLITE_OPEN_READONLY`. Reading a WAL database may still create `-shm`/`-wal` beside the file,
     /// which is why legacy stores are only ever opened on a snapshot copy.
     case readOnly
@@ -34,29 +34,29 @@ public final class Database {
   }
 
   /// Settings applied right after the file is opened.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Milliseconds to wait for another connection's lock before answering `SQLITE_BUSY`.
-    public var busyTimeoutMilliseconds: Int32 = 5_000
+    package var busyTimeoutMilliseconds: Int32 = 5_000
     /// Hardens the connection for files we did not write: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
     /// views and extension loading off, `trusted_schema` off, `query_only` on.
-    public var isDefensive: Bool = false
+    package var isDefensive: Bool = false
     /// Lets `ATTACH` take `file:` URIs (`?mode=ro`): `SQLITE_OPEN_URI`.
-    public var allowsURIFilenames: Bool = false
+    package var allowsURIFilenames: Bool = false
     /// The largest string or blob the connection will build (`SQLITE_LIMIT_LENGTH`); a ditto is
     /// never near it, and a hostile expression fails instead of allocating gigabytes.
-    public var maximumValueBytes: Int32 = 64 << 20
+    package var maximumValueBytes: Int32 = 64 << 20
     /// Lifts `SQLITE_DBCONFIG_DEFENSIVE`, which every connection otherwise runs with, on every
     /// platform: Apple's SQLite turns it on by default for apps built with the macOS 11 / iOS 14
     /// SDKs and later, so the same is done here and a schema write (`PRAGMA writable_schema`)
     /// fails alike everywhere. Only test code that damages a file on purpose lifts it.
-    public var permitsSchemaWrites: Bool = false
+    package var permitsSchemaWrites: Bool = false
     /// Bytes of the file SQLite reads through a memory map instead of one `pread` per page
     /// (`PRAGMA mmap_size`); 0: none. Only for a file nothing else writes or truncates (a private
     /// snapshot): a mapped file that shrinks under the reader faults.
-    public var memoryMapBytes: Int64 = 0
+    package var memoryMapBytes: Int64 = 0
 
     /// Creates options; the defaults suit files this project writes.
-    public init(
+    package init(
       busyTimeoutMilliseconds: Int32 = 5_000, isDefensive: Bool = false,
       allowsURIFilenames: Bool = false, maximumValueBytes: Int32 = 64 << 20
     ) {
@@ -67,15 +67,15 @@ public final class Database {
     }
 
     /// Options for reading a file made by someone else (a legacy store, a backup manifest).
-    public static let untrustedReader = Options(isDefensive: true)
+    package static let untrustedReader = Options(isDefensive: true)
   }
 
   /// The raw handle. Only this module touches it.
   let handle: OpaquePointer
   /// The name used in errors: the file as the user knows it, not the snapshot it was copied to.
-  public let displayName: String
+  package let displayName: String
   /// The path that was opened.
-  public let path: String
+  package let path: String
   private var isClosed = false
 
   /// Opens the database at `path`.
@@ -84,7 +84,7 @@ public final class Database {
   /// `sqlite_master`, so a file that is not a database fails here rather than looking empty later.
   ///
   /// - Throws: ``SQLiteError`` naming `displayName`.
-  public init(
+  package init(
     path: String, mode: Mode, displayName: String? = nil, options: Options = Options()
   ) throws(SQLiteError) {
     let name = displayName ?? path
@@ -158,7 +158,7 @@ public final class Database {
   /// Closes the connection. All statements must have been released first.
   ///
   /// - Throws: ``SQLiteError`` (`SQLITE_BUSY` when a statement is still alive).
-  public func close() throws(SQLiteError) {
+  package func close() throws(SQLiteError) {
     guard !isClosed else { return }
     let rc = sqlite3_close(handle)
     guard rc == SQLITE_OK else { throw error(code: rc) }
@@ -170,7 +170,7 @@ public final class Database {
   /// Runs one or more statements that return no rows we need.
   ///
   /// - Throws: ``SQLiteError``.
-  public func execute(sql: String) throws(SQLiteError) {
+  package func execute(sql: String) throws(SQLiteError) {
     var message: UnsafeMutablePointer<CChar>?
     let rc = sqlite3_exec(handle, sql, nil, nil, &message)
     if rc != SQLITE_OK {
@@ -184,18 +184,18 @@ public final class Database {
   /// Compiles one statement.
   ///
   /// - Throws: ``SQLiteError``.
-  public func makeStatement(sql: String) throws(SQLiteError) -> Statement {
+  package func makeStatement(sql: String) throws(SQLiteError) -> Statement {
     try Statement(database: self, sql: sql)
   }
 
   /// The rowid of the last row inserted on this connection.
-  public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
   /// A read-only `file:` URI for `path`, for `ATTACH` on a connection opened with
   /// ``Options/allowsURIFilenames``. Characters outside the URI's unreserved set are percent-encoded.
   ///
   /// Related SQLite documentation: <https://www.sqlite.org/uri.html>
-  public static func readOnlyURI(path: String) -> String {
+  package static func readOnlyURI(path: String) -> String {
     var encoded = ""
     for byte in path.utf8 {
       switch byte {
@@ -216,17 +216,17 @@ public final class Database {
   /// read, or rolled back) turns it off: `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`.
   ///
   /// - Throws: ``SQLiteError``.
-  public func setCheckpointsOnClose(_ enabled: Bool) throws(SQLiteError) {
+  package func setCheckpointsOnClose(_ enabled: Bool) throws(SQLiteError) {
     let rc = ditto_sqlite3_db_config_flag(
       handle, ditto_sqlite3_dbconfig_no_ckpt_on_close(), enabled ? 0 : 1)
     guard rc == SQLITE_OK else { throw error(code: rc) }
   }
 
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-  public var changesCount: Int { Int(sqlite3_changes(handle)) }
+  package var changesCount: Int { Int(sqlite3_changes(handle)) }
 
   /// True while a transaction is open on this connection.
-  public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+  package var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
   // MARK: - Errors
 

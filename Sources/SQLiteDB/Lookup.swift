@@ -86,7 +86,7 @@ extension Database {
   /// `fallback` when `key` is NULL or unknown, or NULL. Deterministic, direct use only.
   ///
   /// - Throws: ``SQLiteError``.
-  public func registerLookup(named name: String, rows: [Int64: [Int64]], fallback: [Int64]?)
+  package func registerLookup(named name: String, rows: [Int64: [Int64]], fallback: [Int64]?)
     throws(SQLiteError)
   {
     let table = LookupTable(rows: rows, fallback: fallback)

@@ -9,12 +9,12 @@
 /// `INSERT OR IGNORE … SELECT` reports only the rows it inserted (`changes()`); adding
 /// `+ counter()` to one selected expression counts the rows it read in the same pass, instead of
 /// a second query over the same rows.
-public final class RowCounter {
+package final class RowCounter {
   /// Rows counted since the last ``reset()``.
-  public fileprivate(set) var count = 0
+  package fileprivate(set) var count = 0
 
   /// Sets the count back to zero.
-  public func reset() { count = 0 }
+  package func reset() { count = 0 }
 }
 
 extension Database {
@@ -23,7 +23,7 @@ extension Database {
   /// trigger.
   ///
   /// - Throws: ``SQLiteError``.
-  public func makeRowCounter(named name: String) throws(SQLiteError) -> RowCounter {
+  package func makeRowCounter(named name: String) throws(SQLiteError) -> RowCounter {
     let counter = RowCounter()
     let context = Unmanaged.passRetained(counter).toOpaque()
     let rc = sqlite3_create_function_v2(

@@ -1,13 +1,13 @@
 /// Quoting for the rare names and strings spliced into SQL text (table names read from a schema,
 /// file URIs for `ATTACH`); values always go through bound parameters instead.
-public enum SQLText {
+package enum SQLText {
   /// `"name"` with embedded double quotes doubled: safe to splice as an identifier.
-  public static func quotedIdentifier(_ name: String) -> String {
+  package static func quotedIdentifier(_ name: String) -> String {
     "\"" + doubling(name, quote: UInt8(ascii: "\"")) + "\""
   }
 
   /// `text` with embedded single quotes doubled, for splicing between single quotes.
-  public static func escapedLiteral(_ text: String) -> String {
+  package static func escapedLiteral(_ text: String) -> String {
     doubling(text, quote: UInt8(ascii: "'"))
   }
 

@@ -9,18 +9,18 @@
 /// The description follows the shape
 /// ``SQLite error 26 (file is not a database): file is not a database - while executing `SELECT …` in Ditto.sqlite``.
 /// It never contains bound values: those may be user text.
-public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// SQLite's extended result code (`SQLITE_IOERR_READ`, `SQLITE_BUSY_SNAPSHOT`, …).
-  public let extendedCode: Int32
+  package let extendedCode: Int32
   /// The message SQLite gave, read right after the failing call.
-  public let message: String
+  package let message: String
   /// The statement that failed, when there was one.
-  public let sql: String?
+  package let sql: String?
   /// The file the connection was opened for, as the caller named it (not the snapshot copy).
-  public let file: String
+  package let file: String
 
   /// Creates an error from its parts.
-  public init(extendedCode: Int32, message: String, sql: String? = nil, file: String) {
+  package init(extendedCode: Int32, message: String, sql: String? = nil, file: String) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
@@ -28,21 +28,21 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The primary result code (`extendedCode & 0xFF`): `SQLITE_BUSY`, `SQLITE_NOTADB`, `SQLITE_CORRUPT`, …
-  public var primaryCode: Int32 { extendedCode & 0xFF }
+  package var primaryCode: Int32 { extendedCode & 0xFF }
 
   /// True when another connection holds a lock we waited for in vain.
-  public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+  package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
   /// True when the file is not an SQLite database at all (garbage, encrypted, zeroed header).
-  public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
+  package var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
   /// True when the file is a damaged database.
-  public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
+  package var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
 
   /// True when a read-only connection cannot read the file as it is: a hot journal to roll back or a
   /// WAL to recover first (`SQLITE_READONLY_RECOVERY`, `_CANTLOCK`, `_ROLLBACK`, `_CANTINIT`,
   /// `_DIRECTORY`). A private copy may be reopened read-write so SQLite repairs it there.
-  public var isRecoveryRefusedReadOnly: Bool {
+  package var isRecoveryRefusedReadOnly: Bool {
     Self.recoveryRefusedReadOnlyCodes.contains(extendedCode)
   }
 
@@ -58,9 +58,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
   ]
 
   /// SQLite's English text for the primary code ("file is not a database").
-  public var codeText: String { String(cString: sqlite3_errstr(primaryCode)) }
+  package var codeText: String { String(cString: sqlite3_errstr(primaryCode)) }
 
-  public var description: String {
+  package var description: String {
     var text = "SQLite error \(primaryCode) (\(codeText))"
     if !message.isEmpty { text += ": \(message)" }
     if let sql { text += " - while executing `\(sql)`" }

@@ -7,7 +7,7 @@ import SQLiteShims
 #endif
 
 /// A value to bind to a statement parameter.
-public enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
   case null
   case integer(Int64)
   case real(Double)
@@ -16,7 +16,7 @@ public enum SQLValue: Sendable, Equatable {
 }
 
 /// The storage class of a column value in the current row.
-public enum ColumnType: Sendable, Equatable {
+package enum ColumnType: Sendable, Equatable {
   case integer, real, text, blob, null
 }
 
@@ -24,11 +24,11 @@ public enum ColumnType: Sendable, Equatable {
 ///
 /// Step it with ``step()`` or ``forEachRow(_:)``. Both throw on anything but a row or the end:
 /// an I/O error or a corrupt page halfway through never turns into a short result.
-public final class Statement {
+package final class Statement {
   let handle: OpaquePointer
   private let database: Database
   /// The SQL text, for error messages.
-  public let sql: String
+  package let sql: String
 
   init(database: Database, sql: String) throws(SQLiteError) {
     var statement: OpaquePointer?
@@ -51,7 +51,7 @@ public final class Statement {
   /// Binds `value` to the 1-based parameter `index`.
   ///
   /// - Throws: ``SQLiteError`` (for example `SQLITE_TOOBIG`).
-  public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+  package func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
     let rc: Int32
     switch value {
     case .null: rc = sqlite3_bind_null(handle, index)
@@ -78,7 +78,7 @@ public final class Statement {
   }
 
   /// Binds UTF-8 bytes as TEXT without building a `String`. SQLite copies them before returning.
-  public func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+  package func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
     // A zero-length buffer may have no base address; bind a static empty string then.
     let empty: StaticString = ""
     let start =
@@ -91,12 +91,12 @@ public final class Statement {
   }
 
   /// Resets the statement and binds `values` to parameters 1, 2, …
-  public func bind(_ values: SQLValue...) throws(SQLiteError) {
+  package func bind(_ values: SQLValue...) throws(SQLiteError) {
     try bind(values)
   }
 
   /// Resets the statement and binds `values` to parameters 1, 2, …
-  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+  package func bind(_ values: [SQLValue]) throws(SQLiteError) {
     reset()
     for (offset, value) in values.enumerated() {
       try bind(value, at: Int32(offset + 1))
@@ -104,7 +104,7 @@ public final class Statement {
   }
 
   /// Makes the statement ready to run again; bindings are kept.
-  public func reset() {
+  package func reset() {
     // The error of the last step was already reported by step(); reset just repeats it.
     sqlite3_reset(handle)
   }
@@ -114,7 +114,7 @@ public final class Statement {
   /// Advances to the next row: true when a row is available, false at the end.
   ///
   /// - Throws: ``SQLiteError`` for any other answer (`SQLITE_BUSY`, `SQLITE_CORRUPT`, `SQLITE_IOERR`, …).
-  public func step() throws(SQLiteError) -> Bool {
+  package func step() throws(SQLiteError) -> Bool {
     let rc = sqlite3_step(handle)
     switch rc {
     case SQLITE_ROW: return true
@@ -127,7 +127,7 @@ public final class Statement {
   }
 
   /// Runs the statement to completion, ignoring any rows.
-  public func run() throws(SQLiteError) {
+  package func run() throws(SQLiteError) {
     while try step() {}
     reset()
   }
@@ -135,7 +135,7 @@ public final class Statement {
   /// Calls `body` for each row, then resets the statement.
   ///
   /// - Throws: ``SQLiteError`` from stepping, or the body's error.
-  public func forEachRow(_ body: (Statement) throws -> Void) throws {
+  package func forEachRow(_ body: (Statement) throws -> Void) throws {
     defer { reset() }
     while try step() {
       try body(self)
@@ -143,14 +143,14 @@ public final class Statement {
   }
 
   /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
-  public func scalarInt64() throws(SQLiteError) -> Int64? {
+  package func scalarInt64() throws(SQLiteError) -> Int64? {
     defer { reset() }
     guard try step() else { return nil }
     return optionalInt64(at: 0)
   }
 
   /// The first column of the first row as text, or nil when there is no row or it is NULL.
-  public func scalarText() throws(SQLiteError) -> String? {
+  package func scalarText() throws(SQLiteError) -> String? {
     defer { reset() }
     guard try step() else { return nil }
     return text(at: 0)
@@ -159,15 +159,15 @@ public final class Statement {
   // MARK: - Reading columns of the current row
 
   /// Number of columns in the result.
-  public var columnCount: Int32 { sqlite3_column_count(handle) }
+  package var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// The name of result column `index` (0-based).
-  public func columnName(at index: Int32) -> String {
+  package func columnName(at index: Int32) -> String {
     sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
   }
 
   /// The storage class of column `index` in the current row.
-  public func columnType(at index: Int32) -> ColumnType {
+  package func columnType(at index: Int32) -> ColumnType {
     switch sqlite3_column_type(handle, index) {
     case SQLITE_INTEGER: return .integer
     case SQLITE_FLOAT: return .real
@@ -178,34 +178,34 @@ public final class Statement {
   }
 
   /// True when column `index` is NULL.
-  public func isNull(at index: Int32) -> Bool {
+  package func isNull(at index: Int32) -> Bool {
     sqlite3_column_type(handle, index) == SQLITE_NULL
   }
 
   /// Column `index` as an integer (SQLite's conversion rules apply; NULL gives 0).
-  public func int64(at index: Int32) -> Int64 {
+  package func int64(at index: Int32) -> Int64 {
     sqlite3_column_int64(handle, index)
   }
 
   /// Column `index` as an integer, nil when NULL.
-  public func optionalInt64(at index: Int32) -> Int64? {
+  package func optionalInt64(at index: Int32) -> Int64? {
     isNull(at: index) ? nil : sqlite3_column_int64(handle, index)
   }
 
   /// Column `index` as a double, nil when NULL.
-  public func optionalDouble(at index: Int32) -> Double? {
+  package func optionalDouble(at index: Int32) -> Double? {
     isNull(at: index) ? nil : sqlite3_column_double(handle, index)
   }
 
   /// Column `index` as text, nil when NULL. Invalid UTF-8 is repaired with U+FFFD.
-  public func text(at index: Int32) -> String? {
+  package func text(at index: Int32) -> String? {
     guard !isNull(at: index) else { return nil }
     return withTextBytes(at: index) { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Calls `body` with column `index` as valid UTF-8 (invalid sequences repaired with U+FFFD, as
   /// ``text(at:)`` does), without building a `String` when the bytes are already valid.
-  public func withValidUTF8Text<Result>(
+  package func withValidUTF8Text<Result>(
     at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows -> Result {
     try withTextBytes(at: index) { bytes in
@@ -269,7 +269,7 @@ public final class Statement {
   }
 
   /// Column `index` as raw bytes (a BLOB, or the UTF-8 of a TEXT), nil when NULL.
-  public func blob(at index: Int32) -> [UInt8]? {
+  package func blob(at index: Int32) -> [UInt8]? {
     guard !isNull(at: index) else { return nil }
     guard let pointer = sqlite3_column_blob(handle, index) else { return [] }
     let count = Int(sqlite3_column_bytes(handle, index))
@@ -279,7 +279,7 @@ public final class Statement {
   /// Calls `body` with the UTF-8 bytes of column `index`, valid only during the call.
   ///
   /// No `String` is built; hot paths use this to copy a value from one statement to another.
-  public func withTextBytes<Result>(
+  package func withTextBytes<Result>(
     at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows -> Result {
     let pointer = sqlite3_column_text(handle, index)

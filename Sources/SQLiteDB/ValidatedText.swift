@@ -3,7 +3,7 @@ extension String {
   ///
   /// The standard library's `String(validating:as:)` does the same from iOS 18 / macOS 15 on; this
   /// walks the platform's own decoder, which every supported OS has (iOS 17 / macOS 14).
-  public static func decodingIfValid<Codec: UnicodeCodec, Units: Collection>(
+  package static func decodingIfValid<Codec: UnicodeCodec, Units: Collection>(
     _ codeUnits: Units, as codec: Codec.Type
   ) -> String? where Units.Element == Codec.CodeUnit {
     var iterator = codeUnits.makeIterator()

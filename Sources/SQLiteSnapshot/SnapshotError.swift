@@ -2,7 +2,7 @@ import SafeFiles
 
 /// Why a private snapshot of a store could not be made. Every case names the file; nothing was
 /// copied, and the original was not changed.
-public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Nothing exists at the path.
   case notFound(file: String)
   /// A FIFO, socket, device, directory or symbolic link has the store's name. It was not opened.
@@ -22,7 +22,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
   case changing(file: String, attempts: Int)
 
   /// The file the error is about.
-  public var file: String {
+  package var file: String {
     switch self {
     case .notFound(let file), .notARegularFile(let file, _), .permissionDenied(let file, _),
       .busy(let file, _), .ioError(let file, _), .notADatabase(let file, _),
@@ -31,7 +31,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notFound(let file): "\(file): no such file"
     case .notARegularFile(let file, let kind):
@@ -48,7 +48,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Classifies a failure to open or copy `file` itself.
-  public static func from(_ error: SafeFileError, file: String) -> SnapshotError {
+  package static func from(_ error: SafeFileError, file: String) -> SnapshotError {
     switch error {
     case .notARegularFile(_, let kind): .notARegularFile(file: file, kind: kind)
     case .access(let access): from(access, file: file)
@@ -56,7 +56,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// Classifies a system call's failure on `file` by its `errno`.
-  public static func from(_ access: FileAccessError, file: String) -> SnapshotError {
+  package static func from(_ access: FileAccessError, file: String) -> SnapshotError {
     let reason = "\(access.operation): \(access.reason)"
     if access.isNotFound { return .notFound(file: file) }
     if access.isPermissionDenied { return .permissionDenied(file: access.path, reason: reason) }

@@ -27,26 +27,26 @@ import SafeFiles
 ///
 /// The snapshot folder is removed by ``remove()`` or when the value is released. It is the only
 /// folder this type ever deletes: the one `mkdtemp` made for it.
-public final class StoreSnapshot {
+package final class StoreSnapshot {
   /// The original main file, as given. Used in every error.
-  public let originalPath: String
+  package let originalPath: String
   /// The private folder holding the copies.
-  public let directory: String
+  package let directory: String
   /// The copy of the main file: the path to open.
-  public let mainCopy: String
+  package let mainCopy: String
   /// The first 100 bytes of the main file (the SQLite header).
-  public let header: [UInt8]
+  package let header: [UInt8]
   /// Bytes copied per file suffix ("" for the main file, "-wal", "-journal").
-  public let copiedBytes: [String: Int64]
+  package let copiedBytes: [String: Int64]
   /// How many copies were made before one held still (1 when nothing else was writing).
-  public let attempts: Int
+  package let attempts: Int
   /// The `mkdtemp` folder: removing it is the only deletion this type makes.
   private let folder: PrivateDirectory
 
   /// The sidecars copied with the main file (the `-shm` is rebuilt from the `-wal` instead).
-  public static let copiedSuffixes = ["-wal", "-journal"]
+  package static let copiedSuffixes = ["-wal", "-journal"]
   /// Copies tried before a store that keeps changing is refused.
-  public static let copyAttempts = 5
+  package static let copyAttempts = 5
 
   /// Copies the store at `path` and its sidecars into a new private folder.
   ///
@@ -54,7 +54,7 @@ public final class StoreSnapshot {
   ///   `SQLite format 3\0` is refused before anything is copied.
   /// - Throws: ``SnapshotError``: `.notFound`, `.notARegularFile`, `.permissionDenied`, `.busy`,
   ///   `.ioError`, `.notADatabase`, `.noSpace` or `.changing`.
-  public init(of path: String, requireSQLiteHeader: Bool = true) throws(SnapshotError) {
+  package init(of path: String, requireSQLiteHeader: Bool = true) throws(SnapshotError) {
     originalPath = path
     var tries = 0
     while true {
@@ -169,13 +169,13 @@ public final class StoreSnapshot {
   }
 
   /// True when a non-empty `-wal` was copied with the store.
-  public var hasWAL: Bool { (copiedBytes["-wal"] ?? 0) > 0 }
+  package var hasWAL: Bool { (copiedBytes["-wal"] ?? 0) > 0 }
 
   /// How a snapshot is read: hardened for a file someone else wrote, and its first 16 MB through a
   /// memory map (the copy is private: nothing else writes or truncates it), so a store read twice
   /// (counted, then merged) costs no second round of `pread`s; larger stores are read as usual past
   /// that, which keeps memory bounded.
-  public static let readerOptions: Database.Options = {
+  package static let readerOptions: Database.Options = {
     var options = Database.Options.untrustedReader
     options.memoryMapBytes = 16 << 20
     return options
@@ -190,7 +190,7 @@ public final class StoreSnapshot {
   ///
   /// - Parameter displayName: the name errors use (the original's path, never the copy's).
   /// - Throws: ``SQLiteError``.
-  public func open(displayName: String, options: Database.Options = StoreSnapshot.readerOptions)
+  package func open(displayName: String, options: Database.Options = StoreSnapshot.readerOptions)
     throws(SQLiteError) -> Database
   {
     do {
@@ -203,14 +203,14 @@ public final class StoreSnapshot {
   }
 
   /// Removes the private folder. Safe to call more than once.
-  public func remove() {
+  package func remove() {
     folder.remove()
   }
 
   // MARK: - Helpers
 
   /// The 16-byte magic string at the start of every SQLite database file.
-  public static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
+  package static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
 
   private static func checkHeader(_ header: [UInt8], size: Int64, file: String)
     throws(SnapshotError)

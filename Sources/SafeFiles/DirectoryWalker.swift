@@ -5,50 +5,50 @@
 #endif
 
 /// One object found under a walked directory.
-public struct DirectoryEntry: Sendable, Equatable {
+package struct DirectoryEntry: Sendable, Equatable {
   /// Path below the root as raw bytes, components joined by `/`, no leading slash.
   /// Raw because names may be invalid UTF-8; use ``displayPath`` to print.
-  public let relativePath: [UInt8]
+  package let relativePath: [UInt8]
   /// `lstat` of the object (links are reported as links).
-  public let status: FileStatus
+  package let status: FileStatus
 
   /// `/`-prefixed printable path: control characters and invalid UTF-8 escaped (`\n`, `\xFF`),
   /// so one entry is always one line.
-  public var displayPath: String { "/" + PrintablePath.escape(relativePath) }
+  package var displayPath: String { "/" + PrintablePath.escape(relativePath) }
 }
 
 /// A directory that could not be read during a walk.
-public struct DirectoryWalkProblem: Sendable, Equatable {
-  public let relativePath: [UInt8]
-  public let error: FileAccessError
-  public var displayPath: String { "/" + PrintablePath.escape(relativePath) }
+package struct DirectoryWalkProblem: Sendable, Equatable {
+  package let relativePath: [UInt8]
+  package let error: FileAccessError
+  package var displayPath: String { "/" + PrintablePath.escape(relativePath) }
 }
 
 /// What a walk saw in total.
-public struct DirectoryWalkSummary: Sendable, Equatable {
+package struct DirectoryWalkSummary: Sendable, Equatable {
   /// Non-directory entries handed to the visitor.
-  public var reported = 0
+  package var reported = 0
   /// Non-directory entries seen but not handed over because the limit was reached.
-  public var leftOut = 0
+  package var leftOut = 0
   /// True when the walk stopped early at its hard limit, so `leftOut` is a lower bound.
-  public var stoppedEarly = false
+  package var stoppedEarly = false
   /// Directories that could not be opened or read.
-  public var problems: [DirectoryWalkProblem] = []
+  package var problems: [DirectoryWalkProblem] = []
 }
 
 /// Walks a directory tree without following symbolic links, in name order, with bounds.
 ///
 /// Subdirectories are opened with `openat(O_DIRECTORY | O_NOFOLLOW)` relative to their parent, so a link
 /// can never lead the walk out of the root, and a link loop cannot trap it.
-public struct DirectoryWalker: Sendable {
+package struct DirectoryWalker: Sendable {
   /// Entries reported at most; later ones are only counted.
-  public var reportLimit: Int
+  package var reportLimit: Int
   /// Entries examined at most (reported or counted) before the walk stops.
-  public var examineLimit: Int
+  package var examineLimit: Int
   /// Directory levels descended at most.
-  public var depthLimit: Int
+  package var depthLimit: Int
 
-  public init(reportLimit: Int = 10_000, examineLimit: Int = 1_000_000, depthLimit: Int = 64) {
+  package init(reportLimit: Int = 10_000, examineLimit: Int = 1_000_000, depthLimit: Int = 64) {
     self.reportLimit = reportLimit
     self.examineLimit = examineLimit
     self.depthLimit = depthLimit
@@ -57,7 +57,7 @@ public struct DirectoryWalker: Sendable {
   /// Walks `root`, calling `visit` for each non-directory entry up to the report limit.
   ///
   /// - Throws: ``FileAccessError`` only when `root` itself cannot be opened; problems below it are collected.
-  public func walk(root: String, visit: (DirectoryEntry) -> Void) throws(FileAccessError)
+  package func walk(root: String, visit: (DirectoryEntry) -> Void) throws(FileAccessError)
     -> DirectoryWalkSummary
   {
     let fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -148,7 +148,7 @@ public struct DirectoryWalker: Sendable {
   /// `.` and `..`, as raw bytes.
   ///
   /// - Throws: ``FileAccessError`` when the directory cannot be opened or read.
-  public static func names(in path: String) throws(FileAccessError) -> [[UInt8]] {
+  package static func names(in path: String) throws(FileAccessError) -> [[UInt8]] {
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw FileAccessError(path: path, operation: "open", code: errno) }
     defer { close(fd) }

@@ -12,7 +12,7 @@
 /// Elsewhere `fsync` is the full flush.
 ///
 /// - Returns: 0, or the `errno` of the failed call.
-public func syncToDrive(_ descriptor: Int32) -> Int32 {
+package func syncToDrive(_ descriptor: Int32) -> Int32 {
   #if canImport(Darwin)
     if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
   #endif

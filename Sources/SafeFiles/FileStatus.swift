@@ -5,7 +5,7 @@
 #endif
 
 /// What kind of file system object a path names, read with `lstat` (links are not followed).
-public enum FileKind: String, Sendable, Equatable {
+package enum FileKind: String, Sendable, Equatable {
   case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
 
   init(mode: UInt32) {
@@ -22,7 +22,7 @@ public enum FileKind: String, Sendable, Equatable {
   }
 
   /// A short human name: "regular file", "FIFO", "symbolic link", …
-  public var humanName: String {
+  package var humanName: String {
     switch self {
     case .regular: "regular file"
     case .directory: "directory"
@@ -37,17 +37,17 @@ public enum FileKind: String, Sendable, Equatable {
 }
 
 /// The result of `lstat` on one path.
-public struct FileStatus: Sendable, Equatable {
+package struct FileStatus: Sendable, Equatable {
   /// The object's kind; a symbolic link is reported as a link, never as its target.
-  public let kind: FileKind
+  package let kind: FileKind
   /// Size in bytes as the file system reports it (a sparse file's logical size).
-  public let size: Int64
+  package let size: Int64
   /// Last modification time, seconds since 1970.
-  public let modificationTime: Double
+  package let modificationTime: Double
   /// Last status change time (any write, rename or permission change), seconds since 1970.
-  public let changeTime: Double
+  package let changeTime: Double
   /// Device and inode: two paths with the same identity are the same file (case-insensitive volumes).
-  public let identity: FileIdentity
+  package let identity: FileIdentity
 
   init(_ info: stat) {
     kind = FileKind(mode: UInt32(info.st_mode))
@@ -70,7 +70,7 @@ public struct FileStatus: Sendable, Equatable {
   /// `lstat(path)`: nil when nothing exists at `path`.
   ///
   /// - Throws: ``FileAccessError`` for any failure other than "not found" (permissions, I/O).
-  public static func of(path: String) throws(FileAccessError) -> FileStatus? {
+  package static func of(path: String) throws(FileAccessError) -> FileStatus? {
     var info = stat()
     guard lstat(path, &info) == 0 else {
       let code = errno
@@ -84,7 +84,7 @@ public struct FileStatus: Sendable, Equatable {
   /// command line, which may be links to another disk). Nil when nothing exists at `path`.
   ///
   /// - Throws: ``FileAccessError`` for any failure other than "not found".
-  public static func following(path: String) throws(FileAccessError) -> FileStatus? {
+  package static func following(path: String) throws(FileAccessError) -> FileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else {
       let code = errno
@@ -96,7 +96,7 @@ public struct FileStatus: Sendable, Equatable {
 }
 
 /// A file's device and inode numbers.
-public struct FileIdentity: Sendable, Hashable {
-  public let device: UInt64
-  public let inode: UInt64
+package struct FileIdentity: Sendable, Hashable {
+  package let device: UInt64
+  package let inode: UInt64
 }

@@ -5,13 +5,13 @@
 #endif
 
 /// Why an output could not be created.
-public enum NewFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NewFileError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Something already has the output's name: it was left as it was.
   case exists(path: String)
   /// A system call failed (no such folder, no permission, no space).
   case failed(FileAccessError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .exists(let path): "\(path) already exists; it is never overwritten"
     case .failed(let error): error.description
@@ -26,13 +26,13 @@ public enum NewFileError: Error, Equatable, Sendable, CustomStringConvertible {
 /// name (a file, a link, a folder, a FIFO); where hard links are not possible (some shared or FAT
 /// drives) it is copied into a file created with `O_EXCL | O_NOFOLLOW`. A partial output is never
 /// visible under the final name.
-public enum NewFile {
+package enum NewFile {
   /// The name of the private folder a new file is written in, beside its final name.
-  public static let scratchPrefix = ".ditto-new-"
+  package static let scratchPrefix = ".ditto-new-"
 
   /// Gives the complete file `scratch` (our own, already synced) the name `path`; `scratch` stays
   /// where it is (the caller removes it).
-  public static func publish(_ scratch: String, as path: String) throws(NewFileError) {
+  package static func publish(_ scratch: String, as path: String) throws(NewFileError) {
     if link(scratch, path) == 0 { return }
     let code = errno
     if code == EEXIST { throw .exists(path: path) }
@@ -55,7 +55,7 @@ public enum NewFile {
   /// Writes `bytes` as the new file `path` (mode `mode`): a temporary file of ours in a private
   /// folder beside it (`.ditto-new-XXXXXX`), written in full and synced to the drive, then
   /// published; the private folder is always removed (by an interrupted run too).
-  public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644)
+  package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644)
     throws(NewFileError)
   {
     // Refused before anything is made beside it.

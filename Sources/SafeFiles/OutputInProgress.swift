@@ -7,9 +7,9 @@
 /// An output folder a command is filling: removed (or emptied, if it existed empty) when the run
 /// is interrupted before ``keep()``; kept as it is once kept, or when released (an error that
 /// stops a command leaves what it wrote, and says where).
-public final class OutputInProgress {
+package final class OutputInProgress {
   /// The folder's path.
-  public let path: String
+  package let path: String
   private var id: Int?
 
   private init(path: String, id: Int?) {
@@ -20,7 +20,7 @@ public final class OutputInProgress {
   /// Creates the folder `path` (mode 0700), which must not exist.
   ///
   /// - Throws: ``FileAccessError`` (`mkdir`), `EEXIST` when something has that name.
-  public static func makeFolder(_ path: String) throws(FileAccessError) -> OutputInProgress {
+  package static func makeFolder(_ path: String) throws(FileAccessError) -> OutputInProgress {
     let (_, id) = try CreationRecording.record {
       () throws(FileAccessError) -> ((), CreatedEntry?) in
       guard mkdir(path, 0o700) == 0 else {
@@ -37,7 +37,7 @@ public final class OutputInProgress {
   /// A new folder `<base>/<prefix>XXXXXX` (`mkdtemp`, mode 0700), its path with links resolved.
   ///
   /// - Throws: ``FileAccessError`` (`mkdtemp`, `realpath`).
-  public static func makeUniqueFolder(prefix: String, in base: String) throws(FileAccessError)
+  package static func makeUniqueFolder(prefix: String, in base: String) throws(FileAccessError)
     -> OutputInProgress
   {
     let (path, id) = try CreationRecording.record {
@@ -54,7 +54,7 @@ public final class OutputInProgress {
   /// interruption removes what it holds and leaves the folder.
   ///
   /// - Throws: ``FileAccessError`` when `path` is not a folder.
-  public static func filling(_ path: String) throws(FileAccessError) -> OutputInProgress {
+  package static func filling(_ path: String) throws(FileAccessError) -> OutputInProgress {
     let real = UserPath.resolved(path)
     let (_, id) = try CreationRecording.record {
       () throws(FileAccessError) -> ((), CreatedEntry?) in
@@ -67,7 +67,7 @@ public final class OutputInProgress {
   }
 
   /// The output is complete: an interruption from now on leaves it.
-  public func keep() {
+  package func keep() {
     CreationRecording.forget(id)
     id = nil
   }

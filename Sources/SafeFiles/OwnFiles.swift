@@ -38,7 +38,7 @@ import SystemShims
 // folder, with that folder's prefix: a command that makes none cleans nothing.
 
 /// The system temporary directory: `TMPDIR` (without a trailing slash), else `/tmp`.
-public func systemTemporaryDirectory() -> String {
+package func systemTemporaryDirectory() -> String {
   if let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty {
     var trimmed = value
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -55,12 +55,12 @@ public func systemTemporaryDirectory() -> String {
 /// The folder holds a lock (`flock`) while it exists, so that a run stopped where no handler runs
 /// (SIGKILL, a crash, a power loss) leaves a folder another run can recognise as abandoned:
 /// ``removeLeftovers(in:prefixes:olderThan:)`` removes only folders whose lock it can take.
-public final class PrivateDirectory {
+package final class PrivateDirectory {
   /// The folder's path.
-  public let path: String
+  package let path: String
   /// True when ``path`` has every link resolved (false when asked not to, or when the real path
   /// is not valid UTF-8 and the path as made is kept).
-  public let hasResolvedPath: Bool
+  package let hasResolvedPath: Bool
   private let identity: FileIdentity
   private var lockDescriptor: Int32
   private var cleanupID: Int?
@@ -80,7 +80,7 @@ public final class PrivateDirectory {
   /// - Throws: ``FileAccessError`` naming the template when `mkdtemp` fails.
   ///   - marked: false leaves out the ownership marker (test folders whose contents tests list;
   ///     such a folder is never removed as a leftover).
-  public init(
+  package init(
     prefix: String, in base: String = systemTemporaryDirectory(), resolvingLinks: Bool = true,
     marked: Bool = true
   ) throws(FileAccessError) {
@@ -153,7 +153,7 @@ public final class PrivateDirectory {
   /// Removes the folder and everything in it, unless its path no longer names the folder we made.
   /// Safe to call more than once. Returns true when the folder is gone.
   @discardableResult
-  public func remove() -> Bool {
+  package func remove() -> Bool {
     guard !isRemoved else { return true }
     isRemoved = true
     let removed = Self.removeFolder(at: path, identity: identity, keepingFolder: false)
@@ -169,7 +169,7 @@ public final class PrivateDirectory {
   /// The folder is a finished output and stays where it is: its marker is removed (what stays
   /// holds only what the run made for the user), its lock released, and neither an interruption
   /// nor the release of this object removes it any more.
-  public func keepInPlace() {
+  package func keepInPlace() {
     guard !isRemoved else { return }
     OwnershipMarker.remove(from: path)
     settle()
@@ -183,7 +183,7 @@ public final class PrivateDirectory {
   ///
   /// - Throws: ``FileAccessError`` (`rename`) when `final` exists and is not an empty folder, or a
   ///   rename fails; the folder is then still this object's, whole.
-  public func publish(as final: String) throws(FileAccessError) {
+  package func publish(as final: String) throws(FileAccessError) {
     guard !isRemoved else { throw FileAccessError(path: path, operation: "rename", code: ENOENT) }
     OwnershipMarker.remove(from: path)
     func restoreMarker() { OwnershipMarker.write(in: path, identity: identity) }
@@ -319,7 +319,7 @@ public final class PrivateDirectory {
   /// taken. A live run's folder is locked by its owner and never touched; the age rule covers the
   /// instant between `mkdtemp` and the lock. Returns the paths removed.
   @discardableResult
-  public static func removeLeftovers(
+  package static func removeLeftovers(
     in base: String, prefixes: [String], olderThan age: Double = 60
   ) -> [String] {
     guard let names = try? DirectoryWalker.names(in: base) else { return [] }
@@ -355,7 +355,7 @@ public final class PrivateDirectory {
   }
 
   /// The folder part of `path` (`.` when it has none).
-  public static func parent(of path: String) -> String {
+  package static func parent(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
@@ -364,18 +364,18 @@ public final class PrivateDirectory {
 /// A regular file this process has just created (never one that existed before): the output of a
 /// copy, a temporary file to rename into place. ``discard()`` removes it only while its path still
 /// names that file.
-public final class CreatedFile {
+package final class CreatedFile {
   /// The file's path.
-  public let path: String
+  package let path: String
   /// The open descriptor (write-only); closed by ``close()`` or when released.
-  public private(set) var descriptor: Int32
+  package private(set) var descriptor: Int32
   private let identity: FileIdentity
   private var cleanupID: Int?
 
   /// Creates `path`, which must not exist (`O_CREAT | O_EXCL | O_NOFOLLOW`).
   ///
   /// - Throws: ``FileAccessError`` (`create`), for instance when something already has that name.
-  public convenience init(path: String, mode: mode_t = 0o600) throws(FileAccessError) {
+  package convenience init(path: String, mode: mode_t = 0o600) throws(FileAccessError) {
     try self.init { () throws(FileAccessError) in
       let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
       guard fd >= 0 else { throw FileAccessError(path: path, operation: "create", code: errno) }
@@ -386,7 +386,7 @@ public final class CreatedFile {
   /// Creates a new file named `<folder>/<prefix>XXXXXX` (`mkstemp`, mode 0600).
   ///
   /// - Throws: ``FileAccessError`` (`mkstemp`).
-  public convenience init(uniqueIn folder: String, prefix: String) throws(FileAccessError) {
+  package convenience init(uniqueIn folder: String, prefix: String) throws(FileAccessError) {
     try self.init { () throws(FileAccessError) in
       var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
       let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -440,13 +440,13 @@ public final class CreatedFile {
   }
 
   /// The file is complete and stays: an interrupted run no longer removes it.
-  public func keep() {
+  package func keep() {
     CreationRecording.forget(cleanupID)
     cleanupID = nil
   }
 
   /// Closes the descriptor (once); the file stays.
-  public func close() {
+  package func close() {
     guard descriptor >= 0 else { return }
     closeDescriptor(descriptor)
     descriptor = -1
@@ -454,7 +454,7 @@ public final class CreatedFile {
 
   /// Removes the file, only if `path` still names the file we created. Returns true when removed.
   @discardableResult
-  public func discard() -> Bool {
+  package func discard() -> Bool {
     close()
     CreationRecording.forget(cleanupID)
     cleanupID = nil

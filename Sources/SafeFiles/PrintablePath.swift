@@ -1,8 +1,8 @@
 /// Turns raw path bytes into one printable line.
-public enum PrintablePath {
+package enum PrintablePath {
   /// Valid UTF-8 is kept; `\` becomes `\\`; control characters become `\n`, `\t`, `\r` or `\xNN`;
   /// bytes that are not valid UTF-8 become `\xNN`.
-  public static func escape(_ bytes: [UInt8]) -> String {
+  package static func escape(_ bytes: [UInt8]) -> String {
     // The usual name: no backslash, no control character, valid UTF-8 — kept as it is, in one
     // step (a container of hundreds of files is listed at every launch that migrates).
     if !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) {

@@ -7,13 +7,13 @@ import SystemShims
 #endif
 
 /// Why a file could not be opened for reading as a regular file.
-public enum SafeFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SafeFileError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A system call failed (not found, permission denied, I/O error).
   case access(FileAccessError)
   /// The path names a FIFO, socket, device, directory or symbolic link. It was not read.
   case notARegularFile(path: String, kind: FileKind)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .access(let error): error.description
     case .notARegularFile(let path, let kind): "\(path) is a \(kind.humanName), not a regular file"
@@ -26,17 +26,17 @@ public enum SafeFileError: Error, Equatable, Sendable, CustomStringConvertible {
 /// `open(O_RDONLY | O_NOFOLLOW | O_NONBLOCK)`, then `fstat` on the descriptor: the kind is checked on the
 /// object actually opened, so a FIFO swapped in after a check never blocks us, and a link is never followed.
 /// The descriptor is closed when the value is released.
-public final class ReadOnlyFile {
+package final class ReadOnlyFile {
   /// The path as given.
-  public let path: String
+  package let path: String
   /// The size when opened.
-  public let size: Int64
+  package let size: Int64
   private let descriptor: Int32
 
   /// Opens `path`.
   ///
   /// - Throws: ``SafeFileError``.
-  public init(path: String) throws(SafeFileError) {
+  package init(path: String) throws(SafeFileError) {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -68,7 +68,7 @@ public final class ReadOnlyFile {
   /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
   ///
   /// - Throws: ``FileAccessError`` on an I/O error.
-  public func read(count: Int, at offset: Int64) throws(FileAccessError) -> [UInt8] {
+  package func read(count: Int, at offset: Int64) throws(FileAccessError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
@@ -95,7 +95,7 @@ public final class ReadOnlyFile {
   /// - Returns: the number of bytes copied (the file's size).
   /// - Throws: ``FileAccessError`` naming whichever side failed.
   @discardableResult
-  public func copy(to destination: String, chunkSize: Int = 1 << 20) throws(FileAccessError)
+  package func copy(to destination: String, chunkSize: Int = 1 << 20) throws(FileAccessError)
     -> Int64
   {
     // A new file only (O_EXCL): a copy never overwrites anything, and on failure it removes only
@@ -128,7 +128,7 @@ public final class ReadOnlyFile {
 
   /// The (offset, length) ranges holding data, in order; the whole file when holes cannot be found.
   /// A sparse file's holes read as zeros without being stored: callers skip them instead of reading.
-  public func dataRegions() throws(FileAccessError) -> [(Int64, Int64)] {
+  package func dataRegions() throws(FileAccessError) -> [(Int64, Int64)] {
     var regions: [(Int64, Int64)] = []
     var offset: Int64 = 0
     while offset < size {

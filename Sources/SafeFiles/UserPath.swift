@@ -12,11 +12,11 @@
 /// is resolved once, here, and the resolved path is the one used and reported. What is found
 /// *inside* a container or a backup is a different matter: those files are opened without following
 /// links, ever (see `ReadOnlyFile`).
-public enum UserPath {
+package enum UserPath {
   /// `path` made absolute, with every link in its longest existing prefix resolved (`realpath`)
   /// and `.` / `..` applied to the rest; a path that does not exist yet (an output) keeps its
   /// missing tail.
-  public static func resolved(_ path: String) -> String {
+  package static func resolved(_ path: String) -> String {
     // A working directory whose name is not valid UTF-8 cannot be a String: a relative path stays
     // relative (it reaches the same file; a replacement character would name another).
     guard path.hasPrefix("/") || currentDirectoryIsUTF8 else { return path }
@@ -53,7 +53,7 @@ public enum UserPath {
   /// file a caller named that is opened in place (a library written in one transaction), so a
   /// link in the folders the caller chose is followed while the file itself must be a regular
   /// file (SQLite's `SQLITE_OPEN_NOFOLLOW` refuses a link anywhere in the path it is given).
-  public static func resolvingFolder(of path: String) -> String {
+  package static func resolvingFolder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return resolved(".") + "/" + path }
     let name = path[path.index(after: slash)...]
     let folder = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -62,7 +62,7 @@ public enum UserPath {
   }
 
   /// `bytes` as a String, or nil when they are not valid UTF-8.
-  public static func validUTF8(_ bytes: [UInt8]) -> String? {
+  package static func validUTF8(_ bytes: [UInt8]) -> String? {
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
     var text = ""

@@ -25,7 +25,7 @@ import SafeFiles
 // A Ditto store whose tables were found but hold no dittos is returned with an empty library.
 
 /// Recovers dittos from stores SQLite can no longer open, orphaned `-wal` files and free space.
-public enum Salvager {
+package enum Salvager {
   /// Salvages the store at `path`.
   ///
   /// `path` is a store file (its `-wal` and `-shm` beside it are used) or a lone `-wal` file;
@@ -33,7 +33,7 @@ public enum Salvager {
   /// copied first and never written.
   ///
   /// - Throws: ``LegacyStoreError`` only when nothing at all could be decoded (see above).
-  public static func salvage(path: String, options: SalvageOptions) throws(LegacyStoreError)
+  package static func salvage(path: String, options: SalvageOptions) throws(LegacyStoreError)
     -> SalvageResult
   {
     let (mainPath, walPath) = paths(for: path)
@@ -55,7 +55,7 @@ public enum Salvager {
   /// True when `walPath` is a regular file holding at least one valid committed frame.
   ///
   /// Cheap: reads the header and validates frames up to the first commit frame.
-  public static func hasValidFrames(walPath: String) -> Bool {
+  package static func hasValidFrames(walPath: String) -> Bool {
     do {
       let file = try ReadOnlyFile(path: walPath)
       guard let wal = try WALFile(file: file, stopAtFirstCommit: true) else { return false }
@@ -68,7 +68,7 @@ public enum Salvager {
   /// Dittos of the store at `path` (a store or its `-wal`) that only `-wal` frames no commit covers
   /// hold: what SQLite never shows. 0 when the `-wal` has no such frame (cheap then: its frames'
   /// headers are read), or when nothing in them decodes.
-  public static func neverCommittedDittos(path: String) -> Int {
+  package static func neverCommittedDittos(path: String) -> Int {
     guard hasFramesNeverCommitted(path: path) else { return 0 }
     do {
       return try salvage(path: path, options: SalvageOptions()).neverCommitted
@@ -80,7 +80,7 @@ public enum Salvager {
   /// True when the `-wal` of the store at `path` (a store or its `-wal`) holds valid frames no
   /// commit covers (after its last commit, or past a broken checksum chain). Reads the frames'
   /// headers only.
-  public static func hasFramesNeverCommitted(path: String) -> Bool {
+  package static func hasFramesNeverCommitted(path: String) -> Bool {
     do {
       let file = try ReadOnlyFile(path: paths(for: path).wal)
       guard let wal = try WALFile(file: file) else { return false }
@@ -275,18 +275,18 @@ public enum Salvager {
 // MARK: - Options and results
 
 /// What a salvage run should look for beyond the live rows.
-public struct SalvageOptions: Sendable {
+package struct SalvageOptions: Sendable {
   /// Also carve deleted rows out of free pages, freeblocks and superseded page images.
   /// They are listed in ``SalvageResult/deleted`` and never put in the library.
-  public var includeDeleted: Bool
+  package var includeDeleted: Bool
 
-  public init(includeDeleted: Bool = false) {
+  package init(includeDeleted: Bool = false) {
     self.includeDeleted = includeDeleted
   }
 }
 
 /// Where salvaged rows came from.
-public enum SalvageSourceKind: String, Sendable {
+package enum SalvageSourceKind: String, Sendable {
   /// Pages read from the main database file.
   case main
   /// Pages taken from the newest committed frames of the `-wal`.
@@ -299,14 +299,14 @@ public enum SalvageSourceKind: String, Sendable {
 }
 
 /// One source's counts: pages read from it and ditto rows decoded from them.
-public struct SalvageSource: Sendable, Equatable {
-  public var kind: SalvageSourceKind
+package struct SalvageSource: Sendable, Equatable {
+  package var kind: SalvageSourceKind
   /// Pages read from this source (pointer-map pages excluded; for `freelist`, the free pages).
-  public var pages: Int
+  package var pages: Int
   /// Ditto rows decoded from those pages (for `freelist`, deleted dittos found).
-  public var rows: Int
+  package var rows: Int
 
-  public init(kind: SalvageSourceKind, pages: Int, rows: Int) {
+  package init(kind: SalvageSourceKind, pages: Int, rows: Int) {
     self.kind = kind
     self.pages = pages
     self.rows = rows
@@ -317,30 +317,30 @@ public struct SalvageSource: Sendable, Equatable {
 ///
 /// An empty ``library`` means a Ditto store was decoded and holds no dittos; when nothing at all
 /// could be decoded, ``Salvager/salvage(path:options:)`` throws instead.
-public struct SalvageResult: Sendable {
+package struct SalvageResult: Sendable {
   /// Live rows in reader order: SQLite's reading, plus the decoded rows it missed, then the rows
   /// found only in frames never committed (``neverCommitted`` of them; ``committedLibrary`` is
   /// the same without them).
-  public var library: LegacyLibrary
+  package var library: LegacyLibrary
   /// Per-source counts: `main` when a non-empty main file exists, `wal` when the `-wal` holds
   /// committed frames, `freelist` with ``SalvageOptions/includeDeleted``.
-  public var sources: [SalvageSource]
+  package var sources: [SalvageSource]
   /// Deleted dittos found in free space (only with ``SalvageOptions/includeDeleted``).
-  public var deleted: [LegacyDitto]
+  package var deleted: [LegacyDitto]
   /// True when SQLite itself opened the store and read its Ditto tables (salvage then only
   /// adds rows SQLite could not reach).
-  public var usedSQLite: Bool
+  package var usedSQLite: Bool
   /// What was assumed or skipped, for logs: counts and codes, never user text.
-  public var notes: [String]
+  package var notes: [String]
   /// Dittos of ``library`` found only in `-wal` frames never committed (a copy cut short, a
   /// broken checksum chain): SQLite would never show them. They come after the committed ones.
-  public var neverCommitted: Int
+  package var neverCommitted: Int
   /// ``library`` without the dittos found only in frames never committed: what the store held
   /// as SQLite last committed it. Imports take this unless told to include the others.
-  public var committedLibrary: LegacyLibrary
+  package var committedLibrary: LegacyLibrary
   /// The dittos found only in frames never committed, each in its category (``library`` minus
   /// ``committedLibrary``).
-  public var neverCommittedLibrary: LegacyLibrary {
+  package var neverCommittedLibrary: LegacyLibrary {
     var held: [String: Set<String>] = [:]
     for category in committedLibrary.categories {
       held[category.title, default: []].formUnion(category.dittos.map(\.text))
@@ -355,13 +355,13 @@ public struct SalvageResult: Sendable {
 
   /// The title a category of rows never committed takes wherever they are written (a CSV, a
   /// recovery file, a library): `Work (never committed)`, so they are never mixed in unseen.
-  public static func neverCommittedTitle(_ title: String) -> String {
+  package static func neverCommittedTitle(_ title: String) -> String {
     title + " (never committed)"
   }
 
   /// ``committedLibrary``, then the rows never committed in categories of their own
   /// (``neverCommittedTitle(_:)``): what an import asked to include them takes.
-  public var markedLibrary: LegacyLibrary {
+  package var markedLibrary: LegacyLibrary {
     var marked = committedLibrary
     for category in neverCommittedLibrary.categories {
       marked.categories.append(
@@ -373,7 +373,7 @@ public struct SalvageResult: Sendable {
   }
 
   /// A result; `committedLibrary` defaults to `library` (no frame outside a commit).
-  public init(
+  package init(
     library: LegacyLibrary, sources: [SalvageSource], deleted: [LegacyDitto], usedSQLite: Bool,
     notes: [String], neverCommitted: Int = 0, committedLibrary: LegacyLibrary? = nil
   ) {

@@ -13,27 +13,27 @@ import SafeFiles
 #endif
 
 /// Lays out an App Group container folder: stores, odd files, App Group defaults.
-public struct ContainerBuilder {
+package struct ContainerBuilder {
   /// The container folder.
-  public let root: String
+  package let root: String
 
   /// Creates `root` (and its parents) if needed.
-  public init(root: String) throws {
+  package init(root: String) throws {
     self.root = root
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
   }
 
   /// The full path of `relative`.
-  public func path(_ relative: String) -> String { root + "/" + relative }
+  package func path(_ relative: String) -> String { root + "/" + relative }
 
   /// Creates the folders leading to `relative`.
-  public func makeParent(of relative: String) throws {
+  package func makeParent(of relative: String) throws {
     let parent = (path(relative) as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
   }
 
   /// Writes a 2.x store at `relative`.
-  public func writeStore(
+  package func writeStore(
     _ spec: LegacyStoreSpec, at relative: String = "Ditto.sqlite",
     journal: LegacyStoreWriter.Journal = .walCheckpointed, seed: UInt64 = 1
   ) throws {
@@ -43,7 +43,7 @@ public struct ContainerBuilder {
 
   /// Grows the store at `relative` to at least `bytes` with free pages (a table filled, then
   /// dropped; the store's own rows are untouched), as a long-used copy that was never vacuumed looks.
-  public func bloat(_ relative: String, toAtLeast bytes: Int) throws {
+  package func bloat(_ relative: String, toAtLeast bytes: Int) throws {
     // SQLite refuses a link anywhere in the path (a Mac's /var → /private/var): open it resolved.
     let database = try Database(
       path: UserPath.resolvingFolder(of: path(relative)), mode: .readWrite)
@@ -59,7 +59,7 @@ public struct ContainerBuilder {
   }
 
   /// Writes raw bytes at `relative`.
-  public func writeBytes(_ bytes: [UInt8], at relative: String) throws {
+  package func writeBytes(_ bytes: [UInt8], at relative: String) throws {
     try makeParent(of: relative)
     guard FileManager.default.createFile(atPath: path(relative), contents: Data(bytes)) else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(relative)])
@@ -67,13 +67,13 @@ public struct ContainerBuilder {
   }
 
   /// Writes `count` seeded random bytes at `relative`.
-  public func writeGarbage(count: Int, seed: UInt64, at relative: String) throws {
+  package func writeGarbage(count: Int, seed: UInt64, at relative: String) throws {
     var random = SeededGenerator(seed: seed)
     try writeBytes((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: relative)
   }
 
   /// Creates a FIFO at `relative`.
-  public func makeFIFO(at relative: String) throws {
+  package func makeFIFO(at relative: String) throws {
     try makeParent(of: relative)
     guard mkfifo(path(relative), 0o644) == 0 else {
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -81,7 +81,7 @@ public struct ContainerBuilder {
   }
 
   /// Writes the App Group defaults (`Library/Preferences/group.io.kern.ditto.plist`).
-  public func writeDefaults(
+  package func writeDefaults(
     _ values: [String: Any], format: PropertyListFormat = .binary
   ) throws {
     let relative = "Library/Preferences/" + AppGroupDefaults.fileName

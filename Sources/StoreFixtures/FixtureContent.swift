@@ -1,6 +1,6 @@
 /// Generated, deterministic Ditto content with every awkward character a CSV or JSON writer must survive:
 /// emoji (with modifiers and flags), newlines (LF and CRLF), quotes, commas, tabs, accents and CJK.
-public enum FixtureContent {
+package enum FixtureContent {
   static let titles = [
     "Work 💼", "Family ❤️", "Addresses, \"home\"", "Ünïcödé & ñ", "Emoji 🇫🇷👍🏽", "Replies",
     "日本語", "Links",
@@ -15,7 +15,7 @@ public enum FixtureContent {
 
   /// `categories` categories of `dittosPerCategory` dittos each, all in profile 1, texts unique per
   /// category, use counts 0–99; the same seed always gives the same content.
-  public static func make(categories: Int, dittosPerCategory: Int, seed: UInt64)
+  package static func make(categories: Int, dittosPerCategory: Int, seed: UInt64)
     -> LegacyStoreSpec
   {
     var random = SeededGenerator(seed: seed)
@@ -44,7 +44,7 @@ public enum FixtureContent {
   /// The reader orders categories without a profile, and dittos without a category, by primary key; this
   /// function uses list order, so it matches only when `shufflesPrimaryKeys` is false or there is at
   /// most one of each.
-  public static func expectedCategories(of spec: LegacyStoreSpec) -> [(
+  package static func expectedCategories(of spec: LegacyStoreSpec) -> [(
     title: String, dittos: [(text: String, useCount: Int64)]
   )] {
     func dittos(_ items: [LegacyStoreSpec.Ditto]) -> [(text: String, useCount: Int64)] {

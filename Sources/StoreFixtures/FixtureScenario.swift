@@ -5,7 +5,7 @@ import LegacyMigration
 import LegacyStore
 
 /// Containers that look like a device in one state of the seed's recovery story or test plan.
-public enum FixtureScenario: String, CaseIterable, Sendable {
+package enum FixtureScenario: String, CaseIterable, Sendable {
   /// 2.0.1 → 3.0.2 directly: the store intact at the container root.
   case intact2x = "intact-2x"
   /// Every row (and the schema) still only in `Ditto.sqlite-wal`.
@@ -34,7 +34,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   case bloatedCopy = "bloated-copy"
 
   /// One line for help and listings.
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .intact2x: "2.x store intact at the container root"
     case .walOnly: "every row still only in Ditto.sqlite-wal"
@@ -55,7 +55,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
 
   /// The Ditto 3.x library (`Ditto.store`) a scenario's container holds. Such libraries are for
   /// ditto-recover and tests only: their model hashes are not the app's, so the app cannot open them.
-  public enum Library: String, Sendable, CaseIterable {
+  package enum Library: String, Sendable, CaseIterable {
     /// None: a device that never ran 3.x.
     case none
     /// As the app creates it just before it migrates: no Profile, no rows (2.0.1 → 3.0.2).
@@ -65,14 +65,14 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   }
 
   /// What a scenario needs.
-  public struct Parameters: Sendable {
-    public var categories: Int
-    public var dittosPerCategory: Int
-    public var seed: UInt64
+  package struct Parameters: Sendable {
+    package var categories: Int
+    package var dittosPerCategory: Int
+    package var seed: UInt64
     /// The library; nil: the scenario's own (``FixtureScenario/defaultLibrary``).
-    public var library: Library?
+    package var library: Library?
 
-    public init(
+    package init(
       categories: Int = 4, dittosPerCategory: Int = 6, seed: UInt64 = 1, library: Library? = nil
     ) {
       self.categories = categories
@@ -84,7 +84,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
 
   /// The library a device in this state holds: an empty store on the 2.0.1 → 3.0.2 paths, the
   /// presets where 3.0.0 or 3.0.1 ran.
-  public var defaultLibrary: Library {
+  package var defaultLibrary: Library {
     switch self {
     case .intact2x, .walOnly, .emptyStore, .walHeavy, .bloatedCopy: .empty
     case .user578kb, .zeroByte, .garbage, .freshInstall, .stale301Flag, .after302: .presets
@@ -98,7 +98,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   ///
   /// - Returns: the content written to `expected.json`.
   @discardableResult
-  public func build(at folder: String, parameters: Parameters) throws -> LegacyLibrary {
+  package func build(at folder: String, parameters: Parameters) throws -> LegacyLibrary {
     let builder = try ContainerBuilder(root: folder)
     let spec = FixtureContent.make(
       categories: parameters.categories, dittosPerCategory: parameters.dittosPerCategory,
@@ -197,7 +197,7 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
   }
 
   /// Writes `library` as `export --format json` would.
-  public static func writeExpected(_ library: LegacyLibrary, to path: String) throws {
+  package static func writeExpected(_ library: LegacyLibrary, to path: String) throws {
     var text: [UInt8] = []
     let writer = ExportWriter(format: .json) { text += $0 }
     for category in library.categories {

@@ -8,9 +8,9 @@ import SafeFiles
 ///
 /// The result is logically faithful, not byte-identical: Core Data itself would refuse it (the model
 /// hashes are made up), but a reader of the SQL layout cannot tell the difference.
-public enum LegacyStoreWriter {
+package enum LegacyStoreWriter {
   /// How the rows reach the file.
-  public enum Journal: Sendable, Equatable {
+  package enum Journal: Sendable, Equatable {
     /// WAL mode, checkpointed and closed: every row is in the main file.
     case walCheckpointed
     /// WAL mode, never checkpointed: the main file holds only its header page, every row (and the
@@ -30,7 +30,7 @@ public enum LegacyStoreWriter {
   /// Writes `spec` as a new store at `path` (and its sidecars, for `.walOnly`).
   ///
   /// - Throws: ``SQLiteError`` or a file error; `path` must not exist yet.
-  public static func write(
+  package static func write(
     _ spec: LegacyStoreSpec, to path: String, journal: Journal = .walCheckpointed,
     seed: UInt64 = 1
   ) throws {

@@ -11,15 +11,15 @@ import SafeFiles
 // a device or into the app's App Group.
 
 /// What a synthetic Ditto 3.x library holds and how its schema is shaped.
-public struct SwiftDataStoreSpec: Sendable {
+package struct SwiftDataStoreSpec: Sendable {
   /// A `DittoItem` row; nil values are written as NULL (to test readers), defaults otherwise.
-  public struct Ditto: Sendable, Equatable {
-    public var text: String?
-    public var useCount: Int64?
+  package struct Ditto: Sendable, Equatable {
+    package var text: String?
+    package var useCount: Int64?
     /// nil: the ditto's position in its category.
-    public var sortOrder: Int64?
+    package var sortOrder: Int64?
 
-    public init(_ text: String?, useCount: Int64? = 0, sortOrder: Int64? = nil) {
+    package init(_ text: String?, useCount: Int64? = 0, sortOrder: Int64? = nil) {
       self.text = text
       self.useCount = useCount
       self.sortOrder = sortOrder
@@ -27,15 +27,15 @@ public struct SwiftDataStoreSpec: Sendable {
   }
 
   /// A `DittoCategory` row and its dittos.
-  public struct Category: Sendable, Equatable {
-    public var title: String?
+  package struct Category: Sendable, Equatable {
+    package var title: String?
     /// nil: the category's position among its profile's categories.
-    public var sortOrder: Int64?
+    package var sortOrder: Int64?
     /// 1-based number of its Profile (`Z_PK`); nil writes `ZPROFILE` NULL.
-    public var profile: Int?
-    public var dittos: [Ditto]
+    package var profile: Int?
+    package var dittos: [Ditto]
 
-    public init(
+    package init(
       title: String?, sortOrder: Int64? = nil, profile: Int? = 1, dittos: [Ditto] = []
     ) {
       self.title = title
@@ -46,40 +46,40 @@ public struct SwiftDataStoreSpec: Sendable {
   }
 
   /// Profile rows (`Z_PK` 1…n).
-  public var profiles: Int
+  package var profiles: Int
   /// Categories in `Z_PK` order.
-  public var categories: [Category]
+  package var categories: [Category]
   /// ACHANGE, ATRANSACTION and ATRANSACTIONSTRING exist (SwiftData always makes them).
-  public var hasHistoryTables = true
+  package var hasHistoryTables = true
   /// One history transaction records the content's inserts (when there is content and history).
-  public var recordsHistory = true
+  package var recordsHistory = true
   /// A few `ANSCK*` CloudKit mirroring tables (empty) and their entities 17001–17003.
-  public var hasCloudKitTables = false
+  package var hasCloudKitTables = false
   /// `ZDITTOITEM` declares `ZUSECOUNT` before `ZSORTORDER`.
-  public var useCountBeforeSortOrder = false
+  package var useCountBeforeSortOrder = false
   /// An extra column in `ZDITTOITEM` (a schema the app's model does not have).
-  public var extraItemColumn: String?
+  package var extraItemColumn: String?
   /// `ZTOMBSTONE0…` columns in `ACHANGE`.
-  public var tombstoneColumns = 0
+  package var tombstoneColumns = 0
   /// `ZMODIFIEDAT` in whole seconds (stored as INTEGER by NUMERIC affinity).
-  public var integerDates = false
+  package var integerDates = false
   /// `Z_MAX` is this much above the largest `Z_PK` of each Ditto entity (deleted objects).
-  public var keyHeadroom: Int64 = 0
+  package var keyHeadroom: Int64 = 0
 
-  public init(profiles: Int, categories: [Category]) {
+  package init(profiles: Int, categories: [Category]) {
     self.profiles = profiles
     self.categories = categories
   }
 
   /// The store as the app creates it just before it migrates: schema, metadata, no rows, no
   /// history rows and no history entities in `Z_PRIMARYKEY`.
-  public static let empty = SwiftDataStoreSpec(profiles: 0, categories: [])
+  package static let empty = SwiftDataStoreSpec(profiles: 0, categories: [])
 
   /// One Profile and the four 3.x presets, with one history transaction for them.
-  public static let presets = SwiftDataStoreSpec(profiles: 1, categories: presetCategories)
+  package static let presets = SwiftDataStoreSpec(profiles: 1, categories: presetCategories)
 
   /// The 3.x presets, as the app creates them.
-  public static let presetCategories: [Category] = [
+  package static let presetCategories: [Category] = [
     Category(
       title: "Instructions",
       dittos: [
@@ -122,9 +122,9 @@ public struct SwiftDataStoreSpec: Sendable {
 /// (DittoCategory = 1, DittoItem = 2, Profile = 3), `Z_METADATA` with a binary plist and a
 /// `Z_MODELCACHE` blob (raw DEFLATE of a small plist). For ditto-recover and tests only: see the
 /// note at the top of this file.
-public enum SwiftDataStoreWriter {
+package enum SwiftDataStoreWriter {
   /// How the rows reach the file.
-  public enum Journal: Sendable, Equatable {
+  package enum Journal: Sendable, Equatable {
     /// Checkpointed and closed: every row is in the main file.
     case walCheckpointed
     /// Never checkpointed: everything lives in `-wal` (with `-shm`), as after the app was killed.
@@ -134,7 +134,7 @@ public enum SwiftDataStoreWriter {
   /// Writes `spec` as a new store at `path`; `path` must not exist yet.
   ///
   /// - Throws: ``SQLiteError`` or a file error.
-  public static func write(
+  package static func write(
     _ spec: SwiftDataStoreSpec, to path: String, journal: Journal = .walCheckpointed,
     seed: UInt64 = 1
   ) throws {

@@ -5,19 +5,19 @@ import Foundation
 import SafeFiles
 
 /// What one run of the tool produced.
-public struct ToolRun: Sendable {
-  public var exitCode: Int32
-  public var standardOutput: String
-  public var standardError: String
+package struct ToolRun: Sendable {
+  package var exitCode: Int32
+  package var standardOutput: String
+  package var standardError: String
 
-  public init(exitCode: Int32, standardOutput: String, standardError: String) {
+  package init(exitCode: Int32, standardOutput: String, standardError: String) {
     self.exitCode = exitCode
     self.standardOutput = standardOutput
     self.standardError = standardError
   }
 
   /// Standard output parsed as one JSON object (nil when it is not one).
-  public var json: [String: Any]? {
+  package var json: [String: Any]? {
     do {
       return try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any]
     } catch {
@@ -26,7 +26,7 @@ public struct ToolRun: Sendable {
   }
 
   /// The `migration_outcome` lines on standard error.
-  public var outcomeLines: [String] {
+  package var outcomeLines: [String] {
     standardError.split(separator: "\n").map(String.init).filter {
       $0.hasPrefix("migration_outcome ")
     }
@@ -34,9 +34,9 @@ public struct ToolRun: Sendable {
 }
 
 /// Runs `ditto-recover` in-process (fast, for most tests) or as a child process (end to end).
-public enum ToolRunner {
+package enum ToolRunner {
   /// Runs `Tool.main` with captured output.
-  public static func run(_ arguments: [String]) -> ToolRun {
+  package static func run(_ arguments: [String]) -> ToolRun {
     let output = BufferOutput()
     let error = BufferOutput()
     let code = Tool.main(
@@ -46,7 +46,7 @@ public enum ToolRunner {
 
   /// How a child run names itself on its `next:` lines: the built executable's path (it was run by
   /// path), shell-quoted as the tool quotes words.
-  public static var programAsRun: String {
+  package static var programAsRun: String {
     let path = executablePath ?? "ditto-recover"
     let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,")
     return path.allSatisfy { safe.contains($0) }
@@ -54,7 +54,7 @@ public enum ToolRunner {
   }
 
   /// Runs the developer's `ditto-fixture` in-process with captured output.
-  public static func runFixture(_ arguments: [String]) -> ToolRun {
+  package static func runFixture(_ arguments: [String]) -> ToolRun {
     let output = BufferOutput()
     let error = BufferOutput()
     let code = FixtureTool.main(
@@ -65,7 +65,7 @@ public enum ToolRunner {
   /// The built `ditto-recover` executable: `DITTO_RECOVER_EXECUTABLE` when set (to run the
   /// end-to-end tests against another build, such as the static one `scripts/bench` measures),
   /// else the one next to the test bundle.
-  public static var executablePath: String? {
+  package static var executablePath: String? {
     if let chosen = ProcessInfo.processInfo.environment["DITTO_RECOVER_EXECUTABLE"], !chosen.isEmpty
     {
       return chosen  // used as given: a wrong path fails the tests instead of skipping them
@@ -86,10 +86,10 @@ public enum ToolRunner {
   }
 
   /// The developer's `ditto-fixture` built beside the test bundle.
-  public static var fixturePath: String? { builtExecutable("ditto-fixture") }
+  package static var fixturePath: String? { builtExecutable("ditto-fixture") }
 
   /// The test-only `crash-harness-tool` built beside the test bundle (see Tests/CrashHarnessTool).
-  public static var crashToolPath: String? { builtExecutable("crash-harness-tool") }
+  package static var crashToolPath: String? { builtExecutable("crash-harness-tool") }
 
   /// An executable of this package built beside the test bundle (or in `.build/debug`).
   static func builtExecutable(_ name: String) -> String? {
@@ -107,7 +107,7 @@ public enum ToolRunner {
 
   /// Runs the built executable as a child process (in `currentDirectory` when given); reads both
   /// pipes before waiting.
-  public static func runProcess(
+  package static func runProcess(
     _ arguments: [String], environment: [String: String]? = nil, standardInput: Data? = nil,
     currentDirectory: String? = nil, executable: String? = ToolRunner.executablePath
   ) throws -> ToolRun {
@@ -143,33 +143,33 @@ public enum ToolRunner {
 }
 
 /// Reads a pipe to its end on a background thread.
-public final class ErrorCollector: @unchecked Sendable {
+package final class ErrorCollector: @unchecked Sendable {
   private var data = Data()
   private let done = DispatchSemaphore(value: 0)
 
-  public init(handle: FileHandle) {
+  package init(handle: FileHandle) {
     Thread.detachNewThread { [self] in
       data = handle.readDataToEndOfFile()
       done.signal()
     }
   }
 
-  public func wait() -> Data {
+  package func wait() -> Data {
     done.wait()
     return data
   }
 }
 
 /// A child `ditto-recover` started now and collected later, so several can run at the same moment.
-public final class ProcessLauncher {
-  public let process = Process()
+package final class ProcessLauncher {
+  package let process = Process()
   private let output = Pipe()
   private let error = Pipe()
   private let collector: ErrorCollector
 
   /// Starts `ditto-recover` with `arguments` (and `environment`, when given), optionally through a
   /// wrapper command such as `setpriv --reuid=…`.
-  public init(
+  package init(
     _ arguments: [String], environment: [String: String]? = nil, wrapper: [String] = [],
     executable: String? = nil
   ) throws {
@@ -191,7 +191,7 @@ public final class ProcessLauncher {
   }
 
   /// Waits for the process and returns what it printed.
-  public func finish() -> ToolRun {
+  package func finish() -> ToolRun {
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = collector.wait()
     process.waitUntilExit()
@@ -204,10 +204,10 @@ public final class ProcessLauncher {
 /// What `ditto-recover` reports for a path a user typed: resolved, links followed (`UserPath`).
 /// In the Mac-layout pass the test folders sit behind a link, so a reported path is compared with
 /// this, never with the path as typed.
-public func shown(_ path: String) -> String { UserPath.resolved(path) }
+package func shown(_ path: String) -> String { UserPath.resolved(path) }
 
 /// `word` as a POSIX shell reads it back (single quotes), for commands a test pastes into `sh`.
-public func shellQuoted(_ word: String) -> String {
+package func shellQuoted(_ word: String) -> String {
   var quoted = String.UnicodeScalarView()
   for scalar in word.unicodeScalars {
     if scalar == "'" {
@@ -222,7 +222,7 @@ public func shellQuoted(_ word: String) -> String {
 extension ToolRun {
   /// Runs `command` exactly as printed with `/bin/sh -c`, `ditto-recover` (the built one) on the
   /// `PATH` as an installed tool is, in `folder` (a new temporary folder when nil).
-  public static func pasted(_ command: String, in folder: String? = nil) throws -> ToolRun {
+  package static func pasted(_ command: String, in folder: String? = nil) throws -> ToolRun {
     guard let executable = ToolRunner.executablePath else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "ditto-recover"])
     }
@@ -239,7 +239,7 @@ extension ToolRun {
   /// passed: a hang is reported, never waited on (no GNU `timeout` needed; a stock Mac has none).
   ///
   /// - Returns: what it printed; `timedOut` when the deadline killed it.
-  public static func shell(_ command: String, in folder: String, deadline: Double) throws -> (
+  package static func shell(_ command: String, in folder: String, deadline: Double) throws -> (
     run: ToolRun, timedOut: Bool
   ) {
     let process = Process()
@@ -270,7 +270,7 @@ extension ToolRun {
   }
 
   /// Runs `command` with `/bin/sh -c` in `folder`, as a user pasting it would.
-  public static func shell(_ command: String, in folder: String) throws -> ToolRun {
+  package static func shell(_ command: String, in folder: String) throws -> ToolRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]

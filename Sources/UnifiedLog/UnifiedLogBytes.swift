@@ -3,19 +3,18 @@ import ByteStreams
 /// Reads unified-log bytes held in memory: a tracev3 file, or a tar archive (gzip-compressed or
 /// not) holding tracev3 files.
 ///
-/// Public for one reader outside this package, the fuzz targets (a package of their own, built
-/// with sanitizers), which can reach only public API; the app never needs it.
-public enum UnifiedLogBytes {
+/// The fuzz target's entry (`Fuzz/Sources/fuzz-unified-log`); the app never needs it.
+package enum UnifiedLogBytes {
   /// What reading found: entries, and problems named (never thrown, never fatal).
-  public struct Result: Sendable, Equatable {
+  package struct Result: Sendable, Equatable {
     /// Entries read.
-    public var entries: Int
+    package var entries: Int
     /// Problems named (a damaged chunk, an unknown compression, a cut archive…).
-    public var problems: Int
+    package var problems: Int
   }
 
   /// Reads `bytes` to their end and renders every entry in both of `log show`'s styles.
-  public static func read(_ bytes: [UInt8]) -> Result {
+  package static func read(_ bytes: [UInt8]) -> Result {
     var result = Result(entries: 0, problems: 0)
     let context = LogContext(timesyncFiles: []) { _ in nil }
     func visit(_ entry: UnifiedLogEntry) {

@@ -5,34 +5,34 @@
 #endif
 
 /// Where a command writes text: standard output, standard error, or a buffer in tests.
-public protocol TextOutput: AnyObject {
+package protocol TextOutput: AnyObject {
   func write(_ text: String)
   /// Writes UTF-8 bytes (export streams use this to avoid building strings).
   func write(bytes: [UInt8])
 }
 
 extension TextOutput {
-  public func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+  package func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Writes to a file descriptor, unbuffered (each call is one `write` loop).
-public final class FileDescriptorOutput: TextOutput {
+package final class FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
   /// The errno of the last write that failed (EPIPE: the reader went away), or 0.
-  public private(set) var lastError: Int32 = 0
+  package private(set) var lastError: Int32 = 0
 
-  public init(descriptor: Int32) {
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
-  public static var standardOutput: FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
-  public static var standardError: FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
+  package static var standardOutput: FileDescriptorOutput { FileDescriptorOutput(descriptor: 1) }
+  package static var standardError: FileDescriptorOutput { FileDescriptorOutput(descriptor: 2) }
 
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     write(bytes: Array(text.utf8))
   }
 
-  public func write(bytes: [UInt8]) {
+  package func write(bytes: [UInt8]) {
     var bytes = bytes
     var offset = 0
     while offset < bytes.count {
@@ -52,8 +52,8 @@ public final class FileDescriptorOutput: TextOutput {
 }
 
 /// Collects text in memory (tests).
-public final class BufferOutput: TextOutput {
-  public private(set) var text = ""
-  public init() {}
-  public func write(_ text: String) { self.text += text }
+package final class BufferOutput: TextOutput {
+  package private(set) var text = ""
+  package init() {}
+  package func write(_ text: String) { self.text += text }
 }

@@ -8,9 +8,9 @@ import SafeFiles
 /// ```swift
 /// @Argument(.count("seed", help: "Seed of the generated content (default: 1).")) var seed: Int = 1
 /// ```
-public struct Option<Value>: Sendable {
+package struct Option<Value>: Sendable {
   /// How it is written and shown.
-  public let spec: OptionSpec
+  package let spec: OptionSpec
   /// Turns the text given into a value. (Untyped `throws`: a stored function type with typed
   /// throws needs the iOS 18 / macOS 15 runtime; the reader maps any error to a usage error.)
   let convert: @Sendable (String) throws -> Value
@@ -22,10 +22,10 @@ public struct Option<Value>: Sendable {
 }
 
 /// A flag (`--json`), declared once and read with ``ParsedArguments/isSet(_:)``.
-public struct Flag: Sendable {
-  public let spec: OptionSpec
+package struct Flag: Sendable {
+  package let spec: OptionSpec
 
-  public init(_ name: String, help: String) {
+  package init(_ name: String, help: String) {
     spec = .flag(name, help: help)
   }
 }
@@ -35,7 +35,7 @@ struct InvalidValue: Error {}
 
 extension Option where Value == String {
   /// `--name <value>`: any text.
-  public static func text(
+  package static func text(
     _ name: String, value: String, help: String, required: Bool = false,
     repeatable: Bool = false
   ) -> Option {
@@ -46,7 +46,7 @@ extension Option where Value == String {
 
   /// `--name <file>`: a path the user chose, resolved (links followed, made absolute: the resolved
   /// path is what the command uses and reports, see `UserPath`).
-  public static func path(
+  package static func path(
     _ name: String, value: String, help: String, required: Bool = false,
     kind: OptionSpec.ValueKind = .file
   ) -> Option {
@@ -56,7 +56,7 @@ extension Option where Value == String {
   }
 
   /// `<file>` in position: a path the user chose, resolved.
-  public static func positionalPath(
+  package static func positionalPath(
     _ name: String, value: String, help: String, required: Bool = true,
     repeatable: Bool = false, kind: OptionSpec.ValueKind = .file
   ) -> Option {
@@ -67,7 +67,7 @@ extension Option where Value == String {
   }
 
   /// `<file>` in position, kept as typed (a name shown in reports, or `-` for standard input).
-  public static func positionalText(
+  package static func positionalText(
     _ name: String, value: String, help: String, required: Bool = true,
     repeatable: Bool = false
   ) -> Option {
@@ -80,7 +80,7 @@ extension Option where Value == String {
 
 extension Option where Value == Int {
   /// `--name <n>`: a whole number, zero or more.
-  public static func count(_ name: String, value: String = "n", help: String) -> Option {
+  package static func count(_ name: String, value: String = "n", help: String) -> Option {
     Option(
       spec: .option(name, value: value, help: help),
       convert: { text in
@@ -92,7 +92,7 @@ extension Option where Value == Int {
 
 extension Option where Value == Double {
   /// `--name <value>`: a number.
-  public static func number(_ name: String, value: String, help: String) -> Option {
+  package static func number(_ name: String, value: String, help: String) -> Option {
     Option(
       spec: .option(name, value: value, help: help),
       convert: { text in
@@ -104,14 +104,14 @@ extension Option where Value == Double {
 
 extension Option where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
   /// `--name <value>` taking one of `Value`'s cases (listed in help and completions).
-  public static func choice(_ name: String, value: String, help: String, required: Bool = false)
+  package static func choice(_ name: String, value: String, help: String, required: Bool = false)
     -> Option
   {
     oneOf(.option(name, value: value, help: help, required: required))
   }
 
   /// `<value>` in position, one of `Value`'s cases (listed in help and completions).
-  public static func positionalChoice(
+  package static func positionalChoice(
     _ name: String, value: String, help: String, required: Bool = true
   ) -> Option {
     oneOf(.positional(name, value: value, help: help, required: required))

@@ -5,11 +5,11 @@ import LegacyMigration
 import SafeFiles
 
 /// The options every command takes; the tool adds them to each command's own.
-public enum CommonOptions {
+package enum CommonOptions {
   /// `--json`: one JSON object on standard output, also on failure.
-  public static let json = Flag("json", help: "Print one JSON object on standard output.")
+  package static let json = Flag("json", help: "Print one JSON object on standard output.")
   /// `--verbose`: info-level log lines and the causes of errors on standard error.
-  public static let verbose = Flag("verbose", help: "Show info-level log lines and error causes.")
+  package static let verbose = Flag("verbose", help: "Show info-level log lines and error causes.")
 
   static let specs = [json.spec, verbose.spec]
 }

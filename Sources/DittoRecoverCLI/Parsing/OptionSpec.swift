@@ -1,8 +1,8 @@
 /// How one option or positional argument is written: drives parsing, help and shell completions.
 /// Commands declare their options as ``Option`` and ``Flag`` values, which carry a spec.
-public struct OptionSpec: Sendable, Equatable {
+package struct OptionSpec: Sendable, Equatable {
   /// How the argument is written.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// `--name <value>`.
     case option(valueName: String)
     /// `--name`, no value.
@@ -12,7 +12,7 @@ public struct OptionSpec: Sendable, Equatable {
   }
 
   /// What a value is, for completions.
-  public enum ValueKind: Sendable, Equatable {
+  package enum ValueKind: Sendable, Equatable {
     /// Any text (or none, for a flag).
     case text
     /// A file.
@@ -24,18 +24,18 @@ public struct OptionSpec: Sendable, Equatable {
   }
 
   /// The long name without dashes (`container`), or the positional's key.
-  public var name: String
-  public var kind: Kind
-  public var help: String
-  public var isRequired: Bool
+  package var name: String
+  package var kind: Kind
+  package var help: String
+  package var isRequired: Bool
   /// May be given more than once (positionals: takes all remaining bare arguments).
-  public var isRepeatable: Bool
+  package var isRepeatable: Bool
   /// Allowed values, when the value comes from a fixed list (shown in help, checked when parsing).
-  public var allowedValues: [String]?
+  package var allowedValues: [String]?
   /// What the value is.
-  public var valueKind: ValueKind = .text
+  package var valueKind: ValueKind = .text
 
-  public static func option(
+  package static func option(
     _ name: String, value: String, help: String, required: Bool = false,
     repeatable: Bool = false
   ) -> OptionSpec {
@@ -44,13 +44,13 @@ public struct OptionSpec: Sendable, Equatable {
       isRepeatable: repeatable, allowedValues: nil)
   }
 
-  public static func flag(_ name: String, help: String) -> OptionSpec {
+  package static func flag(_ name: String, help: String) -> OptionSpec {
     OptionSpec(
       name: name, kind: .flag, help: help, isRequired: false, isRepeatable: false,
       allowedValues: nil)
   }
 
-  public static func positional(
+  package static func positional(
     _ name: String, value: String, help: String, required: Bool = true, repeatable: Bool = false
   ) -> OptionSpec {
     OptionSpec(
@@ -59,13 +59,13 @@ public struct OptionSpec: Sendable, Equatable {
   }
 
   /// True for a positional argument.
-  public var isPositional: Bool {
+  package var isPositional: Bool {
     if case .positional = kind { return true }
     return false
   }
 
   /// `--container <dir>`, `--json`, `<file>`.
-  public var synopsis: String {
+  package var synopsis: String {
     switch kind {
     case .option(let value): "--\(name) <\(value)>"
     case .flag: "--\(name)"
@@ -74,7 +74,7 @@ public struct OptionSpec: Sendable, Equatable {
   }
 
   /// The synopsis as it appears in a usage line: optional parts in brackets.
-  public var usageFragment: String {
+  package var usageFragment: String {
     isRequired ? synopsis : "[\(synopsis)]"
   }
 }

@@ -1,6 +1,6 @@
 /// The arguments of one command, checked against its ``OptionSpec`` list and read back through the
 /// command's ``Option`` and ``Flag`` declarations.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
   private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
 
@@ -11,7 +11,7 @@ public struct ParsedArguments: Sendable, Equatable {
   /// before this runs.
   ///
   /// - Throws: ``UsageError`` with swift-argument-parser's wording.
-  public init(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) {
+  package init(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) {
     let positionals = specs.filter(\.isPositional)
     var positionalIndex = 0
     var index = 0
@@ -75,7 +75,7 @@ public struct ParsedArguments: Sendable, Equatable {
   /// The value given for `option`, parsed; nil when absent.
   ///
   /// - Throws: ``UsageError`` when the text is not a valid value.
-  public func value<Value>(of option: Option<Value>) throws(UsageError) -> Value? {
+  package func value<Value>(of option: Option<Value>) throws(UsageError) -> Value? {
     guard let text = values[option.spec.name]?.last else { return nil }
     return try convert(text, option)
   }
@@ -83,17 +83,17 @@ public struct ParsedArguments: Sendable, Equatable {
   /// Every value given for a repeatable `option`, parsed, in order.
   ///
   /// - Throws: ``UsageError`` when a text is not a valid value.
-  public func values<Value>(of option: Option<Value>) throws(UsageError) -> [Value] {
+  package func values<Value>(of option: Option<Value>) throws(UsageError) -> [Value] {
     var parsed: [Value] = []
     for text in values[option.spec.name] ?? [] { parsed.append(try convert(text, option)) }
     return parsed
   }
 
   /// True when `option` was given at all.
-  public func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
+  package func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
 
   /// True when `flag` was given.
-  public func isSet(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+  package func isSet(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
   private func convert<Value>(_ text: String, _ option: Option<Value>) throws(UsageError)
     -> Value

@@ -1,12 +1,12 @@
 /// A command line that cannot be run: printed with the usage line, exit code 64.
-public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let message: String
+package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  package let message: String
 
-  public init(_ message: String) {
+  package init(_ message: String) {
     self.message = message
   }
 
-  public var description: String { message }
+  package var description: String { message }
 
   static func unknownOption(_ option: String) -> UsageError {
     UsageError("Unknown option '\(option)'")
