@@ -249,11 +249,7 @@ public final class LegacyDataMigrator: Sendable {
 
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
   func run(_ request: AttemptRequest) -> MigrationReport {
-    let result = attempt(request)
-    var report = MigrationReport(
-      trigger: request.trigger, outcome: MigrationOutcome.derive(from: result), result: result)
-    report.isDryRun = request.isDryRun
-    report.isFromFile = request.file != nil
+    var report = attempt(request)
     if request.trigger == .auto, !request.isDryRun {
       updateFlags(&report, readsFlags: request.interruption == nil)
     } else {
@@ -283,9 +279,8 @@ public final class LegacyDataMigrator: Sendable {
     let sources: LegacySources
     if let file = request.file {
       let gathered = gathering.survey(file: file, keepsStoreOpen: true)
-      sources = gathering.sources(
-        gathered, selection: SourceSelection(.manual), defaultsName: "", isPickedFile: true)
-      if let error = sources.readResult.readError {
+      sources = gathering.sources(gathered, selection: SourceSelection(.manual), isPickedFile: true)
+      if let error = sources.read.readError {
         // The file the user picked: its path and name are theirs, never public.
         logger.info(
           "recoverNow(file): cannot read the file picked (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
@@ -302,64 +297,63 @@ public final class LegacyDataMigrator: Sendable {
 
   /// Pass 1 (the sources, surveyed to their end), then pass 2 (the merge, streamed into the
   /// destination): see LegacySources.swift.
-  private func attempt(_ request: AttemptRequest) -> AttemptResult {
+  private func attempt(_ request: AttemptRequest) -> MigrationReport {
     if let reason = request.interruption ?? (Task.isCancelled ? .cancelled : nil) {
-      var result = AttemptResult()
-      result.interruption = reason
       logger.info(
         "runMigration(\(request.trigger.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(reason), privacy: .public)"
       )
-      return result
+      return MigrationReport(
+        trigger: request.trigger, read: .notRead(request.trigger), merge: .interrupted(reason),
+        isDryRun: request.isDryRun)
     }
-    return withSources(request) { sources in merge(sources, request: request) }
+    return withSources(request) { sources in
+      MigrationReport(
+        trigger: request.trigger, read: sources.read, merge: merge(sources, request: request),
+        isDryRun: request.isDryRun)
+    }
   }
 
   /// Pass 2 for the sources of one attempt: what they offer, merged (or previewed).
-  private func merge(_ sources: LegacySources, request: AttemptRequest) -> AttemptResult {
-    var result = sources.readResult
+  private func merge(_ sources: LegacySources, request: AttemptRequest) -> MergeRecord {
     let offered = sources.offered
-    result.counts.categoriesRead = offered.categories
-    result.counts.dittosRead = offered.dittos
+    var record = MergeRecord()
+    record.counts.categoriesRead = offered.categories
+    record.counts.dittosRead = offered.dittos
     // Between the sources and the merge: a cancelled task stops here, before the library is touched.
     if Task.isCancelled {
-      result.interruption = .cancelled
-      return result
+      record.stop = .interrupted(.cancelled)
+      return record
     }
-    guard sources.hasCategories else {
-      result.counts = ImportCounts()
-      return result
-    }
+    guard sources.hasCategories else { return MergeRecord() }
     logger.info(
       "runMigration(\(request.trigger.rawValue, privacy: .public)): importing \(offered.categories) categories / \(offered.dittos) dittos"
     )
     do throws(ImportFailure) {
       let merged = try merge(sources.streams, dryRun: request.isDryRun)
-      result.counts = merged.result.counts
-      result.libraryFacts = merged.facts
-      result.libraryWarning = merged.warning
-      return result
+      record.counts = merged.result.counts
+      record.libraryFacts = merged.facts
+      record.libraryWarning = merged.warning
     } catch {
       switch error.reason {
       case .library(let problem):
-        result.destinationError = problem
+        record.stop = .library(problem)
         logger.info(
           "writeMigratedData: the library cannot be written (\(problem.code, privacy: .public)): \(problem.description, privacy: .private); nothing was changed"
         )
       case .source(let failure):
         let problem =
           failure.error as? LegacyStoreError
-          ?? .unreadable(file: result.store?.path ?? "", reason: failure.description)
-        result.readError = problem
-        result.transientReason = result.transientReason ?? problem.kind.transientReason
+          ?? .unreadable(file: sources.read.store?.path ?? "", reason: failure.description)
+        record.stop = .source(problem)
         logger.info(
           "runMigration: the store stopped reading during the import (\(problem.code, privacy: .public)): \(problem.description, privacy: .private); nothing was changed"
         )
       case .cancelled:
-        result.interruption = .cancelled
+        record.stop = .interrupted(.cancelled)
         logger.info("runMigration: cancelled before anything was written; nothing was changed")
       }
     }
-    return result
+    return record
   }
 
   /// Pass 2: the merge of `streams` into the destination, or (dry run) its preview. A preview

@@ -55,29 +55,23 @@ package struct SourceSelection: Sendable, Equatable {
   }
 }
 
-/// The legacy side of one attempt: the survey, and the sources it imports, open on their private
-/// snapshots and ready to stream into a merge (the snapshots are removed with this value).
+/// The legacy side of one attempt: the survey and what the attempt takes from it, and those sources
+/// open on their private snapshots, ready to stream into a merge (the snapshots are removed with
+/// this value).
 package final class LegacySources {
-  /// What was found and read.
-  package let survey: LegacySurvey
+  /// The survey, and what the attempt takes from it (every read-side fact is derived there).
+  package let read: LegacyRead
   /// The sources to import, in order (the chosen store, or what salvage rebuilt; on the manual path
   /// the other readable stores; the keyboard's queue; the 1.x list).
   package let streams: [any MergeSourceStream]
-  /// One report per legacy source (those imported, and an unreadable defaults file), counts read.
-  package let reports: [LegacySourceReport]
-  /// The read side of the attempt (what was found, read errors, salvage); the merge's counts are
-  /// filled in later.
-  package let readResult: AttemptResult
 
-  init(
-    survey: LegacySurvey, streams: [any MergeSourceStream], reports: [LegacySourceReport],
-    readResult: AttemptResult
-  ) {
-    self.survey = survey
+  init(read: LegacyRead, streams: [any MergeSourceStream]) {
+    self.read = read
     self.streams = streams
-    self.reports = reports
-    self.readResult = readResult
   }
+
+  /// What was found and read.
+  package var survey: LegacySurvey { read.survey }
 
   /// Surveys `layout` and opens the sources an attempt on `path` imports. Writes nothing.
   ///
@@ -105,9 +99,7 @@ package final class LegacySources {
     let gathered = gathering.survey(
       layout, defaults: defaults, depth: depth, keeping: selection.everyStore ? .every : .chosen,
       includingNeverCommitted: selection.includesNeverCommitted)
-    return gathering.sources(
-      gathered, selection: selection, defaultsName: defaults?.legacySourceName ?? "",
-      isPickedFile: false)
+    return gathering.sources(gathered, selection: selection, isPickedFile: false)
   }
 
   /// True when a source offers at least one category (an attempt then merges).
@@ -115,9 +107,7 @@ package final class LegacySources {
 
   /// Categories and dittos the sources offer, as read (what the outcome line carries when no merge
   /// ran to its end).
-  package var offered: (categories: Int, dittos: Int) {
-    (reports.reduce(0) { $0 + $1.categories }, reports.reduce(0) { $0 + $1.dittos })
-  }
+  package var offered: (categories: Int, dittos: Int) { read.offered }
 
   /// Removes the private snapshots now.
   package func close() {
@@ -218,6 +208,7 @@ struct LegacySourceGathering {
       gathered.survey.loneWALs.append(lone)
     }
     gathered.survey.defaults = readDefaults(source, layout: layout)
+    gathered.survey.defaultsName = source?.legacySourceName ?? ""
     return gathered
   }
 
@@ -448,44 +439,17 @@ struct LegacySourceGathering {
 
   // MARK: - The sources an attempt imports
 
-  /// The sources `selection` takes from what was gathered, and the read side of the attempt.
-  func sources(
-    _ gathered: Gathered, selection: SourceSelection, defaultsName: String, isPickedFile: Bool
-  ) -> LegacySources {
-    let survey = gathered.survey
-    var result = AttemptResult()
-    result.orphanWALs = survey.loneWALs.filter(\.mayHoldData).map(\.candidate)
-    if selection.salvaging, !selection.includesNeverCommitted {
-      result.neverCommittedLeft = survey.neverCommittedDittos
-    }
-    result.skipped = survey.skipped
-    if case .failed(let error) = survey.defaults { result.defaultsError = error }
-    let selected = survey.sources(
-      salvaging: selection.salvaging, everyStore: selection.everyStore,
-      includingNeverCommitted: selection.includesNeverCommitted)
-    // A lone `-wal` is legacy data on every path: "nothing on disk" would tell the cohort the
-    // data is gone while its frames are still there.
-    result.foundLegacyData =
-      isPickedFile || survey.chosen != nil || !survey.skipped.isEmpty
-      || result.defaultsError != nil || !result.orphanWALs.isEmpty
-      || !selected.filter { $0.origin == .defaults }.isEmpty
-    guard result.foundLegacyData else {
-      return LegacySources(survey: survey, streams: [], reports: [], readResult: result)
-    }
-    result.store = survey.storeToImport?.candidate ?? survey.chosen
-    result.readError = survey.decidingReadError ?? survey.leftBehindError(importing: selected)
-    result.transientReason = survey.transientReason
-    result.otherStores = survey.otherReadableStores.map { store in
-      let imported = selected.contains { $0.origin == .store(store.candidate) }
-      return OtherLegacyStore(
-        candidate: store.candidate, categories: store.categories ?? 0, dittos: store.dittos ?? 0,
-        missing: store.missingFromChosen, imported: imported)
-    }
+  /// The sources `selection` takes from what was gathered, open and ready to stream.
+  func sources(_ gathered: Gathered, selection: SourceSelection, isPickedFile: Bool)
+    -> LegacySources
+  {
+    let read = LegacyRead(survey: gathered.survey, selection: selection, isPickedFile: isPickedFile)
+    guard read.foundLegacyData else { return LegacySources(read: read, streams: []) }
     var streams: [any MergeSourceStream] = []
-    var reports: [LegacySourceReport] = []
+    var unopened: (candidate: LegacyCandidate, error: LegacyStoreError)?
     let content: DefaultsLegacyContent?
-    if case .read(let read) = survey.defaults { content = read } else { content = nil }
-    for source in selected {
+    if case .read(let read) = read.survey.defaults { content = read } else { content = nil }
+    for source in read.selected {
       switch source.origin {
       case .store(let candidate):
         guard let open = gathered.openStores[candidate.path] else { continue }
@@ -494,66 +458,36 @@ struct LegacySourceGathering {
             try StoreSourceStream(
               kind: source.kind.rawValue, store: open.store, reader: open.reader))
         } catch {
-          result.readError = error
-          continue
+          unopened = (candidate, error)
         }
-        reports.append(report(source, path: candidate.path))
       case .salvage(let candidate):
         guard let library = gathered.salvaged[candidate.path] else { continue }
-        if result.readError != nil {
+        if read.survey.decidingReadError != nil {
           logger.info("runMigration: SQLite could not read the store; using salvaged rows")
         }
-        result.store = candidate
-        result.readError = nil
-        result.salvaged = library.dittoCount
-        if selection.includesNeverCommitted {
-          result.neverCommittedIncluded = Self.neverCommitted(of: candidate, in: survey)
-        }
         streams.append(MergeSource(kind: .coreData, categories: library.categories))
-        reports.append(report(source, path: candidate.path))
       case .neverCommitted(let candidate):
         guard let library = gathered.neverCommittedRows[candidate.path] else { continue }
-        result.neverCommittedIncluded += library.dittoCount
         streams.append(MergeSource(kind: .coreData, categories: library.categories))
-        reports.append(report(source, path: candidate.path))
       case .defaults:
         // The survey lists a defaults source only for defaults it read; unreadable defaults are
-        // `result.defaultsError`, never an empty source.
+        // `read.defaultsError`, never an empty source.
         guard let content else { continue }
         let categories = source.kind == .pending ? content.pending : content.version1
         streams.append(MergeSource(kind: source.kind, categories: categories))
-        reports.append(report(source, path: defaultsName))
       }
     }
     // Snapshots opened for stores this selection does not stream are released with `gathered`.
-    if !selection.salvaging, case .read(_, 0) = survey.storeToImport?.content,
-      !result.orphanWALs.isEmpty
+    if !selection.salvaging, case .read(_, 0) = read.survey.storeToImport?.content,
+      !read.orphanWALs.isEmpty
     {
       logger.info(
-        "runMigration(auto): the store read empty; a -wal without its store holds frames (\(result.orphanWALs.map(\.publicName).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
+        "runMigration(auto): the store read empty; a -wal without its store holds frames (\(read.orphanWALs.map(\.publicName).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
       )
     }
-    if let error = result.defaultsError {
-      var entry = LegacySourceReport(kind: .defaults, path: defaultsName)
-      entry.error = error.description
-      reports.append(entry)
-    }
-    result.sources = reports
-    return LegacySources(survey: survey, streams: streams, reports: reports, readResult: result)
-  }
-
-  /// The dittos salvage found only in frames never committed in `candidate`'s bytes.
-  private static func neverCommitted(of candidate: LegacyCandidate, in survey: LegacySurvey) -> Int
-  {
-    let stores = survey.stores.filter { $0.candidate == candidate }.map(\.salvage)
-    let wals = survey.loneWALs.filter { $0.candidate == candidate }.map(\.salvage)
-    return (stores + wals).reduce(0) { $0 + ($1?.neverCommitted ?? 0) }
-  }
-
-  private func report(_ source: LegacySurvey.Source, path: String) -> LegacySourceReport {
-    var report = LegacySourceReport(kind: source.kind, path: path)
-    report.categories = source.categories
-    report.dittos = source.dittos
-    return report
+    return LegacySources(
+      read: LegacyRead(
+        survey: read.survey, selection: selection, isPickedFile: isPickedFile, unopened: unopened),
+      streams: streams)
   }
 }

@@ -37,6 +37,12 @@ package struct LegacySurvey: Sendable {
     package var neverCommitted = 0
     package var neverCommittedCategories = 0
 
+    /// The file at `candidate`, with what reading it gave (nil: not read).
+    package init(candidate: LegacyCandidate, content: Content? = nil) {
+      self.candidate = candidate
+      self.content = content
+    }
+
     /// Categories read from it; nil when it was not read or could not be.
     package var categories: Int? {
       if case .read(let categories, _) = content { return categories }
@@ -117,6 +123,9 @@ package struct LegacySurvey: Sendable {
   package var defaults: Defaults = .none
   /// How far this survey read.
   package var depth: Depth
+  /// What the defaults source calls itself in reports (the preferences file's path); "" without
+  /// one.
+  package var defaultsName = ""
 
   /// A survey of `layout` (nil for a file the user picked) that reads as far as `depth`, nothing
   /// found yet.
@@ -276,6 +285,14 @@ package struct LegacySurvey: Sendable {
   package var neverCommittedDittos: Int {
     stores.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) + $1.neverCommitted }
       + loneWALs.reduce(0) { $0 + ($1.salvage?.neverCommitted ?? 0) }
+  }
+
+  /// Dittos salvage found only in frames never committed in `candidate`'s bytes (a store or a lone
+  /// `-wal`).
+  package func neverCommitted(in candidate: LegacyCandidate) -> Int {
+    let stores = stores.filter { $0.candidate == candidate }.map(\.salvage)
+    let wals = loneWALs.filter { $0.candidate == candidate }.map(\.salvage)
+    return (stores + wals).reduce(0) { $0 + ($1?.neverCommitted ?? 0) }
   }
 
   /// The sources an import takes: the chosen store when it reads; with `everyStore`, every other

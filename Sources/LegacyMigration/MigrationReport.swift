@@ -2,31 +2,59 @@ import LegacyStore
 import LibraryMerge
 import Telemetry
 
-/// Everything one migration attempt did, returned on every path, errors included. Made by the
-/// engine; read-only to everyone else.
+/// What happened after the legacy side was read: the merge's counts and what the library said,
+/// or why the attempt stopped.
+package struct MergeRecord: Sendable {
+  /// Why an attempt stopped before it settled anything.
+  package enum Stop: Sendable {
+    /// Protected data was not available (`locked`: nothing was read) or the task was cancelled
+    /// (`cancelled`: nothing was written).
+    case interrupted(TransientReason)
+    /// The library could not be read or written (nothing was changed; never a legacy-read error).
+    case library(DestinationError)
+    /// A store the survey read stopped reading during the import (nothing was changed).
+    case source(LegacyStoreError)
+  }
+
+  /// Counts of the import (or of its preview); when the merge did not run to its end, what the
+  /// sources offered; zero when there was nothing to merge.
+  package var counts = ImportCounts()
+  /// Why the attempt stopped, if it did.
+  package var stop: Stop?
+  /// What the library is (iCloud tables, history), as the destination said during the import; nil
+  /// when no import ran.
+  package var libraryFacts: LibraryFacts?
+  /// A preview ran as against an empty library because the library could not be read: why.
+  package var libraryWarning: DestinationError?
+
+  /// A record of `counts`, nothing stopped.
+  package init(counts: ImportCounts = ImportCounts()) {
+    self.counts = counts
+  }
+
+  /// The record of an attempt interrupted for `reason`.
+  package static func interrupted(_ reason: TransientReason) -> MergeRecord {
+    var record = MergeRecord()
+    record.stop = .interrupted(reason)
+    return record
+  }
+}
+
+/// Everything one migration attempt did, returned on every path, errors included: the survey and
+/// what the attempt took from it, what the merge did, and what the flag became. Every other fact is
+/// derived from those. Made by the engine; read-only to everyone else.
 public struct MigrationReport: Sendable {
   /// Which path ran.
-  package internal(set) var trigger: MigrationTrigger
-  /// How it ended.
-  public internal(set) var outcome: MigrationOutcome
-  /// The store that was imported (or, when none could be read, the one that was chosen).
-  package internal(set) var store: LegacyCandidate? {
-    get { result.store }
-    set { result.store = newValue }
-  }
-  /// Counts of the import (or of its preview). When the merge did not run to its end (a library
-  /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
-  public var counts: ImportCounts { result.counts }
-  /// Why the store could not be read.
-  package internal(set) var readError: LegacyStoreError? {
-    get { result.readError }
-    set { result.readError = newValue }
-  }
-  /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
-  package internal(set) var destinationError: DestinationError? {
-    get { result.destinationError }
-    set { result.destinationError = newValue }
-  }
+  package let trigger: MigrationTrigger
+  /// The legacy side: the survey and the sources taken from it.
+  package let read: LegacyRead
+  /// What the merge did, or why the attempt stopped.
+  package let merge: MergeRecord
+  /// True for a preview: nothing was written and the flag was not touched.
+  public private(set) var isDryRun: Bool
+
+  // The flag change (only the automatic path ever writes the flag).
+
   /// True when this attempt set the completion flag (only the automatic path ever does).
   public internal(set) var flagSet = false
   /// True when the completion flag is set once this attempt is over (set now or before): nothing
@@ -40,81 +68,97 @@ public struct MigrationReport: Sendable {
   /// after this attempt. Set on every automatic report, except when the flag store could not be
   /// read or was deliberately not read (protected data not available); nil on the manual path.
   public internal(set) var attempts: Int?
-  /// True for a preview: nothing was written and the flag was not touched.
-  public internal(set) var isDryRun = false
+
+  /// The report of an attempt `trigger` started that read `read` and merged (or stopped) as
+  /// `merge` says; the flag change is recorded afterwards.
+  package init(trigger: MigrationTrigger, read: LegacyRead, merge: MergeRecord, isDryRun: Bool) {
+    self.trigger = trigger
+    self.read = read
+    self.merge = merge
+    self.isDryRun = isDryRun
+  }
+
+  // MARK: - Derived
+
+  /// What was found and read.
+  package var survey: LegacySurvey { read.survey }
+
+  /// How it ended: the only place an outcome is derived from what happened.
+  public var outcome: MigrationOutcome {
+    if interruption != nil { return .foundUnreadable }
+    if destinationError != nil { return .libraryError }
+    guard read.foundLegacyData else { return .nothingOnDisk }
+    guard readSucceeded else { return .foundUnreadable }
+    guard counts.dittosRead > 0 else { return .emptyStore }
+    return counts.inserted > 0 ? .success : .noNewData
+  }
+
+  /// True when what was found could be read: a store (or salvage), or, without any store, the
+  /// defaults.
+  package var readSucceeded: Bool {
+    if interruption != nil { return false }
+    if salvaged != nil { return true }
+    if store != nil { return readError == nil }
+    return defaultsError == nil && readError == nil
+  }
+
+  /// The store that was imported (or, when none could be read, the one that was chosen).
+  package var store: LegacyCandidate? { read.store }
+  /// Counts of the import (or of its preview). When the merge did not run to its end (a library
+  /// error, a cancellation), `categoriesRead` and `dittosRead` are what the sources offered.
+  public var counts: ImportCounts { merge.counts }
+  /// Why the store could not be read: during the import, else as the survey found it.
+  package var readError: LegacyStoreError? {
+    if case .source(let error) = merge.stop { return error }
+    return read.readError
+  }
+  /// Why the library could not be read or written (nothing was changed; never a legacy-read error).
+  package var destinationError: DestinationError? {
+    if case .library(let error) = merge.stop { return error }
+    return nil
+  }
   /// Dittos rebuilt by salvage from bytes SQLite could not read, when salvage ran.
-  package internal(set) var salvaged: Int? {
-    get { result.salvaged }
-    set { result.salvaged = newValue }
-  }
+  package var salvaged: Int? { read.salvaged }
   /// Every legacy source found, with its own counts or error.
-  package internal(set) var sources: [LegacySourceReport] {
-    get { result.sources }
-    set { result.sources = newValue }
-  }
+  package var sources: [LegacySourceReport] { read.sources }
   /// Why the App Group defaults' legacy keys could not be read, when so.
-  package internal(set) var defaultsError: DefaultsError? {
-    get { result.defaultsError }
-    set { result.defaultsError = newValue }
-  }
+  package var defaultsError: DefaultsError? { read.defaultsError }
   /// Other stores that read and hold dittos besides the one imported: the automatic path leaves them to
   /// "Recover Old Dittos" (``OtherLegacyStore/imported`` false); the manual path imports them.
-  public var otherStores: [OtherLegacyStore] { result.otherStores }
-
+  public var otherStores: [OtherLegacyStore] { read.otherStores }
   /// Lone `-wal` files whose store is gone and which are not empty (only the manual path
   /// salvages them).
-  package internal(set) var orphanWALs: [LegacyCandidate] {
-    get { result.orphanWALs }
-    set { result.orphanWALs = newValue }
-  }
+  package var orphanWALs: [LegacyCandidate] { read.orphanWALs }
   /// Dittos found only in `-wal` frames never committed that this attempt left out (imported only
   /// when asked for by name: `recover --include-never-committed`).
-  package internal(set) var neverCommittedLeft: Int {
-    get { result.neverCommittedLeft }
-    set { result.neverCommittedLeft = newValue }
-  }
+  package var neverCommittedLeft: Int { read.neverCommittedLeft }
   /// Dittos found only in frames never committed that were imported on purpose, in categories of
   /// their own (`… (never committed)`).
-  package internal(set) var neverCommittedIncluded: Int {
-    get { result.neverCommittedIncluded }
-    set { result.neverCommittedIncluded = newValue }
-  }
+  package var neverCommittedIncluded: Int { read.neverCommittedIncluded }
   /// Paths with a store's name that are not regular files (never opened).
-  package internal(set) var skipped: [SkippedCandidate] {
-    get { result.skipped }
-    set { result.skipped = newValue }
+  package var skipped: [SkippedCandidate] { read.skipped }
+  /// The first failure met that says nothing about the legacy data, when there was one (an
+  /// interruption first): the flag and the counter were not written, and a `found_unreadable` line
+  /// carries ` reason=<value>`.
+  package var transientReason: TransientReason? {
+    if let interruption { return interruption }
+    if let reason = read.transientReason { return reason }
+    if case .source(let error) = merge.stop { return error.kind.transientReason }
+    return nil
   }
-  /// The first failure met that says nothing about the legacy data, when there was one: the flag
-  /// and the counter were not written, and a `found_unreadable` line carries ` reason=<value>`.
-  package internal(set) var transientReason: TransientReason?
   /// True for ``LegacyDataMigrator/recoverNow(from:dryRun:)``: the line carries `from=file`.
-  package internal(set) var isFromFile = false
+  package var isFromFile: Bool { read.isPickedFile }
   /// What the library is (iCloud tables, history), as the destination said during the import; nil
   /// when no import ran.
-  package var libraryFacts: LibraryFacts? { result.libraryFacts }
+  package var libraryFacts: LibraryFacts? { merge.libraryFacts }
   /// A preview ran as against an empty library because the library could not be read: why.
-  package var libraryWarning: DestinationError? { result.libraryWarning }
-
-  /// The report of an attempt `trigger` started that ended in `outcome`, nothing counted.
-  init(trigger: MigrationTrigger, outcome: MigrationOutcome) {
-    self.trigger = trigger
-    self.outcome = outcome
-  }
-
-  /// The report of an attempt that ended in `outcome` with `result`: the report holds the result
-  /// itself (what was found, read and written), never a copy of its facts.
-  package init(trigger: MigrationTrigger, outcome: MigrationOutcome, result: AttemptResult) {
-    self.init(trigger: trigger, outcome: outcome)
-    self.result = result
-    transientReason = result.interruption ?? result.transientReason
-    interruption = result.interruption
-  }
-
-  /// What the attempt found, read and wrote; the facts above are read from it.
-  package internal(set) var result = AttemptResult()
+  package var libraryWarning: DestinationError? { merge.libraryWarning }
 
   /// Why the attempt stopped before reading (`locked`) or writing (`cancelled`), if it did.
-  var interruption: TransientReason?
+  var interruption: TransientReason? {
+    if case .interrupted(let reason) = merge.stop { return reason }
+    return nil
+  }
 
   /// True when something could not be read for now (a protected or busy file, the defaults before
   /// the first unlock, a cancellation): it says nothing about the old data, the flag and the counter

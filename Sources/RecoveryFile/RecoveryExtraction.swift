@@ -45,7 +45,7 @@ package final class RecoveryExtraction {
 
   /// Dittos the sources offer (what the file would hold, before texts repeated across sources are
   /// merged).
-  package var offeredDittos: Int { sources.reports.reduce(0) { $0 + $1.dittos } }
+  package var offeredDittos: Int { sources.offered.dittos }
 
   /// Dittos `--salvage` would add: what salvage rebuilds where nothing reads as it is (a store
   /// SQLite cannot read, a lone `-wal`), read now on private snapshots; 0 when salvage was already
@@ -84,8 +84,8 @@ package final class RecoveryExtraction {
     info: RecoveryFileInfo, report: MigrationReport
   ) {
     var info = info
-    info.salvaged = sources.readResult.salvaged
-    let included = sources.readResult.neverCommittedIncluded
+    info.salvaged = sources.read.salvaged
+    let included = sources.read.neverCommittedIncluded
     info.neverCommitted = included > 0 ? included : nil
     let written = try RecoveryFileWriter.write(sources.streams, info: info, to: out)
     info = written.info
@@ -98,15 +98,13 @@ package final class RecoveryExtraction {
 
   private var offeredCounts: ImportCounts {
     var counts = ImportCounts()
-    counts.categoriesRead = sources.reports.reduce(0) { $0 + $1.categories }
+    counts.categoriesRead = sources.offered.categories
     counts.dittosRead = offeredDittos
     return counts
   }
 
   private func report(counts: ImportCounts) -> MigrationReport {
-    var result = sources.readResult
-    result.counts = counts
-    return MigrationReport(
-      trigger: trigger, outcome: MigrationOutcome.derive(from: result), result: result)
+    MigrationReport(
+      trigger: trigger, read: sources.read, merge: MergeRecord(counts: counts), isDryRun: false)
   }
 }

@@ -59,33 +59,44 @@ import Testing
     try harness.assertPreserved()
   }
 
-  @Test func deriveIsTheOnlyRule() {
-    func result(
-      found: Bool = true, store: Bool = true, readError: Bool = false, dittos: Int = 3,
-      inserted: Int = 0, library: Bool = false
-    ) -> AttemptResult {
-      var result = AttemptResult()
-      result.foundLegacyData = found
-      if store {
-        result.store = LegacyCandidate(
-          root: .appGroup, relativePath: "Ditto.sqlite", path: "/c/Ditto.sqlite", bytes: 1)
+  @Test func theOutcomeIsDerivedFromTheSurveyAndTheMerge() {
+    let file = LegacyCandidate(
+      root: .appGroup, relativePath: "Ditto.sqlite", path: "/c/Ditto.sqlite", bytes: 1)
+    func outcome(
+      found: Bool = true, readError: Bool = false, dittos: Int = 3, inserted: Int = 0,
+      library: Bool = false
+    ) -> MigrationOutcome {
+      var survey = LegacySurvey(layout: nil, depth: .contents)
+      if found {
+        let content: LegacySurvey.Content =
+          readError
+          ? .failed(LegacyStoreError.notADatabase(file: file.path, reason: "x"))
+          : .read(categories: 1, dittos: dittos)
+        survey.stores = [LegacySurvey.Store(candidate: file, content: content)]
       }
-      if readError { result.readError = .notADatabase(file: "/c/Ditto.sqlite", reason: "x") }
+      var merge = MergeRecord()
+      merge.counts.dittosRead = dittos
+      merge.counts.inserted = inserted
       if library {
-        result.destinationError = DestinationError(.writeFailed, file: "Ditto.store", reason: "x")
+        merge.stop = .library(DestinationError(.writeFailed, file: "Ditto.store", reason: "x"))
       }
-      result.counts.dittosRead = dittos
-      result.counts.inserted = inserted
-      return result
+      let read = LegacyRead(
+        survey: survey, selection: SourceSelection(.manual), isPickedFile: false)
+      let report = MigrationReport(trigger: .manual, read: read, merge: merge, isDryRun: false)
+      #expect(report.survey.stores.count == (found ? 1 : 0))
+      return report.outcome
     }
-    #expect(MigrationOutcome.derive(from: result(found: false, store: false)) == .nothingOnDisk)
-    #expect(MigrationOutcome.derive(from: result(readError: true)) == .foundUnreadable)
-    #expect(MigrationOutcome.derive(from: result(dittos: 0)) == .emptyStore)
-    #expect(MigrationOutcome.derive(from: result(dittos: 3)) == .noNewData)
-    #expect(MigrationOutcome.derive(from: result(dittos: 3, inserted: 1)) == .success)
-    #expect(MigrationOutcome.derive(from: result(inserted: 1, library: true)) == .libraryError)
+    #expect(outcome(found: false) == .nothingOnDisk)
+    #expect(outcome(readError: true) == .foundUnreadable)
+    #expect(outcome(dittos: 0) == .emptyStore)
+    #expect(outcome(dittos: 3) == .noNewData)
+    #expect(outcome(dittos: 3, inserted: 1) == .success)
+    #expect(outcome(inserted: 1, library: true) == .libraryError)
+    #expect(outcome(readError: true, library: true) == .libraryError)
     #expect(
-      MigrationOutcome.derive(from: result(readError: true, library: true)) == .libraryError)
+      MigrationReport(
+        trigger: .auto, read: .notRead(.auto), merge: .interrupted(.locked), isDryRun: false
+      ).outcome == .foundUnreadable)
   }
 
   @Test func userFacingMessagesAreTheSeedsWordForWord() {
