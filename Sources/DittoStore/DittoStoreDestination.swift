@@ -111,9 +111,7 @@ public final class DittoStoreDestination: MigrationDestination {
     let hadWAL: Bool
     do throws(DestinationError) {
       let checked = try DittoStoreFile.validateForWrite(at: path)
-      if let refusal = DittoStoreFile.writeRefusal(checked) {
-        throw DestinationError(.refused, file: path, reason: refusal)
-      }
+      if let refusal = DittoStoreFile.refusal(checked, file: path) { throw refusal }
       try checkWritable()
       // Opening a WAL store creates `-wal` and `-shm` when they are missing. When nothing is
       // committed they are removed again at close (an empty WAL checkpoints nothing); an existing
@@ -142,9 +140,7 @@ public final class DittoStoreDestination: MigrationDestination {
       } catch {
         throw .library(error)
       }
-      if let refusal = DittoStoreFile.writeRefusal(layout) {
-        throw .library(DestinationError(.refused, file: path, reason: refusal))
-      }
+      if let refusal = DittoStoreFile.refusal(layout, file: path) { throw .library(refusal) }
       let time = now()
       let session: DittoStoreSession
       do throws(SQLiteError) {
@@ -214,7 +210,7 @@ public final class DittoStoreDestination: MigrationDestination {
     }
     if info.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
       throw DestinationError(
-        .writeFailed, file: path, reason: Self.readOnlyReason)
+        .writeFailed, file: path, reason: Self.readOnlyReason, cause: .readOnly)
     }
   }
 

@@ -74,11 +74,22 @@ public enum DittoStoreFile {
 
   /// The reason an import into a store with `layout` is refused, nil when it is accepted.
   static func writeRefusal(_ layout: StoreLayout) -> String? {
+    refusal(layout, file: "")?.reason
+  }
+
+  /// The error an import into the store `file` with `layout` is refused with, nil when it is
+  /// accepted.
+  static func refusal(_ layout: StoreLayout, file: String) -> DestinationError? {
     if !layout.writeProblems.isEmpty {
-      return "not a Ditto 3.x store this tool may write: "
-        + layout.writeProblems.joined(separator: "; ")
+      return DestinationError(
+        .refused, file: file,
+        reason: "not a Ditto 3.x store this tool may write: "
+          + layout.writeProblems.joined(separator: "; "))
     }
-    if layout.hasCloudKit, layout.profileCount == 0 { return awaitingICloudReason }
+    if layout.hasCloudKit, layout.profileCount == 0 {
+      return DestinationError(
+        .refused, file: file, reason: awaitingICloudReason, cause: .awaitingICloud)
+    }
     return nil
   }
 

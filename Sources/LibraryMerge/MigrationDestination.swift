@@ -112,12 +112,29 @@ public struct DestinationError: Error, Sendable, Equatable, CustomStringConverti
   public var file: String
   /// Why, in words (no user content).
   public var reason: String
+  /// A cause the package's own destinations name beyond ``kind``, for the advice a report gives
+  /// (nil when there is none): told apart by case, never by the words of ``reason``.
+  package var cause: Cause?
+
+  /// A cause beyond the kind that calls for its own advice.
+  package enum Cause: Sendable, Equatable {
+    /// A library with iCloud sync tables and no Profile yet: its content has not arrived.
+    case awaitingICloud
+    /// The library file is read-only.
+    case readOnly
+  }
 
   /// An error of `kind` about the library `file`, for `reason`.
   public init(_ kind: Kind, file: String, reason: String) {
     self.kind = kind
     self.file = file
     self.reason = reason
+  }
+
+  /// An error of `kind` about the library `file`, for `reason`, whose cause is `cause`.
+  package init(_ kind: Kind, file: String, reason: String, cause: Cause?) {
+    self.init(kind, file: file, reason: reason)
+    self.cause = cause
   }
 
   /// A short stable code for logs and JSON.

@@ -100,6 +100,7 @@ import Testing
       }
       #expect(problem.kind == .refused)
       #expect(problem.reason == DittoStoreFile.awaitingICloudReason)
+      #expect(problem.cause == .awaitingICloud)
       #expect(try FileHashes(of: folder.path) == before)
     }
   }

@@ -140,6 +140,7 @@ import Testing
     let error = try #require(importError(store))
     #expect(error.kind == .writeFailed, "\(error)")
     #expect(error.reason.contains("read-only"))
+    #expect(error.cause == .readOnly)
     #expect(try FileHashes(of: folder.path) == before)
   }
 

@@ -119,11 +119,12 @@ enum ReportRendering {
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
   static func advice(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
-    if let error = report.destinationError, error.reason == DittoStoreFile.awaitingICloudReason {
-      return NextSteps.awaitingICloud(invocation: invocation)
-    }
-    if let error = report.destinationError, error.reason == DittoStoreDestination.readOnlyReason {
-      return NextSteps.readOnlyLibrary(error.file, invocation: invocation)
+    if let error = report.destinationError {
+      switch error.cause {
+      case .awaitingICloud: return NextSteps.awaitingICloud(invocation: invocation)
+      case .readOnly: return NextSteps.readOnlyLibrary(error.file, invocation: invocation)
+      case nil: break
+      }
     }
     guard report.transientReason != nil else {
       // A store that cannot be read for good: salvage rebuilds what its bytes still hold.
