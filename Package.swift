@@ -35,6 +35,9 @@ let package = Package(
     .library(name: "Telemetry", targets: ["Telemetry"]),
     // The `.dittorecovery` file's format (its writer and reader are the package's own).
     .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
+    // `PropertyListValue`, the type of the App Group defaults a `LegacyDefaultsSource` returns
+    // (the reader and writer are the package's own).
+    .library(name: "PropertyLists", targets: ["PropertyLists"]),
   ],
   dependencies: [],
   targets: [
@@ -146,6 +149,7 @@ let package = Package(
       name: "launch-bench",
       dependencies: [
         "ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures",
+        "PropertyLists",
       ],
       path: "Benchmarks/LaunchBench"),
     // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.
@@ -239,7 +243,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "EngineTestSupport", "SQLiteDB", "SafeFiles",
         "Salvage", "LibraryMerge", "DittoStore", "LegacyStore", "ContainerFiles", "SQLiteSnapshot",
-        "BackupReader", "RecoveryFile",
+        "BackupReader", "RecoveryFile", "PropertyLists",
       ],
       exclude: ["Fixtures"]
     ),
@@ -266,6 +270,7 @@ let package = Package(
       name: "crash-harness-tool",
       dependencies: [
         "DittoStore", "LegacyMigration", "LibraryMerge", "Telemetry", "ContainerFiles",
+        "PropertyLists",
       ],
       path: "Tests/CrashHarnessTool"),
     // Test-only: writes a Finder/iTunes backup of a 2.x device, for the release test.
@@ -297,7 +302,7 @@ let package = Package(
       name: "ExampleAppTests",
       dependencies: [
         "ExampleApp", "LegacyMigration", "LibraryMerge", "StoreFixtures", "EngineTestSupport",
-        "ContainerFiles",
+        "ContainerFiles", "PropertyLists",
       ]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(

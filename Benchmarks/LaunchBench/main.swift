@@ -10,6 +10,7 @@ import ExampleApp
 import Foundation
 import LegacyMigration
 import LibraryMerge
+import PropertyLists
 import StoreFixtures
 import Telemetry
 
@@ -25,7 +26,7 @@ final class MemoryDefaults: MigrationFlagStore, LegacyDefaultsSource, @unchecked
   private var flags: MigrationFlags
   init(complete: Bool) { flags = MigrationFlags(isComplete: complete) }
   var legacySourceName: String { "memory" }
-  func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+  func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? { nil }
   func readFlags() throws(FlagStoreError) -> MigrationFlags {
     lock.lock()
     defer { lock.unlock() }

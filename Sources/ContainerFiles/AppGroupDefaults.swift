@@ -259,8 +259,8 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
 
   public var legacySourceName: String { path }
 
-  public func legacyValues() throws(DefaultsError) -> [String: Any]? {
-    try load()?.mapValues(\.plainValue)
+  public func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
+    try load()
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LegacyMigration
 import LibraryMerge
+import PropertyLists
 
 /// The App Group defaults as `UserDefaults(suiteName:)` answers them on a device, for engine tests:
 /// before the first unlock, default values (no legacy key, the flag false, the counter 0) whatever
@@ -15,14 +16,15 @@ package final class DeviceDefaults: MigrationFlagStore, LegacyDefaultsSource, @u
 
   private let lock = NSLock()
   private var unlocked: Bool
-  private var stored: [String: Any]
+  private var stored: [String: PropertyListValue]
   private var flags: MigrationFlags
   private var recorded: [Call] = []
 
   /// Defaults holding `stored` (legacy keys and anything else) and `flags`, read as a device
   /// `unlocked` or not yet unlocked since its reboot.
   package init(
-    unlocked: Bool, stored: [String: Any] = [:], flags: MigrationFlags = MigrationFlags()
+    unlocked: Bool, stored: [String: PropertyListValue] = [:],
+    flags: MigrationFlags = MigrationFlags()
   ) {
     self.unlocked = unlocked
     self.stored = stored
@@ -68,7 +70,7 @@ package final class DeviceDefaults: MigrationFlagStore, LegacyDefaultsSource, @u
 
   package var legacySourceName: String { "UserDefaults(group.io.kern.ditto)" }
 
-  package func legacyValues() throws(DefaultsError) -> [String: Any]? {
+  package func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
     locked {
       recorded.append(.legacyValues)
       guard unlocked else { return nil }

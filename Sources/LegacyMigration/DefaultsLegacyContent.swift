@@ -47,16 +47,14 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
   /// True when neither source holds a category or a ditto.
   package var isEmpty: Bool { pending.isEmpty && version1.isEmpty }
 
-  /// Reads the legacy keys out of the defaults dictionary: plain values as `UserDefaults` answers
-  /// them, or `PropertyListValue`s as the package's reader decodes them.
-  package init(values given: [String: Any]) {
-    let values = given.mapValues { ($0 as? PropertyListValue)?.plainValue ?? $0 }
+  /// Reads the legacy keys out of the defaults' values (as a `LegacyDefaultsSource` returns them).
+  package init(values: [String: PropertyListValue]) {
     if values["pendingCategories"] != nil || values["pendingDittos"] != nil {
       pending = categories(
         titlesKey: "pendingCategories", textsKey: "pendingDittos", values: values,
         origin: "pending")
     }
-    if let list = values["dittos"] as? [Any] {
+    if case .array(let list)? = values["dittos"] {
       let texts = strings(list, key: "dittos")
       if !texts.isEmpty {
         version1 = [LegacyCategory(title: Self.generalTitle, dittos: texts, origin: .other("v1"))]
@@ -71,13 +69,13 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
   }
 
   private mutating func categories(
-    titlesKey: String, textsKey: String, values: [String: Any], origin: String
+    titlesKey: String, textsKey: String, values: [String: PropertyListValue], origin: String
   ) -> [LegacyCategory] {
     var titles: [String] = []
     if let raw = values[titlesKey] {
-      if let list = raw as? [Any] {
+      if case .array(let list) = raw {
         for item in list {
-          if let title = item as? String {
+          if case .string(let title) = item {
             titles.append(title)
           } else {
             problems.append(titlesKey)
@@ -87,11 +85,11 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
         problems.append(titlesKey)
       }
     }
-    var textsByTitle: [String: [Any]] = [:]
+    var textsByTitle: [String: [PropertyListValue]] = [:]
     if let raw = values[textsKey] {
-      if let dictionary = raw as? [String: Any] {
+      if case .dictionary(let dictionary) = raw {
         for (title, texts) in dictionary {
-          if let list = texts as? [Any] {
+          if case .array(let list) = texts {
             textsByTitle[title] = list
           } else {
             problems.append(textsKey)
@@ -114,10 +112,10 @@ public struct DefaultsLegacyContent: Sendable, Equatable {
     }
   }
 
-  private mutating func strings(_ list: [Any], key: String) -> [LegacyDitto] {
+  private mutating func strings(_ list: [PropertyListValue], key: String) -> [LegacyDitto] {
     var dittos: [LegacyDitto] = []
     for item in list {
-      guard let text = item as? String else {
+      guard case .string(let text) = item else {
         problems.append(key)
         continue
       }

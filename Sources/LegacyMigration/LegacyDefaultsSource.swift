@@ -1,5 +1,6 @@
 import Foundation
 import LibraryMerge
+import PropertyLists
 
 /// The App Group defaults as a legacy source: the 1.x list and the keyboard's queued additions.
 ///
@@ -16,8 +17,10 @@ import LibraryMerge
 /// | `pendingCategories` | array of strings: titles of existing categories with queued dittos |
 /// | `pendingDittos` | dictionary title → array of strings: the keyboard's queued dittos |
 ///
-/// It may return more keys (they are ignored). A value of another shape is skipped and noted, never a
-/// crash; when every legacy key has an unusable shape, the defaults are reported unreadable.
+/// Values are ``PropertyLists/PropertyListValue``s, as a property list holds them (module
+/// `PropertyLists`). It may return more keys (they are ignored). A value of another shape is skipped
+/// and noted, never a crash; when every legacy key has an unusable shape, the defaults are reported
+/// unreadable.
 public protocol LegacyDefaultsSource: Sendable {
   /// Where the values live, for reports (a path, or `UserDefaults(<suite>)`).
   var legacySourceName: String { get }
@@ -27,7 +30,7 @@ public protocol LegacyDefaultsSource: Sendable {
   /// them is.
   ///
   /// - Throws: ``DefaultsError`` when the domain exists but cannot be read.
-  func legacyValues() throws(DefaultsError) -> [String: Any]?
+  func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]?
 }
 
 /// The App Group defaults through `UserDefaults(suiteName:)`: what the app itself uses, on device the
@@ -80,11 +83,53 @@ public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, 
 
   public var legacySourceName: String { "UserDefaults(\(suiteName))" }
 
-  public func legacyValues() throws(DefaultsError) -> [String: Any]? {
-    var values: [String: Any] = [:]
+  /// The legacy keys that are set, as property-list values.
+  ///
+  /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when a key holds a value no property list
+  ///   holds (it cannot be read; never taken for "not set").
+  public func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
+    var values: [String: PropertyListValue] = [:]
     for key in Self.legacyKeys {
-      if let value = defaults.object(forKey: key) { values[key] = value }
+      guard let value = defaults.object(forKey: key) else { continue }
+      guard let converted = Self.propertyListValue(value) else {
+        throw .unreadable(
+          file: legacySourceName, reason: "the value of \(key) is not a property-list value")
+      }
+      values[key] = converted
     }
     return values.isEmpty ? nil : values
+  }
+
+  /// What `UserDefaults` answered, as a property-list value: strings, arrays, dictionaries, data and
+  /// dates keep their shape. A number is `.bool` when it is a Swift `Bool`, else `.integer` when
+  /// integral, else `.real`: on Apple platforms Foundation answers booleans and integers as one
+  /// `NSNumber` type, and the legacy keys hold strings, so a number of any kind is a value of the
+  /// wrong shape there whatever case it gets. Nil for anything a property list cannot hold.
+  package static func propertyListValue(_ value: Any) -> PropertyListValue? {
+    switch value {
+    case let string as String: return .string(string)
+    case let date as Date: return .date(date)
+    case let data as Data: return .data(Array(data))
+    case let list as [Any]:
+      var converted: [PropertyListValue] = []
+      for element in list {
+        guard let element = propertyListValue(element) else { return nil }
+        converted.append(element)
+      }
+      return .array(converted)
+    case let dictionary as [String: Any]:
+      var converted: [String: PropertyListValue] = [:]
+      for (key, element) in dictionary {
+        guard let element = propertyListValue(element) else { return nil }
+        converted[key] = element
+      }
+      return .dictionary(converted)
+    case let flag as Bool where type(of: value) == Bool.self: return .bool(flag)
+    case let number as NSNumber:
+      let real = number.doubleValue
+      if real.rounded() == real, let integer = Int64(exactly: real) { return .integer(integer) }
+      return .real(real)
+    default: return nil
+    }
   }
 }

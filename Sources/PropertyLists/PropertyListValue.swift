@@ -5,15 +5,25 @@ import Foundation
 ///
 /// Booleans, integers and reals are distinct cases (a file's `<true/>` is never the integer 1), and
 /// a keyed-archive UID is a case of its own (binary property lists only).
-package enum PropertyListValue: Sendable, Hashable {
+///
+/// Public as the value of the App Group defaults a `LegacyDefaultsSource` returns; the reader,
+/// the writer and the keyed-archive layer are the package's own.
+public enum PropertyListValue: Sendable, Hashable {
+  /// A string.
   case string(String)
+  /// A signed integer (64 bits).
   case integer(Int64)
+  /// A floating-point number.
   case real(Double)
+  /// A boolean.
   case bool(Bool)
   /// An absolute time (the file stores seconds since 2001-01-01 00:00 UTC).
   case date(Date)
+  /// Bytes.
   case data([UInt8])
+  /// An ordered list of values.
   case array([PropertyListValue])
+  /// Values by string key.
   case dictionary([String: PropertyListValue])
   /// A keyed-archive object reference (`NSKeyedArchiver`'s UID; 32 bits, as archives write them).
   case uid(UInt64)
@@ -81,25 +91,7 @@ package enum PropertyListValue: Sendable, Hashable {
     dictionary?[key]
   }
 
-  /// The value as plain Swift values (`String`, `Int64`, `Double`, `Bool`, `Date`, `Data`, `[Any]`,
-  /// `[String: Any]`; a UID as `["CF$UID": Int64]`), for code written against `UserDefaults`'
-  /// answers. No Foundation object is made, so nothing is bridged.
-  package var plainValue: Any {
-    switch self {
-    case .string(let value): value
-    case .integer(let value): value
-    case .real(let value): value
-    case .bool(let value): value
-    case .date(let value): value
-    case .data(let value): Data(value)
-    case .array(let values): values.map(\.plainValue)
-    case .dictionary(let values): values.mapValues(\.plainValue)
-    case .uid(let value): ["CF$UID": Int64(truncatingIfNeeded: value)] as [String: Any]
-    case .unsignedInteger(let value): value
-    }
-  }
-
-  /// A value made of plain Swift values of those kinds (`Int`, `Int32`, `Int64`, `UInt32`, `Double`,
+  /// A value made of plain Swift values (`Int`, `Int32`, `Int64`, `UInt32`, `Double`,
   /// `Bool`, `String`, `Date`, `Data`, `[UInt8]`, arrays, dictionaries with `String` keys), told apart
   /// by their exact types; nil for anything else (an `NSNumber`, whose kind only a guess could tell).
   package init?(plain value: Any) {
@@ -139,12 +131,12 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
   ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral
 {
-  package init(stringLiteral value: String) { self = .string(value) }
-  package init(integerLiteral value: Int64) { self = .integer(value) }
-  package init(booleanLiteral value: Bool) { self = .bool(value) }
-  package init(floatLiteral value: Double) { self = .real(value) }
-  package init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
-  package init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(floatLiteral value: Double) { self = .real(value) }
+  public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
     self = .dictionary(Dictionary(elements) { _, last in last })
   }
 }

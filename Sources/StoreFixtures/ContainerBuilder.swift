@@ -82,10 +82,9 @@ package struct ContainerBuilder {
 
   /// Writes the App Group defaults (`Library/Preferences/group.io.kern.ditto.plist`).
   package func writeDefaults(
-    _ values: [String: Any], format: PropertyListFormat = .binary
+    _ values: [String: PropertyListValue], format: PropertyListFormat = .binary
   ) throws {
     let relative = "Library/Preferences/" + AppGroupDefaults.fileName
-    let data = Data(try PropertyListWriter.encode(plain: values, format: format))
-    try writeBytes(Array(data), at: relative)
+    try writeBytes(PropertyListWriter.encode(.dictionary(values), format: format), at: relative)
   }
 }

@@ -16,6 +16,7 @@ import DittoStore
 import Foundation
 import LegacyMigration
 import LibraryMerge
+import PropertyLists
 import Telemetry
 
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ final class DefaultsBeforeFirstUnlock: MigrationFlagStore, LegacyDefaultsSource,
     lock.unlock()
   }
   var legacySourceName: String { "UserDefaults(group.io.kern.ditto)" }
-  func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+  func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? { nil }
 }
 
 let layout = ContainerLayout(container: arguments[1])

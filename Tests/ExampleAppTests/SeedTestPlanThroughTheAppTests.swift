@@ -4,6 +4,7 @@ import ExampleApp
 import Foundation
 import LegacyMigration
 import LibraryMerge
+import PropertyLists
 import StoreFixtures
 import Testing
 
@@ -20,7 +21,7 @@ final class Device {
   let log = InMemoryLogHandler()
   private var hashes: FileHashes?
 
-  init(_ label: String, unlocked: Bool = true, stored: [String: Any] = [:]) throws {
+  init(_ label: String, unlocked: Bool = true, stored: [String: PropertyListValue] = [:]) throws {
     folder = try TemporaryDirectory(label)
     container = folder.appending("group.io.kern.ditto")
     home = folder.appending("home")
@@ -263,7 +264,7 @@ final class Device {
   }
 
   @Test func aLockedLaunchWithOnlyDefaultsDataWritesNothingAndTheNextOneImports() async throws {
-    let list: [String: Any] = ["dittos": ["On my way", "Running late"]]
+    let list: [String: PropertyListValue] = ["dittos": ["On my way", "Running late"]]
     let device = try Device("locked-defaults", unlocked: false, stored: list)
     // The preferences file on disk holds the 1.x list; the domain answers defaults.
     try device.builder.writeDefaults(list)

@@ -374,7 +374,9 @@ struct ConcurrentWriterTests {
         device = try TransientDevice("perm-defaults", spec: spec, store: nil)
         let texts = FixtureContent.expectedCategories(of: spec).flatMap { $0.dittos.map(\.text) }
         try FileManager.default.removeItem(atPath: device.defaultsPath)
-        try device.builder.writeDefaults(["dittos": texts, "unrelated": "kept"])
+        try device.builder.writeDefaults([
+          "dittos": .array(texts.map { .string($0) }), "unrelated": "kept",
+        ])
       case .store, .wal, .folder:
         spec = FixtureContent.make(categories: 3, dittosPerCategory: 20, seed: 51)
         device = try TransientDevice(

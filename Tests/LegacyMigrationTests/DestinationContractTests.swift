@@ -4,6 +4,7 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
+import PropertyLists
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
@@ -132,11 +133,24 @@ import Testing
     #expect(defaults.bool(forKey: AppGroupDefaults.completionKey))
     #expect(defaults.string(forKey: "unrelated") == "kept")
     let values = try #require(try store.legacyValues())
-    #expect(values["dittos"] as? [String] == ["one", "two"])
+    #expect(values["dittos"] == ["one", "two"])
     #expect(values["unrelated"] == nil)
     let content = DefaultsLegacyContent(values: values)
     #expect(content.version1.first?.title == DefaultsLegacyContent.generalTitle)
     #expect(content.version1.first?.dittos.map(\.text) == ["one", "two"])
+  }
+
+  @Test func whatUserDefaultsAnswersBecomesPropertyListValuesNeverAGuessedType() {
+    let answered: [Any] = ["a", 1, 2.5, true, ["k": Data([1, 2])], Date(timeIntervalSince1970: 0)]
+    #expect(
+      UserDefaultsStore.propertyListValue(answered)
+        == .array([
+          .string("a"), .integer(1), .real(2.5), .bool(true), .dictionary(["k": .data([1, 2])]),
+          .date(Date(timeIntervalSince1970: 0)),
+        ]))
+    #expect(UserDefaultsStore.propertyListValue(NSNumber(value: 7)) == .integer(7))
+    // Nothing a property list holds: the value cannot be read (never taken for "not set").
+    #expect(UserDefaultsStore.propertyListValue(["ok", NSObject()] as [Any]) == nil)
   }
 }
 
@@ -146,4 +160,5 @@ extension LegacyDataMigrator.AutomaticMigration {
     if case .attempted(let report) = self { return report }
     return nil
   }
+
 }

@@ -4,14 +4,17 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
+import PropertyLists
 import StoreFixtures
 import Testing
 
 /// A launch before the first unlock writes nothing, whatever the source: the app says protected
 /// data is not available, or the defaults answer nothing while their file on disk says otherwise.
 @Suite struct LockedLaunchTests {
-  static var version1List: [String: Any] { ["dittos": ["On my way", "Running late", "Thanks!"]] }
-  static var keyboardQueue: [String: Any] {
+  static var version1List: [String: PropertyListValue] {
+    ["dittos": ["On my way", "Running late", "Thanks!"]]
+  }
+  static var keyboardQueue: [String: PropertyListValue] {
     [
       "pendingCategories": ["Work"], "pendingDittos": ["Work": ["Queued in the keyboard"]],
     ]

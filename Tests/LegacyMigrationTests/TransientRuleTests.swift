@@ -3,6 +3,7 @@ import Foundation
 import LegacyMigration
 import LegacyStore
 import LibraryMerge
+import PropertyLists
 import StoreFixtures
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
   /// Legacy defaults that cannot be read right now (as App Group defaults before first unlock).
   struct LockedDefaults: LegacyDefaultsSource {
     var legacySourceName: String { "UserDefaults(group.io.kern.ditto)" }
-    func legacyValues() throws(DefaultsError) -> [String: Any]? {
+    func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
       throw .inaccessible(file: legacySourceName, reason: "Operation not permitted")
     }
   }
