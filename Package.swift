@@ -97,7 +97,7 @@ let package = Package(
         "LegacyMigration", "LibraryMerge", "LegacyStore", "SafeFiles", "PropertyLists",
       ]),
     .target(
-      name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB", "JSONEscaping"]),
+      name: "Exchange", dependencies: ["LegacyStore", "SafeFiles", "SQLiteDB", "JSONOutput"]),
     // The `.dittorecovery` file: a standalone 2.x-layout store written from what the engine reads.
     .target(
       name: "RecoveryFile",
@@ -127,7 +127,7 @@ let package = Package(
         "LegacyMigration", "LegacyStore", "DittoStore", "LibraryMerge", "Telemetry", "Exchange",
         "SafeFiles", "OutcomeReport", "BackupReader", "Salvage", "ContainerFiles", "RecoveryFile",
         "BuildInfo", "SystemShims", "BackupCrypto", "UnifiedLog", "InterruptShims", "RunCleanup",
-        "ByteStreams",
+        "ByteStreams", "JSONOutput",
       ]
     ),
     // The commit and date a release was built from (scripts/release defines them; "" otherwise).
@@ -136,7 +136,7 @@ let package = Package(
     // The developer's fixture tool: StoreFixtures behind ditto-recover's command-line plumbing.
     .target(
       name: "FixtureTool",
-      dependencies: ["DittoRecoverCLI", "StoreFixtures", "SafeFiles", "Exchange"]),
+      dependencies: ["DittoRecoverCLI", "StoreFixtures", "SafeFiles", "Exchange", "JSONOutput"]),
     .executableTarget(name: "ditto-fixture", dependencies: ["FixtureTool", "DittoRecoverCLI"]),
     .executableTarget(
       name: "salvage-bench", dependencies: ["Salvage", "LegacyStore"],
@@ -154,13 +154,14 @@ let package = Package(
       path: "Benchmarks/LaunchBench"),
     // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.
     .target(name: "ByteStreams"),
-    // The package's one JSON string escaper (every JSON text it writes quotes its strings here).
-    .target(name: "JSONEscaping"),
+    // The package's one JSON writer: the string escaper every JSON text quotes its strings with,
+    // JSONValue and the encoder every command's `--json` value goes through.
+    .target(name: "JSONOutput"),
     // The package's one calendar arithmetic (days since 1970 and back).
     .target(name: "CivilCalendar"),
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
-    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONEscaping", "CivilCalendar"]),
+    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONOutput", "CivilCalendar"]),
     // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
     // gzip): for tests, fuzz seeds and benchmarks. Never a product.
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
@@ -168,7 +169,7 @@ let package = Package(
     // migration_outcome tags.
     .target(
       name: "OutcomeReport",
-      dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONEscaping", "CivilCalendar"]),
+      dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONOutput", "CivilCalendar"]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's
@@ -306,12 +307,12 @@ let package = Package(
       ]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
-      name: "JSONEscapingTests", dependencies: ["JSONEscaping"]),
+      name: "JSONOutputTests", dependencies: ["JSONOutput"]),
     .testTarget(
       name: "UnifiedLogTests", dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams"]),
     .testTarget(
       name: "OutcomeReportTests",
-      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog"],
+      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput"],
       exclude: ["Samples"]
     ),
   ]

@@ -10,8 +10,9 @@ package final class ToolContext {
   package let extraLogHandler: (any LogHandler)?
   /// Set by `--verbose`: info-level lines reach standard error.
   package var isVerbose = false
-  /// Set by `--json`: a failure is also reported as `{"error": …}` on standard output.
-  package var isJSON = false
+  /// Set by `--json` (given before any `--`), decided once for the run by the tool: results are
+  /// one JSON object, and a failure is reported as `{"error": …}` on standard output.
+  package internal(set) var isJSON = false
   /// The command line as typed (the tool's name first), for "run it again" advice.
   package var invocation: [String] = []
   /// A path as the user typed it, for what is recorded beyond this run (a recovery file's
@@ -38,6 +39,12 @@ package final class ToolContext {
   /// Prints `Error: <message>` on standard error.
   package func printError(_ message: String) {
     standardError.write("Error: \(message)\n")
+  }
+
+  /// Prints one diagnostic line on standard error, as it happens (a warning, a note, progress):
+  /// never part of the result, in either mode.
+  package func diagnose(_ line: String) {
+    standardError.write(line + "\n")
   }
 }
 
@@ -93,8 +100,9 @@ package protocol Command {
   /// Checks across options, once every declared argument is read.
   func validate() throws(UsageError)
 
-  /// Runs the command.
-  func run(_ context: ToolContext) throws -> ExitCode
+  /// Runs the command and returns its output; the tool prints it (commands never write to
+  /// standard output themselves; diagnostics go through ``ToolContext/diagnose(_:)``).
+  func run(_ context: ToolContext) throws -> CommandOutput
 }
 
 extension Command {

@@ -1,6 +1,7 @@
 import Exchange
 import Foundation
 import InterruptShims
+import JSONOutput
 import RunCleanup
 import SafeFiles
 

@@ -1,5 +1,6 @@
 import BuildInfo
 import Exchange
+import JSONOutput
 
 /// `ditto-recover`: its commands, in help order.
 package enum Tool {
@@ -75,9 +76,11 @@ package struct CommandLineTool {
   package func main(_ arguments: [String], context: ToolContext) -> Int32 {
     context.invocation = [name] + arguments
     let arguments = Self.commonFlagsMovedAfterTheCommand(arguments)
+    // The one decision: text or JSON, for everything this run prints.
+    context.isJSON = Self.asksForJSON(arguments)
     if arguments.first == "--version" {
       let rest = arguments.dropFirst()
-      if Self.asksForJSON(Array(rest)) {
+      if context.isJSON {
         var object: [String: JSONValue] = ["name": .string(name), "version": .string(version)]
         for detail in buildDetails { object[detail.key] = .optional(detail.value) }
         context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
@@ -178,10 +181,9 @@ package struct CommandLineTool {
     return false
   }
 
-  /// Whether `arguments` ask for JSON (`--json` before any `--`): the one rule for the lines the
-  /// tool prints before or without a parse (`--version`, a usage error); a parsed command reads the
-  /// same flag through ``CommonOptions/json``.
-  static func asksForJSON(_ arguments: [String]) -> Bool {
+  /// Whether `arguments` ask for JSON (`--json` before any `--`): the one rule, applied once per
+  /// run (``main(_:context:)``; `ditto-recover`'s entry point applies it to set up its outputs).
+  package static func asksForJSON(_ arguments: [String]) -> Bool {
     arguments.prefix(while: { $0 != "--" }).contains(CommonOptions.json.spec.synopsisName)
   }
 
@@ -192,13 +194,15 @@ package struct CommandLineTool {
     do {
       let parsed = try ParsedArguments(arguments, specs: command.allOptions)
       context.isVerbose = parsed.isSet(CommonOptions.verbose)
-      context.isJSON = parsed.isSet(CommonOptions.json)
       instance = try command.parse(parsed)
     } catch {
       return usageFailure(error, path: path, arguments: arguments, context)
     }
     do {
-      return try instance.run(context).rawValue
+      let output = try instance.run(context)
+      return try output.print(
+        to: context.standardOutput, errors: context.standardError, isJSON: context.isJSON
+      ).rawValue
     } catch let error as UsageError {
       return usageFailure(error, path: path, arguments: arguments, context)
     } catch {
@@ -237,7 +241,7 @@ package struct CommandLineTool {
     context.standardError.write("Usage: \(shown.usage)\n")
     let more = shown.commands.isEmpty ? name : shown.invocation
     context.standardError.write("  See '\(more) --help' for more information.\n")
-    if Self.asksForJSON(arguments) {
+    if context.isJSON {
       let object = FailureOutput(error: error.message, exitCode: ExitCode.usage.rawValue)
       context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
     }

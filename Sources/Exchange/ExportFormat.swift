@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// The formats `export` writes.
 package enum ExportFormat: String, Sendable, CaseIterable {
   /// `{"categories": [{"title": …, "dittos": [{"text": …, "useCount": N}]}]}`.

@@ -55,7 +55,6 @@ struct FixtureCommand: Command {
         "The Ditto.store beside it: none, empty (as the app creates it) or presets (default: the scenario's). For tests only: never load it onto a device."
     ))
   var library: FixtureScenario.Library?
-  @Argument(common: CommonOptions.json) var json: Bool
 
   var parameters: FixtureScenario.Parameters {
     FixtureScenario.Parameters(
@@ -63,7 +62,7 @@ struct FixtureCommand: Command {
       library: library)
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     if let status = try FileStatus.of(path: out) {
       let isEmptyFolder =
         try status.kind == .directory
@@ -74,18 +73,23 @@ struct FixtureCommand: Command {
       }
     }
     let expected = try scenario.build(at: out, parameters: parameters)
-    if json {
-      let object: JSONValue = .object([
-        "out": .string(out), "scenario": .string(scenario.rawValue),
-        "summary": .string(scenario.summary), "expected": .string(out + "/expected.json"),
-        "categories": .number(expected.categories.count), "dittos": .number(expected.dittoCount),
-      ])
-      context.standardOutput.write(object.rendered() + "\n")
-      return .success
-    }
-    context.standardOutput.write(
-      "made \(scenario.rawValue) in \(out): \(scenario.summary)\nexpected import: \(expected.dittoCount) dittos in \(expected.categories.count) categories (expected.json)\n"
+    return .result(
+      FixtureOutput(
+        out: out, scenario: scenario.rawValue, summary: scenario.summary,
+        expected: out + "/expected.json", categories: expected.categories.count,
+        dittos: expected.dittoCount),
+      text:
+        "made \(scenario.rawValue) in \(out): \(scenario.summary)\nexpected import: \(expected.dittoCount) dittos in \(expected.categories.count) categories (expected.json)\n"
     )
-    return .success
   }
+}
+
+/// `ditto-fixture --json`: the container made, its scenario and what importing it gives.
+struct FixtureOutput: Encodable {
+  let out: String
+  let scenario: String
+  let summary: String
+  let expected: String
+  let categories: Int
+  let dittos: Int
 }

@@ -1,4 +1,4 @@
-import JSONEscaping
+import JSONOutput
 
 /// The result of a scan: the distribution of `migration_outcome` tags, the outcome of each device
 /// (input), and the verdict the weighed unit gives.
@@ -198,132 +198,166 @@ extension OutcomeSummary {
   /// `ignored`, `inputs`, `tags` (valid tags) and `unweighedInputs` (inputs without a valid tag)
   /// are added, and `unreadable` (mentions that could not be read), `incomplete` (true when an
   /// input could not be read whole) and `inputProblems` (`input`, `unreadableMentions`, and
-  /// `problem`, `problemCode`, `encoding` when they apply, for each such input). The text is what `JSONSerialization` writes with `.sortedKeys`
-  /// (numbers aside), built by hand so that it never fails.
+  /// `problem`, `problemCode`, `encoding` when they apply, for each such input). The text is what
+  /// `JSONSerialization` writes with `.sortedKeys` (numbers aside), from ``jsonValue`` through the
+  /// package's one encoder.
   package func jsonText() -> String {
-    let assessment = assessment
-    var intervals = OutcomeCode.allCases.map { ($0.rawValue, Self.pair(interval($0))) }
-    intervals.append(("recoverable", Self.pair(assessment.recoverableInterval)))
-    intervals.append(("gone", Self.pair(assessment.goneInterval)))
-    var members: [(String, String)] = [
-      ("byOutcome", Self.object(weighedCounts)),
-      (
-        "bySource",
-        Self.object(
-          OutcomeSource.allCases.map { ($0.rawValue, Self.object(weighedCounts(for: $0))) })
-      ),
-      ("confidence", Self.number(rule.confidence)),
-      ("duplicates", String(duplicates)),
-      ("ignored", String(ignored)),
-      ("inputs", String(inputs)),
-      ("intervals", Self.object(intervals)),
-      ("malformed", String(malformed)),
-      (
-        "sums",
-        Self.object([
-          ("categories", String(sums.categories)), ("dittos", String(sums.dittos)),
-          ("inserted", String(sums.inserted)),
-        ])
-      ),
-      (
-        "tagSums",
-        Self.object([
-          ("categories", String(tagSums.categories)), ("dittos", String(tagSums.dittos)),
-          ("inserted", String(tagSums.inserted)),
-        ])
-      ),
-      ("tags", String(total)),
-      ("total", String(weighedCounts.total)),
-      ("unit", Self.string(unit.rawValue)),
-      ("verdict", Self.string(verdict.rawValue)),
-      ("weighed", String(assessment.sample)),
-    ]
-    members.append(("pending", String(pendingDevices.count)))
-    members.append(("unreadable", String(unreadable)))
-    members.append(("incomplete", isIncomplete ? "true" : "false"))
-    members.append(
-      ("inputProblems", "[" + incompleteDevices.map(Self.inputProblem).joined(separator: ",") + "]")
-    )
-    if unit == .device {
-      let listed = devices.filter { $0.isWeighed || $0.isPending }
-      members.append(("devices", "[" + listed.map(Self.device).joined(separator: ",") + "]"))
-      let silent = devices.filter { !$0.isWeighed && !$0.isPending }.map {
-        Self.string($0.input)
+    JSONValue(encoding: jsonValue).rendered(Self.jsonStyle)
+  }
+
+  /// How `outcomes --json` is written: on one line, as `JSONSerialization` writes with
+  /// `.sortedKeys` (numbers aside).
+  package static let jsonStyle = JSONValue.Style.compactFoundation
+
+  /// The value ``jsonText()`` writes, through the package's one encoder.
+  package var jsonValue: OutcomeSummaryOutput { OutcomeSummaryOutput(self) }
+}
+
+/// `outcomes --json` as a value (see ``OutcomeSummary/jsonText()`` for its keys).
+package struct OutcomeSummaryOutput: Encodable {
+  let byOutcome: [String: Int]
+  let bySource: [String: [String: Int]]
+  let confidence: Double
+  let duplicates: Int
+  let ignored: Int
+  let inputs: Int
+  let intervals: [String: [Double]]
+  let malformed: Int
+  let sums: Sums
+  let tagSums: Sums
+  let tags: Int
+  let total: Int
+  let unit: String
+  let verdict: String
+  let weighed: Int
+  let pending: Int
+  let unreadable: Int
+  let incomplete: Bool
+  let inputProblems: [InputProblem]
+  @OmittedWhenNil var devices: [Device]? = nil
+  @OmittedWhenNil var unweighedInputs: [String]? = nil
+
+  struct Sums: Encodable {
+    let categories: Int
+    let dittos: Int
+    let inserted: Int
+
+    init(_ sums: OutcomeSums) {
+      categories = sums.categories
+      dittos = sums.dittos
+      inserted = sums.inserted
+    }
+  }
+
+  /// An input that could not be read whole.
+  struct InputProblem: Encodable {
+    let input: String
+    let unreadableMentions: Int
+    @OmittedWhenNil var unreadableLines: [Int]? = nil
+    @OmittedWhenNil var problem: String? = nil
+    @OmittedWhenNil var problemCode: String? = nil
+    @OmittedWhenNil var encoding: String? = nil
+
+    init(_ device: DeviceOutcome) {
+      input = device.input
+      unreadableMentions = device.unreadableMentions
+      if !device.unreadableLines.isEmpty { unreadableLines = device.unreadableLines }
+      problem = device.problem?.description
+      problemCode = device.problem?.code
+      encoding = device.encoding
+    }
+  }
+
+  /// A device weighed or pending.
+  struct Device: Encodable {
+    let input: String
+    let outcome: String
+    let source: String
+    let tags: Int
+    @OmittedWhenNil var from: String? = nil
+    @OmittedWhenNil var pendingReason: String? = nil
+    @OmittedWhenNil var laterManual: Later? = nil
+    @OmittedWhenNil var sameCaptureAs: String? = nil
+    @OmittedWhenNil var unreadableMentions: Int? = nil
+    @OmittedWhenNil var encoding: String? = nil
+
+    struct Later: Encodable {
+      let outcome: String
+      let inserted: Int
+      @OmittedWhenNil var salvaged: Int? = nil
+      @OmittedWhenNil var from: String? = nil
+    }
+
+    init(_ device: DeviceOutcome) {
+      input = device.input
+      outcome = device.outcome?.rawValue ?? (device.isPending ? "pending" : "")
+      source = device.source?.rawValue ?? ""
+      tags = device.tags
+      from = device.from?.rawValue
+      pendingReason = device.pendingReason
+      laterManual = device.laterManual.map {
+        Later(
+          outcome: $0.outcome.rawValue, inserted: $0.inserted, salvaged: $0.salvaged,
+          from: $0.from?.rawValue)
       }
-      members.append(("unweighedInputs", "[" + silent.joined(separator: ",") + "]"))
+      sameCaptureAs = device.sameCaptureAs
+      if device.unreadableMentions > 0 { unreadableMentions = device.unreadableMentions }
+      encoding = device.encoding
     }
-    return Self.object(members)
   }
 
-  /// `{"input", "unreadableMentions", "unreadableLines"?, "problem"?, "problemCode"?,
-  /// "encoding"?}`.
-  private static func inputProblem(_ device: DeviceOutcome) -> String {
-    var members = [
-      ("input", string(device.input)), ("unreadableMentions", String(device.unreadableMentions)),
-    ]
-    if !device.unreadableLines.isEmpty {
-      members.append(
-        (
-          "unreadableLines",
-          "[" + device.unreadableLines.map(String.init).joined(separator: ",") + "]"
-        ))
+  init(_ summary: OutcomeSummary) {
+    func counts(_ counts: OutcomeCounts) -> [String: Int] {
+      Dictionary(uniqueKeysWithValues: OutcomeCode.allCases.map { ($0.rawValue, counts[$0]) })
     }
-    if let problem = device.problem {
-      members.append(("problem", string(problem.description)))
-      members.append(("problemCode", string(problem.code)))
+    func pair(_ interval: WilsonInterval) -> [Double] {
+      [Self.share(interval.lower), Self.share(interval.upper)]
     }
-    if let encoding = device.encoding { members.append(("encoding", string(encoding))) }
-    return object(members)
+    let assessment = summary.assessment
+    byOutcome = counts(summary.weighedCounts)
+    bySource = Dictionary(
+      uniqueKeysWithValues: OutcomeSource.allCases.map {
+        ($0.rawValue, counts(summary.weighedCounts(for: $0)))
+      })
+    confidence = Self.share(summary.rule.confidence)
+    duplicates = summary.duplicates
+    ignored = summary.ignored
+    inputs = summary.inputs
+    var intervals = Dictionary(
+      uniqueKeysWithValues: OutcomeCode.allCases.map { ($0.rawValue, pair(summary.interval($0))) })
+    intervals["recoverable"] = pair(assessment.recoverableInterval)
+    intervals["gone"] = pair(assessment.goneInterval)
+    self.intervals = intervals
+    malformed = summary.malformed
+    sums = Sums(summary.sums)
+    tagSums = Sums(summary.tagSums)
+    tags = summary.total
+    total = summary.weighedCounts.total
+    unit = summary.unit.rawValue
+    verdict = summary.verdict.rawValue
+    weighed = assessment.sample
+    pending = summary.pendingDevices.count
+    unreadable = summary.unreadable
+    incomplete = summary.isIncomplete
+    inputProblems = summary.incompleteDevices.map(InputProblem.init)
+    if summary.unit == .device {
+      devices = summary.devices.filter { $0.isWeighed || $0.isPending }.map(Device.init)
+      unweighedInputs = summary.devices.filter { !$0.isWeighed && !$0.isPending }.map(\.input)
+    }
   }
 
-  private static func device(_ device: DeviceOutcome) -> String {
-    var members = [
-      ("input", string(device.input)),
-      ("outcome", string(device.outcome?.rawValue ?? (device.isPending ? "pending" : ""))),
-      ("source", string(device.source?.rawValue ?? "")),
-      ("tags", String(device.tags)),
-    ]
-    if let from = device.from { members.append(("from", string(from.rawValue))) }
-    if let reason = device.pendingReason { members.append(("pendingReason", string(reason))) }
-    if let later = device.laterManual {
-      var fields = [
-        ("outcome", string(later.outcome.rawValue)), ("inserted", String(later.inserted)),
-      ]
-      if let salvaged = later.salvaged { fields.append(("salvaged", String(salvaged))) }
-      if let from = later.from { fields.append(("from", string(from.rawValue))) }
-      members.append(("laterManual", object(fields)))
-    }
-    if let other = device.sameCaptureAs { members.append(("sameCaptureAs", string(other))) }
-    if device.unreadableMentions > 0 {
-      members.append(("unreadableMentions", String(device.unreadableMentions)))
-    }
-    if let encoding = device.encoding { members.append(("encoding", string(encoding))) }
-    return object(members)
-  }
-
-  private static func object(_ counts: OutcomeCounts) -> String {
-    object(OutcomeCode.allCases.map { ($0.rawValue, String(counts[$0])) })
-  }
-
-  private static func pair(_ interval: WilsonInterval) -> String {
-    "[" + number(interval.lower) + "," + number(interval.upper) + "]"
-  }
-
-  /// A share or confidence rounded to six decimals, in Swift's shortest form (`0.277533`, `1.0`).
-  static func number(_ value: Double) -> String {
+  /// A share or confidence rounded to six decimals (written in Swift's shortest form: `0.277533`,
+  /// `1.0`; never `-0.0`).
+  static func share(_ value: Double) -> Double {
     let rounded = (value * 1_000_000).rounded() / 1_000_000
-    return "\(rounded == 0 ? 0 : rounded)"
+    return rounded == 0 ? 0 : rounded
   }
+}
 
-  /// A JSON string as `JSONSerialization` writes it (`/` as `\/`): the package's one escaper,
-  /// `JSONEscaping`, in its Foundation style.
-  static func string(_ text: String) -> String {
-    JSONEscaping.quoted(text, style: .foundation)
-  }
-
-  /// `{"key":value,…}` with keys sorted by their UTF-8 bytes; keys are plain ASCII identifiers.
-  private static func object(_ members: [(String, String)]) -> String {
-    let sorted = members.sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-    return "{" + sorted.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+extension OutcomeSummary {
+  /// A share or confidence rounded to six decimals, in Swift's shortest form (`0.277533`, `1.0`),
+  /// as the JSON report writes it.
+  static func number(_ value: Double) -> String {
+    "\(OutcomeSummaryOutput.share(value))"
   }
 }

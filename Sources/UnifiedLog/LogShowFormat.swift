@@ -1,5 +1,5 @@
 import CivilCalendar
-import JSONEscaping
+import JSONOutput
 
 /// Entries printed as `log show` prints them: the default style and `--style ndjson`.
 package enum LogShowFormat {

@@ -1,14 +1,14 @@
 import DittoRecoverCLI
 
+// `--json` counts before any `--`: the tool's one rule, here for the process's own outputs.
+let isJSON = CommandLineTool.asksForJSON(Array(CommandLine.arguments.dropFirst()))
 // Interrupts first (SIGINT, SIGTERM, SIGHUP): from here on, whatever the run makes is removed
-// if it is stopped (Interruption). `--json` counts before any `--`, as the tool reads it.
-Interruption.install(
-  isJSON: CommandLine.arguments.dropFirst().prefix { $0 != "--" }.contains("--json"))
+// if it is stopped (Interruption).
+Interruption.install(isJSON: isJSON)
 // `next:` lines name the program as it was run (`./ditto-recover` pastes and runs in this folder).
 ProgramName.use(argv0: CommandLine.arguments.first)
 // The arguments as bytes: a path that is not valid UTF-8 is still a path (RawArguments).
 let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
-let isJSON = raw.arguments.prefix { $0 != "--" }.contains("--json")
 // What runs stopped by SIGKILL left is removed where this run makes a private folder, and only
 // folders that prove to be ours (PrivateDirectory): a command that makes none cleans nothing.
 let context = ToolContext(

@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 import Testing
 
 @testable import OutcomeReport
@@ -108,8 +109,9 @@ struct ReportRenderingTests {
     #expect(devices[1]["laterManual"] == nil)
   }
 
-  @Test func jsonStringsAreEscaped() {
-    #expect(OutcomeSummary.string("a\"b\\c/d\n\u{01}é") == #""a\"b\\c\/d\n\u0001é""#)
+  @Test func jsonStringsAreEscapedAsJSONSerializationWritesThem() {
+    let value = JSONValue.array([.string("a\"b\\c/d\n\u{01}é")])
+    #expect(value.rendered(OutcomeSummary.jsonStyle) == #"["a\"b\\c\/d\n\u0001é"]"#)
   }
 
   @Test(arguments: Verdict.allCases)

@@ -15,11 +15,13 @@ struct BackupCommand: Command {
     [BackupListCommand.self, BackupRecoverCommand.self, BackupExtractCommand.self]
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
-    // The tool dispatches to a subcommand; a group itself only shows its help.
-    context.standardOutput.write(
-      HelpFormatter.help(for: CommandPath(tool: Tool.definition.name, commands: [Self.self])))
-    return .success
+  func run(_ context: ToolContext) throws -> CommandOutput {
+    // The tool dispatches to a subcommand and shows a group's help itself: never reached.
+    .stream { output in
+      output.write(
+        HelpFormatter.help(for: CommandPath(tool: Tool.definition.name, commands: [Self.self])))
+      return .success
+    }
   }
 
   /// The shared `BACKUP` argument.
@@ -80,10 +82,9 @@ struct BackupCommand: Command {
       let backup = Backup(path: path)
       if password != nil {
         if backup.metadata.isEncrypted == true {
-          context.standardError.write("unlocking \(path) with the password (this takes a while)\n")
+          context.diagnose("unlocking \(path) with the password (this takes a while)")
         } else {
-          context.standardError.write(
-            "note: \(path) is not encrypted; the password is not needed\n")
+          context.diagnose("note: \(path) is not encrypted; the password is not needed")
         }
       }
       return BackupSummary(backup: backup, password: password)
@@ -139,7 +140,7 @@ struct BackupCommand: Command {
     }
     for summary in summaries {
       if let error = summary.error {
-        context.standardError.write("warning: \(error.description)\n")
+        context.diagnose("warning: \(error.description)")
       }
     }
     let readable = summaries.filter { $0.error == nil }
@@ -162,8 +163,8 @@ struct BackupCommand: Command {
       (chosen, why) = (newest, "none can be read; the newest")
     }
     let metadata = chosen.backup.metadata
-    context.standardError.write(
-      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)\n"
+    context.diagnose(
+      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)"
     )
     let undecided = BackupSummary.unreadable(newerThan: chosen, in: summaries)
     if !undecided.isEmpty {

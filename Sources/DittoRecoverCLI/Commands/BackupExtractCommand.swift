@@ -22,15 +22,14 @@ struct BackupExtractCommand: Command {
   @Argument(BackupCommand.passwordFile) var passwordFile: String?
   @Argument(RecoveryFileOutput.salvage) var salvage: Bool
   @Argument(RecoveryFileOutput.includeNeverCommitted) var includesNeverCommitted: Bool
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(
       root: backupRoot, passwordFile: passwordFile, context: context)
     let metadata = chosen.backup.metadata
     if metadata.isSnapshotUnfinished {
-      context.standardError.write(
-        "warning: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete\n"
+      context.diagnose(
+        "warning: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete"
       )
     }
     let now = Date()
@@ -50,12 +49,12 @@ struct BackupExtractCommand: Command {
     let rebuild = BackupRebuilder(backup: chosen.backup, output: scratch.path).rebuild(
       listing, contents: chosen.contentReader)
     for file in rebuild.files where file.status != .copied {
-      context.standardError.write(
-        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")\n"
+      context.diagnose(
+        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")"
       )
     }
     for problem in rebuild.folderProblems + listing.problems {
-      context.standardError.write("warning: \(problem)\n")
+      context.diagnose("warning: \(problem)")
     }
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let extraction = RecoveryExtraction(
@@ -69,18 +68,18 @@ struct BackupExtractCommand: Command {
     let backupOutput = Combined(
       BackupIdentity(chosen.backup),
       BackupExtractOutput(backupsFound: summaries.count, rebuild: rebuild))
-    var exitCode = try RecoveryFileOutput.finish(
-      extraction, info: info, out: out, json: json,
-      extra: ["backup": JSONValue(encoding: backupOutput)],
+    var output = try RecoveryFileOutput.finish(
+      extraction, info: info, out: out, source: BackupMember(backup: backupOutput),
       context: context)
     let failedInputs = rebuild.failedEngineInputs
     if !failedInputs.isEmpty {
-      context.printError(
-        "\(failedInputs.count) Ditto data files listed in the backup could not be rebuilt; the recovery file may be incomplete"
+      // After the result, as the last word.
+      output.trailer.append(
+        "Error: \(failedInputs.count) Ditto data files listed in the backup could not be rebuilt; the recovery file may be incomplete"
       )
-      if exitCode == .success { exitCode = .dataError }
+      if output.exitCode == .success { output.exitCode = .dataError }
     }
-    return exitCode
+    return output
   }
 }
 

@@ -19,9 +19,8 @@ struct BackupListCommand: Command {
     """
   @Argument(BackupCommand.backup) var backup: String = "."
   @Argument(BackupCommand.passwordFile) var passwordFile: String?
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     let password = try passwordFile.map(BackupCommand.readPassword)
     let paths = try BackupCommand.locate(backup)
     let summaries = BackupCommand.summarize(paths, password: password, context: context)
@@ -57,26 +56,21 @@ struct BackupListCommand: Command {
           label: "the older backup on purpose, if the newer one cannot be opened"))
     }
     let surveys = summaries.map { Self.survey($0, context: context) }
-    if json {
-      let backups = zip(summaries, surveys).map { summary, survey in
-        BackupRendering.listOutput(
-          summary,
-          recoverable: survey.map(StatusRendering.Recoverable.init))
-      }
-      let output = BackupListOutput(
-        backups: backups, newestWithDittoStore: newest?.backup.path,
-        newestDependsOn: undecided.map(\.backup.path),
-        next: next.commands.isEmpty ? nil : next.commands,
-        notes: next.notes.isEmpty ? nil : next.notes)
-      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
-    } else {
-      context.standardOutput.write(
-        BackupRendering.listText(summaries, newest: newest, undecided: undecided) { index in
-          surveys[index].map(StatusRendering.headline)
-        })
+    let backups = zip(summaries, surveys).map { summary, survey in
+      BackupRendering.listOutput(
+        summary,
+        recoverable: survey.map(StatusRendering.Recoverable.init))
     }
-    for line in next.lines { context.standardError.write(line + "\n") }
-    return failed.isEmpty ? .success : .dataError
+    let output = BackupListOutput(
+      backups: backups, newestWithDittoStore: newest?.backup.path,
+      newestDependsOn: undecided.map(\.backup.path),
+      next: next.commands.isEmpty ? nil : next.commands,
+      notes: next.notes.isEmpty ? nil : next.notes)
+    let text = BackupRendering.listText(summaries, newest: newest, undecided: undecided) { index in
+      surveys[index].map(StatusRendering.headline)
+    }
+    return .result(
+      output, text: text, exitCode: failed.isEmpty ? .success : .dataError, trailer: next.lines)
   }
 
   /// What the engine's survey finds in a backup's Ditto files, rebuilt into a private folder (nil

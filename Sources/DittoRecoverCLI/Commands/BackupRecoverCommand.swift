@@ -36,14 +36,13 @@ struct BackupRecoverCommand: Command {
       kind: .folder))
   var out: String?
   @Argument(BackupCommand.passwordFile) var passwordFile: String?
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(
       root: backupRoot, passwordFile: passwordFile, context: context)
     if chosen.backup.metadata.isSnapshotUnfinished {
-      context.standardError.write(
-        "warning: Status.plist says \(chosen.backup.metadata.snapshotState ?? ""): the backup may be incomplete\n"
+      context.diagnose(
+        "warning: Status.plist says \(chosen.backup.metadata.snapshotState ?? ""): the backup may be incomplete"
       )
     }
 
@@ -61,12 +60,12 @@ struct BackupRecoverCommand: Command {
     let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(
       listing, contents: chosen.contentReader)
     for file in rebuild.files where file.status != .copied {
-      context.standardError.write(
-        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")\n"
+      context.diagnose(
+        "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")"
       )
     }
     for problem in rebuild.folderProblems + listing.problems {
-      context.standardError.write("warning: \(problem)\n")
+      context.diagnose("warning: \(problem)")
     }
 
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
@@ -115,40 +114,33 @@ struct BackupRecoverCommand: Command {
       built: staged.folder.path, context: context)
   }
 
-  /// Prints the report of a published output.
+  /// The report of a published output.
   private func finish(
     _ report: MigrationReport, exitCode: ExitCode, chosen: BackupSummary, listing: ManifestListing,
     summaries: [BackupSummary], rebuild: RebuildReport, output: String, libraryPath: String,
     built: String, context: ToolContext
-  ) throws -> ExitCode {
-    // The report names files where they were read, in the folder the output was built in; they
-    // are named where they are now.
-    func published(_ text: String) -> String {
-      built == output ? text : text.replacingOccurrences(of: built + "/", with: output + "/")
-    }
+  ) throws -> CommandOutput {
     ReportRendering.printWarnings(report, to: context)
-    if json {
-      guard
-        case .object(var object) = ReportRendering.json(
-          report, libraryPath: libraryPath)
-      else { return exitCode }
-      object["backup"] = JSONValue(
-        encoding: Combined(
+    let value = Combined(
+      ReportRendering.value(report, libraryPath: libraryPath),
+      BackupMember(
+        backup: Combined(
           BackupIdentity(chosen.backup),
           BackupRecoverOutput(
             chosen, listing: listing, rebuild: rebuild, output: output,
-            backupsFound: summaries.count)))
-      context.standardOutput.write(published(JSONValue.object(object).rendered() + "\n"))
-    } else {
-      context.standardOutput.write(
-        published(BackupRendering.recoverText(chosen, rebuild: rebuild, output: output))
-          + published(ReportRendering.text(report, libraryPath: libraryPath))
-          + NextStep.export(
-            ["ditto-recover", "export", "--library", libraryPath, "--format", "csv"],
-            into: "dittos.csv", label: "the library as a CSV"
-          ).line + "\n")
-    }
-    return exitCode
+            backupsFound: summaries.count))))
+    let text =
+      BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
+      + ReportRendering.text(report, libraryPath: libraryPath)
+      + NextStep.export(
+        ["ditto-recover", "export", "--library", libraryPath, "--format", "csv"],
+        into: "dittos.csv", label: "the library as a CSV"
+      ).line + "\n"
+    var result = CommandOutput.result(value, text: text, exitCode: exitCode)
+    // The report names files where they were read, in the folder the output was built in; they
+    // are named where they are now.
+    result.moved = (built, output)
+    return result
   }
 
   /// A backup made before Ditto 3.0 holds no library to recover into: what its rebuilt files hold,
@@ -204,8 +196,8 @@ struct BackupRecoverCommand: Command {
   {
     guard let out else {
       let staged = try StagedOutput.temporary()
-      context.standardError.write(
-        "rebuilding into \(staged.folder.path) (a new folder, kept after the run)\n")
+      context.diagnose(
+        "rebuilding into \(staged.folder.path) (a new folder, kept after the run)")
       return staged
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {

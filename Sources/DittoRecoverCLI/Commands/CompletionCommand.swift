@@ -21,7 +21,6 @@ struct CompletionCommand: Command {
   /// The command's options, declared once.
   @Argument(.positionalChoice("shell", value: "shell", help: "The shell: bash, zsh or fish."))
   var chosenShell: Shell?
-  @Argument(common: CommonOptions.json) var json: Bool
 
   /// Required: the parser reports it missing before this is read.
   var shell: Shell { chosenShell ?? .bash }
@@ -30,7 +29,7 @@ struct CompletionCommand: Command {
     if chosenShell == nil { throw UsageError.missing($chosenShell.spec) }
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     let tree = CompletionTree(Tool.definition)
     let script =
       switch shell {
@@ -38,13 +37,7 @@ struct CompletionCommand: Command {
       case .zsh: tree.zsh()
       case .fish: tree.fish()
       }
-    if json {
-      let object = JSONValue(encoding: CompletionOutput(shell: shell.rawValue, script: script))
-      context.standardOutput.write(object.rendered() + "\n")
-    } else {
-      context.standardOutput.write(script)
-    }
-    return .success
+    return .result(CompletionOutput(shell: shell.rawValue, script: script), text: script)
   }
 }
 

@@ -38,8 +38,13 @@ struct ExportCommand: Command {
     }
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
-    let writer = ExportWriter(format: format) { context.standardOutput.write(bytes: $0) }
+  func run(_ context: ToolContext) throws -> CommandOutput {
+    // The export is the output, streamed as it is read (`--json` chose its format).
+    .stream { output in try export(to: output, context: context) }
+  }
+
+  private func export(to output: any TextOutput, context: ToolContext) throws -> ExitCode {
+    let writer = ExportWriter(format: format) { output.write(bytes: $0) }
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)
     } else if let legacy {
@@ -79,14 +84,14 @@ struct ExportCommand: Command {
       // SQLite reads what was committed; rows only in -wal frames no commit covers are named.
       let more = Salvager.neverCommittedDittos(path: legacy)
       if more > 0 {
-        context.standardError.write(
+        context.diagnose(
           "note: \(plural(more, "more ditto", "more dittos")) only in -wal frames never committed are not in this export (SQLite would never have shown them)\n"
             + [
               NextStep.command(
                 ["ditto-recover", "salvage", legacy, "--format", format.rawValue]
                   + (format == .csv ? ["--include-never-committed"] : []),
                 label: "lists them apart")
-            ].lines.joined(separator: "\n") + "\n")
+            ].lines.joined(separator: "\n"))
       }
     }
     return .success

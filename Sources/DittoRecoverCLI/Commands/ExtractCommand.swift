@@ -20,9 +20,8 @@ struct ExtractCommand: Command {
   @Argument(RecoveryFileOutput.out) var out: String?
   @Argument(RecoveryFileOutput.salvage) var salvage: Bool
   @Argument(RecoveryFileOutput.includeNeverCommitted) var includesNeverCommitted: Bool
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     try target.validate(context)
     try target.requireNoBetterCopy(context, stopsWhenFewer: false)
     let layout = target.layout
@@ -36,7 +35,7 @@ struct ExtractCommand: Command {
     var info = RecoveryFileInfo(origin: .container, createdAt: now, toolVersion: Tool.version)
     info.container = context.shownPath(OutputFolder.resolved(layout.container))
     return try RecoveryFileOutput.finish(
-      extraction, info: info, out: out, json: json,
-      extra: ["container": .string(layout.container)], context: context)
+      extraction, info: info, out: out, source: ContainerMember(container: layout.container),
+      context: context)
   }
 }

@@ -20,9 +20,8 @@ struct ImportCommand: Command {
   var library: String = ""
   @Argument(.path("csv", value: "file", help: "The CSV file to import.", required: true))
   var csv: String = ""
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     var source = CSVImportSource(path: csv)
     var categories: [LegacyCategory] = []
     try source.walk { item in
@@ -60,24 +59,19 @@ struct ImportCommand: Command {
     let counts = merged.counts
     if !merged.refusedCategoryTitles.isEmpty {
       // User text: on standard error only, never in a log line.
-      context.standardError.write(
-        "not imported: \(plural(counts.dittosOverLimit, "ditto")) of \(plural(counts.categoriesOverLimit, "new category", "new categories")) (the library may hold at most 8, as the app's import allows): \(merged.refusedCategoryTitles.joined(separator: ", "))\n"
+      context.diagnose(
+        "not imported: \(plural(counts.dittosOverLimit, "ditto")) of \(plural(counts.categoriesOverLimit, "new category", "new categories")) (the library may hold at most 8, as the app's import allows): \(merged.refusedCategoryTitles.joined(separator: ", "))"
       )
     }
-    if json {
-      let object = JSONValue(
-        encoding: ImportOutput(
-          categories: counts.categoriesRead, dittos: counts.dittosRead,
-          insertedCategories: counts.insertedCategories, inserted: counts.inserted,
-          skipped: counts.skipped, skippedEmptyTexts: source.skippedEmptyTexts,
-          skippedCategories: counts.categoriesOverLimit, skippedDittos: counts.dittosOverLimit,
-          library: library))
-      context.standardOutput.write(object.rendered() + "\n")
-    } else {
-      context.standardOutput.write(
+    return .result(
+      ImportOutput(
+        categories: counts.categoriesRead, dittos: counts.dittosRead,
+        insertedCategories: counts.insertedCategories, inserted: counts.inserted,
+        skipped: counts.skipped, skippedEmptyTexts: source.skippedEmptyTexts,
+        skippedCategories: counts.categoriesOverLimit, skippedDittos: counts.dittosOverLimit,
+        library: library),
+      text:
         "imported \(csv): \(plural(counts.dittosRead, "ditto")) in \(plural(counts.categoriesRead, "category run")); inserted \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")), \(source.skippedEmptyTexts) empty)\n"
-      )
-    }
-    return .success
+    )
   }
 }

@@ -17,15 +17,14 @@ struct InspectCommand: Command {
     .positionalPath(
       "file", value: "file", help: "The store file (its -wal/-shm beside it are used)."))
   var file: String = ""
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     try CoreDataStore.withSnapshot(of: file, mapError: { $0 as any Error }) { store throws in
-      try describe(store, context)
+      try describe(store)
     }
   }
 
-  private func describe(_ store: CoreDataStore, _ context: ToolContext) throws -> ExitCode {
+  private func describe(_ store: CoreDataStore) throws -> CommandOutput {
     guard store.hasPrimaryKeyTable else {
       throw LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"])
     }
@@ -38,20 +37,16 @@ struct InspectCommand: Command {
     } catch {
       recoveryError = error.description
     }
-    if json {
-      let output = InspectOutput(
-        entities: entities.map {
-          InspectOutput.Entity(
-            name: $0.entity.name, ent: $0.entity.number, table: $0.entity.table, rows: $0.rows,
-            super: $0.entity.superNumber)
-        },
-        storeUUID: store.storeUUID, journal: store.journalMode.rawValue,
-        frameworkVersion: store.frameworkVersion, storeType: store.storeType,
-        hasWAL: store.snapshot.hasWAL, recovery: recovery.map(RecoveryOutput.init),
-        recoveryError: recoveryError)
-      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
-      return .success
-    }
+    let output = InspectOutput(
+      entities: entities.map {
+        InspectOutput.Entity(
+          name: $0.entity.name, ent: $0.entity.number, table: $0.entity.table, rows: $0.rows,
+          super: $0.entity.superNumber)
+      },
+      storeUUID: store.storeUUID, journal: store.journalMode.rawValue,
+      frameworkVersion: store.frameworkVersion, storeType: store.storeType,
+      hasWAL: store.snapshot.hasWAL, recovery: recovery.map(RecoveryOutput.init),
+      recoveryError: recoveryError)
     var lines = [
       "store: \(file)",
       "uuid: \(store.storeUUID ?? "(none)")",
@@ -67,8 +62,7 @@ struct InspectCommand: Command {
     }
     if let recovery { lines += [""] + RecoveryRendering.lines(recovery) }
     if let recoveryError { lines += ["", "recovery record unreadable: \(recoveryError)"] }
-    context.standardOutput.write(lines.joined(separator: "\n") + "\n")
-    return .success
+    return .result(output, text: lines.joined(separator: "\n") + "\n")
   }
 
   private func pad(_ text: String, _ width: Int) -> String {

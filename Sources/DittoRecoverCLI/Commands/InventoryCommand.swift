@@ -13,27 +13,15 @@ struct InventoryCommand: Command {
   @Argument(
     group: [ContainerOptions.container.spec, ContainerOptions.home.spec], ContainerOptions.init)
   var target: ContainerOptions
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     try target.validate(context)
     let layout = target.layout
-    if json {
-      var lines: [String] = []
-      Inventory.produce(for: layout) { lines.append($0) }
-      let object = InventoryOutput(container: layout.container, home: layout.home, lines: lines)
-      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
-      return .success
-    }
-    var buffer = ""
-    Inventory.produce(for: layout) { line in
-      buffer += line + "\n"
-      if buffer.utf8.count > 1 << 16 {
-        context.standardOutput.write(buffer)
-        buffer = ""
-      }
-    }
-    context.standardOutput.write(buffer)
-    return .success
+    // At most 10,000 lines per root: held whole, in either form.
+    var lines: [String] = []
+    Inventory.produce(for: layout) { lines.append($0) }
+    return .result(
+      InventoryOutput(container: layout.container, home: layout.home, lines: lines),
+      text: lines.map { $0 + "\n" }.joined())
   }
 }

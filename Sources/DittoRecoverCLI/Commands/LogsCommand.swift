@@ -29,9 +29,8 @@ struct LogsCommand: Command {
   var subsystem: String?
   @Argument(.text("category", value: "category", help: "Only entries of this category."))
   var category: String?
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     var kinds: [(String, UnifiedLogInputKind)] = []
     for archive in archives {
       guard let kind = UnifiedLogReader.kind(of: archive) else {
@@ -41,6 +40,14 @@ struct LogsCommand: Command {
       }
       kinds.append((archive, kind))
     }
+    // The entries are the output, streamed as they are read (`--json` chose ndjson).
+    return .stream { output in try stream(kinds, to: output, context: context) }
+  }
+
+  private func stream(
+    _ kinds: [(String, UnifiedLogInputKind)], to output: any TextOutput, context: ToolContext
+  ) throws -> ExitCode {
+    let json = context.isJSON
     var damaged = false
     var buffer = ""
     if !json { buffer = LogShowFormat.header + "\n" }
@@ -49,20 +56,20 @@ struct LogsCommand: Command {
         if let category, entry.category != category { return }
         buffer += (json ? LogShowFormat.ndjson(entry) : LogShowFormat.line(entry)) + "\n"
         if buffer.utf8.count > 1 << 16 {
-          context.standardOutput.write(buffer)
+          output.write(buffer)
           buffer = ""
         }
       }
-      context.standardOutput.write(buffer)
+      output.write(buffer)
       buffer = ""
       var note =
         "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
       if let device = summary.device { note += " (device \(device))" }
-      context.standardError.write(note + "\n")
+      context.diagnose(note)
       for problem in summary.problems {
         if problem.isDamage { damaged = true }
-        context.standardError.write(
-          "\(problem.isDamage ? "warning" : "note"): \(archive): \(problem.file): \(problem.reason) [\(problem.code)]\n"
+        context.diagnose(
+          "\(problem.isDamage ? "warning" : "note"): \(archive): \(problem.file): \(problem.reason) [\(problem.code)]"
         )
       }
     }

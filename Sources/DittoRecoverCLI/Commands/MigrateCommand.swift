@@ -18,9 +18,8 @@ struct MigrateCommand: Command {
       "dry-run",
       help: "Compute what the automatic migration would do; write nothing, leave the flag alone."))
   var isDryRun: Bool
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     try target.validate(context)
     if !isDryRun { try target.requireLibrary() }
     try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
@@ -28,20 +27,15 @@ struct MigrateCommand: Command {
     let outcome = isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeeded()
     switch outcome {
     case .alreadyComplete:
-      if json {
-        context.standardOutput.write(
-          JSONValue(encoding: AlreadyCompleteOutput()).rendered() + "\n")
-      } else {
-        context.standardOutput.write(
+      return .result(
+        AlreadyCompleteOutput(),
+        text:
           "Nothing to do: the 3.0.2 migration already completed (\(AppGroupDefaults.completionKey) is set).\nUse 'ditto-recover recover' to recover again.\n"
-        )
-      }
-      return .success
+      )
     case .attempted(let report):
-      ReportRendering.write(
-        report, libraryPath: target.libraryPath, folders: target, json: json, to: context,
+      return ReportRendering.output(
+        report, libraryPath: target.libraryPath, folders: target, context: context,
         salvageWouldGive: ReportRendering.salvageWouldGive(report, migrator: migrator))
-      return ExitCode.of(report)
     }
   }
 }

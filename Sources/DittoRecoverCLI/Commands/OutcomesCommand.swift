@@ -83,7 +83,6 @@ struct OutcomesCommand: Command {
         "What the shares are taken of: every valid tag, or only the decisive outcomes (default: all)."
     ))
   var denominator: VerdictRule.Denominator = .allValid
-  @Argument(common: CommonOptions.json) var json: Bool
 
   /// The verdict's rule from the options (checked by ``validate()``).
   var rule: VerdictRule {
@@ -105,7 +104,7 @@ struct OutcomesCommand: Command {
     }
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     if let html {
       try Self.requireNewOutput(html, inputs: files, invocation: context.invocation)
     }
@@ -113,8 +112,8 @@ struct OutcomesCommand: Command {
     do {
       if files.isEmpty {
         if isatty(0) == 1 {
-          context.standardError.write(
-            "outcomes: reading a log capture from standard input (end it with Ctrl-D), or give the files: ditto-recover outcomes tester-logs/*.log\n"
+          context.diagnose(
+            "outcomes: reading a log capture from standard input (end it with Ctrl-D), or give the files: ditto-recover outcomes tester-logs/*.log"
           )
         }
         try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
@@ -126,9 +125,9 @@ struct OutcomesCommand: Command {
             var note =
               "note: \(file): a \(kind.rawValue) of \(plural(read.files.count, "tracev3 file")), \(plural(read.entries, "entry", "entries")) read as one device"
             if let device = read.device { note += " (\(device))" }
-            context.standardError.write(note + "\n")
+            context.diagnose(note)
             for problem in read.problems where !problem.isDamage {
-              context.standardError.write("note: \(file): \(problem.file): \(problem.reason)\n")
+              context.diagnose("note: \(file): \(problem.file): \(problem.reason)")
             }
             continue
           }
@@ -136,10 +135,10 @@ struct OutcomesCommand: Command {
           if OutcomeScanner.isZip(file) {
             do throws(ZipError) {
               let read = try scanner.scanZip(path: file)
-              context.standardError.write(
-                "note: \(file): a zip of \(plural(read.inputs.count, "capture")), each read as one device\n"
+              context.diagnose(
+                "note: \(file): a zip of \(plural(read.inputs.count, "capture")), each read as one device"
               )
-              for skipped in read.skipped { context.standardError.write("note: \(skipped)\n") }
+              for skipped in read.skipped { context.diagnose("note: \(skipped)") }
             } catch {
               throw InputError("\(file): \(error.reason)")
             }
@@ -152,21 +151,21 @@ struct OutcomesCommand: Command {
     let summary = scanner.finish()
     for device in summary.incompleteDevices {
       if device.unreadableMentions > 0 {
-        context.standardError.write(
-          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device)); the verdict is on an incomplete sample\n"
+        context.diagnose(
+          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device)); the verdict is on an incomplete sample"
         )
       }
       if let problem = device.problem {
-        context.standardError.write("warning: \(device.input): \(problem)\n")
+        context.diagnose("warning: \(device.input): \(problem)")
       }
     }
     if context.isVerbose {
       for location in summary.malformedLines {
-        context.standardError.write("malformed migration_outcome line: \(location)\n")
+        context.diagnose("malformed migration_outcome line: \(location)")
       }
       let unlisted = summary.malformed - summary.malformedLines.count
       if unlisted > 0 {
-        context.standardError.write("(\(unlisted) more malformed lines not listed)\n")
+        context.diagnose("(\(unlisted) more malformed lines not listed)")
       }
     }
     if let html {
@@ -185,9 +184,10 @@ struct OutcomesCommand: Command {
         }
       }
     }
-    let text = json ? summary.jsonText() : summary.textReport()
-    context.standardOutput.write(text.hasSuffix("\n") ? text : text + "\n")
-    return .success
+    let text = summary.textReport()
+    return .result(
+      summary.jsonValue, text: text.hasSuffix("\n") ? text : text + "\n",
+      jsonStyle: OutcomeSummary.jsonStyle)
   }
 
   /// The inputs to read: each file as given, and for a folder every file in it and below it, in
@@ -258,18 +258,18 @@ struct OutcomesCommand: Command {
         throw InputError("\(file): \(error)")
       }
       for problem in walk.problems {
-        context.standardError.write("warning: \(file)\(problem.displayPath): \(problem.error)\n")
+        context.diagnose("warning: \(file)\(problem.displayPath): \(problem.error)")
       }
       for name in skipped {
-        context.standardError.write(
-          "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)\n")
+        context.diagnose(
+          "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)")
       }
       // Every other file of an archive (timesync, uuidtext, Info.plist) belongs to it.
       found = found.filter { path in !archives.contains { path.hasPrefix($0 + "/") } } + archives
       var note =
         "note: \(file): a folder of \(plural(found.count, "file")), each read as one device"
       if hidden > 0 { note += " (\(plural(hidden, "hidden file")) left out)" }
-      context.standardError.write(note + "\n")
+      context.diagnose(note)
       inputs += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
     return inputs

@@ -33,7 +33,6 @@ struct RecoverCommand: Command {
         "Also import dittos salvage finds only in -wal frames no commit covers (left out by default)."
     ))
   var includesNeverCommitted: Bool
-  @Argument(common: CommonOptions.json) var json: Bool
 
   func validate() throws(UsageError) {
     // A picked file needs only a library to import into: the container's, or --library.
@@ -42,7 +41,7 @@ struct RecoverCommand: Command {
     }
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     if target.hasContainer { try target.validate(context) }
     if file == nil { try target.requireNoBetterCopy(context, stopsWhenFewer: false) }
     if !isDryRun { try target.requireLibrary() }
@@ -54,8 +53,7 @@ struct RecoverCommand: Command {
       } else {
         migrator.recoverNow(dryRun: isDryRun, includingNeverCommitted: includesNeverCommitted)
       }
-    ReportRendering.write(
-      report, libraryPath: target.libraryPath, folders: target, json: json, to: context)
-    return ExitCode.of(report)
+    return ReportRendering.output(
+      report, libraryPath: target.libraryPath, folders: target, context: context)
   }
 }

@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSONOutput
 import LegacyMigration
 import RecoveryFile
 
@@ -65,15 +66,17 @@ enum RecoveryFileOutput {
     return DataError(message + "; no file written", next: next)
   }
 
-  /// Writes the file (unless there is nothing to put in it) and prints the result.
+  /// Writes the file (unless there is nothing to put in it) and returns what to print: under
+  /// `--json` the file's object with `source`'s members (where it was read from) beside its own.
   ///
-  /// - Returns: 0, or 65 when part of the data could not be read (the readable part is written).
+  /// - Returns: exit 0, or 65 when part of the data could not be read (the readable part is
+  ///   written).
   /// - Throws: ``DataError`` when nothing readable was found (no file, exit 65);
   ///   ``RecoveryFileError`` when `out` exists (73) or cannot be written (74).
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
-    json: Bool, extra: [String: JSONValue], context: ToolContext
-  ) throws -> ExitCode {
+    source: some Encodable, context: ToolContext
+  ) throws -> CommandOutput {
     let read = extraction.readReport
     // Each error once: the one that decided the outcome is in the final message.
     for source in read.sources {
@@ -104,13 +107,13 @@ enum RecoveryFileOutput {
     var exitCode = ExitCode.success
     let left = extraction.readReport.neverCommittedLeft
     if left > 0 {
-      context.standardError.write(
+      context.diagnose(
         "note: \(plural(left, "more ditto", "more dittos")) only in -wal frames never committed are not in the file (SQLite would never have shown them)\n"
           + [
             NextStep.command(
               context.invocation + [includeNeverCommitted.spec.synopsisName],
               label: "a file with them too, in categories of their own")
-          ].lines.joined(separator: "\n") + "\n")
+          ].lines.joined(separator: "\n"))
     }
     if report.outcome == .foundUnreadable {
       context.printError(
@@ -118,30 +121,30 @@ enum RecoveryFileOutput {
       )
       exitCode = .dataError
     }
-    if json {
-      let written = WrittenRecoveryOutput(
-        out: out, outcome: report.outcome.rawValue, categories: info.categories,
-        dittos: info.dittos, salvaged: info.salvaged,
-        sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
-        error: report.errorDescription, neverCommittedLeft: left > 0 ? left : nil)
-      guard case .object(var object) = JSONValue(encoding: written) else { return exitCode }
-      object.merge(extra) { own, _ in own }
-      context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
-    } else {
-      let lines =
-        [
-          "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
-        ]
-        + RecoveryRendering.lines(info)
-        + [
-          NextStep.note(
-            "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
-          .command(["ditto-recover", "status", "--from", out], label: "or check it here"),
-        ].lines
-      context.standardOutput.write(lines.joined(separator: "\n") + "\n")
-    }
-    return exitCode
+    let value = WrittenRecoveryOutput(
+      out: out, outcome: report.outcome.rawValue, categories: info.categories,
+      dittos: info.dittos, salvaged: info.salvaged,
+      sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
+      error: report.errorDescription, neverCommittedLeft: left > 0 ? left : nil)
+    let lines =
+      [
+        "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
+      ]
+      + RecoveryRendering.lines(info)
+      + [
+        NextStep.note(
+          "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
+        .command(["ditto-recover", "status", "--from", out], label: "or check it here"),
+      ].lines
+    // The file's own members win over where it was read from.
+    return .result(
+      Combined(source, value), text: lines.joined(separator: "\n") + "\n", exitCode: exitCode)
   }
+}
+
+/// `{"container": …}`: where `extract` read from, beside the file's members.
+struct ContainerMember: Encodable {
+  let container: String
 }
 
 /// `extract --json` and `backup extract --json`: the file written and what it holds (the command

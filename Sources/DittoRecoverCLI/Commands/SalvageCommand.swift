@@ -1,4 +1,5 @@
 import Exchange
+import JSONOutput
 import LegacyStore
 import Salvage
 
@@ -36,44 +37,48 @@ struct SalvageCommand: Command {
 
   func validate() throws(UsageError) { try FormatOption.check(namedFormat, json: json) }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
+  func run(_ context: ToolContext) throws -> CommandOutput {
     let result = try Salvager.salvage(
       path: path, options: SalvageOptions(includeDeleted: includeDeleted))
+    let value = SalvageOutput(result, includeDeleted: includeDeleted)
     switch format {
     case .json:
-      context.standardOutput.write(json(result).rendered() + "\n")
+      // `--format json` asks for the JSON whether or not `--json` was given.
+      return .result(value, text: JSONValue(encoding: value).rendered() + "\n")
     case .csv:
-      // The CSV the app imports holds what was committed; rows of frames never committed only
-      // when asked for, in categories of their own ("<title> (never committed)"), never mixed in.
-      let writer = ExportWriter(format: .csv) { context.standardOutput.write(bytes: $0) }
-      for category in result.committedLibrary.categories {
-        writer.beginCategory(title: category.title)
-        for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
-      }
-      if includesNeverCommitted {
-        for category in result.neverCommittedLibrary.categories {
-          writer.beginCategory(title: SalvageResult.neverCommittedTitle(category.title))
-          for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
-        }
-      }
-      writer.finish()
-      if result.neverCommitted > 0, !includesNeverCommitted {
-        context.standardError.write(
-          "note: \(plural(result.neverCommitted, "more ditto", "more dittos")) only in -wal frames never committed are not in this CSV (SQLite would never have shown them)\n"
-        )
-        let step = NextStep.command(
-          context.invocation + ["--include-never-committed"],
-          label: "adds them, in categories of their own")
-        context.standardError.write([step].lines.joined(separator: "\n") + "\n")
+      return .stream { output in
+        writeCSV(result, to: output, context: context)
+        return .success
       }
     case nil:
-      context.standardOutput.write(text(result))
+      return .result(value, text: text(result))
     }
-    return .success
   }
 
-  private func json(_ result: SalvageResult) -> JSONValue {
-    JSONValue(encoding: SalvageOutput(result, includeDeleted: includeDeleted))
+  /// The CSV the app imports holds what was committed; rows of frames never committed only when
+  /// asked for, in categories of their own ("<title> (never committed)"), never mixed in.
+  private func writeCSV(_ result: SalvageResult, to output: any TextOutput, context: ToolContext) {
+    let writer = ExportWriter(format: .csv) { output.write(bytes: $0) }
+    for category in result.committedLibrary.categories {
+      writer.beginCategory(title: category.title)
+      for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+    }
+    if includesNeverCommitted {
+      for category in result.neverCommittedLibrary.categories {
+        writer.beginCategory(title: SalvageResult.neverCommittedTitle(category.title))
+        for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }
+      }
+    }
+    writer.finish()
+    if result.neverCommitted > 0, !includesNeverCommitted {
+      context.diagnose(
+        "note: \(plural(result.neverCommitted, "more ditto", "more dittos")) only in -wal frames never committed are not in this CSV (SQLite would never have shown them)"
+      )
+      let step = NextStep.command(
+        context.invocation + ["--include-never-committed"],
+        label: "adds them, in categories of their own")
+      context.diagnose([step].lines.joined(separator: "\n"))
+    }
   }
 
   private func text(_ result: SalvageResult) -> String {

@@ -27,7 +27,6 @@ struct StatusCommand: Command {
       "from", value: "file",
       help: "Describe this recovery file (or 2.x store) instead of a container."))
   var file: String?
-  @Argument(common: CommonOptions.json) var json: Bool
 
   func validate() throws(UsageError) {
     if file == nil, !target.hasContainer {
@@ -35,22 +34,15 @@ struct StatusCommand: Command {
     }
   }
 
-  func run(_ context: ToolContext) throws -> ExitCode {
-    if let file { return try describe(file, context) }
+  func run(_ context: ToolContext) throws -> CommandOutput {
+    if let file { return try describe(file) }
     if let ambiguity = target.ambiguity {
       // Nothing is guessed: each folder that could be the container, with the command for it.
       let headline =
         "recoverable: unknown: \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.joined(separator: ", ")))"
-      if json {
-        let object = JSONValue(
-          encoding: AmbiguousFolderOutput(
-            ambiguous: ambiguity.choices, next: ambiguity.steps.commands))
-        context.standardOutput.write(object.rendered() + "\n")
-      } else {
-        context.standardOutput.write(
-          ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n")
-      }
-      return .success
+      return .result(
+        AmbiguousFolderOutput(ambiguous: ambiguity.choices, next: ambiguity.steps.commands),
+        text: ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n")
     }
     try target.validate(context)
     let migrator = target.makeMigrator(context)
@@ -60,24 +52,19 @@ struct StatusCommand: Command {
       try migrator.flags.readFlags().isComplete
     }
     let library = LibraryStatus(path: target.libraryPath)
-    if json {
-      var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
-      output.add(
-        nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
-      context.standardOutput.write(JSONValue(encoding: output).rendered() + "\n")
-      return .success
-    }
+    var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
+    output.add(
+      nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
     let text = StatusRendering.text(
       survey, flag: flag, library: library, target: target, invocation: context.invocation,
       nearbyCopies: copies)
-    context.standardOutput.write(text)
-    return .success
+    return .result(output, text: text)
   }
 }
 
 extension StatusCommand {
   /// `status --from FILE`: the recovery record and what the engine's reader finds in the file.
-  func describe(_ file: String, _ context: ToolContext) throws -> ExitCode {
+  func describe(_ file: String) throws -> CommandOutput {
     try InputError.requireExisting(file, option: $file.spec)
     let summary: LegacyReadSummary
     do {
@@ -88,21 +75,16 @@ extension StatusCommand {
       throw DataError("\(error.description): not a recovery file or a Ditto 2.x store")
     }
     let info = try RecoveryFileInfo.read(path: file)
-    if json {
-      let object = JSONValue(
-        encoding: FileDescriptionOutput(
-          file: file, recovery: info.map(RecoveryOutput.init), categories: summary.categories,
-          dittos: summary.dittos))
-      context.standardOutput.write(object.rendered() + "\n")
-      return .success
-    }
     var lines = ["file: \(file)"]
     lines += info.map(RecoveryRendering.lines) ?? ["a Ditto 2.x store (no recovery record)"]
     lines.append(
       "reads as: \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto")) (what 'recover --from' offers)"
     )
-    context.standardOutput.write(lines.joined(separator: "\n") + "\n")
-    return .success
+    return .result(
+      FileDescriptionOutput(
+        file: file, recovery: info.map(RecoveryOutput.init), categories: summary.categories,
+        dittos: summary.dittos),
+      text: lines.joined(separator: "\n") + "\n")
   }
 }
 

@@ -1,6 +1,7 @@
 import BackupReader
 import DittoStore
 import Exchange
+import JSONOutput
 import LegacyMigration
 import LegacyStore
 import RecoveryFile
@@ -334,6 +335,11 @@ struct Combined<First: Encodable, Second: Encodable>: Encodable {
     try first.encode(to: encoder)
     try second.encode(to: encoder)
   }
+}
+
+/// `{"backup": …}`: the backup member of `backup recover --json` beside the report's keys.
+struct BackupMember<Value: Encodable>: Encodable {
+  let backup: Value
 }
 
 /// `backup list --json`: each backup, the newest holding a Ditto store, and the steps.

@@ -8,12 +8,10 @@ enum ReportRendering {
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
   /// plus `result`/`message` for the manual path, `dryRun` for a preview, and `transient`,
   /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
-  static func json(
+  static func value(
     _ report: MigrationReport, libraryPath: String, invocation: [String] = [],
     salvageWouldGive: SalvageEstimate? = nil
-  )
-    -> JSONValue
-  {
+  ) -> ReportOutput {
     let steps =
       advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
       + leftBehindSteps(report, invocation: invocation)
@@ -24,7 +22,7 @@ enum ReportRendering {
         output.neverCommitted = salvageWouldGive.neverCommitted
       }
     }
-    return JSONValue(encoding: output)
+    return output
   }
 
   /// What salvage would rebuild where the automatic path does not salvage: its committed dittos,
@@ -149,39 +147,35 @@ enum ReportRendering {
     return []
   }
 
-  /// Prints `report`: warnings on standard error, then the report (JSON or text) on standard output.
-  static func write(
-    _ report: MigrationReport, libraryPath: String, folders: ContainerOptions?, json: Bool,
-    to context: ToolContext, salvageWouldGive: SalvageEstimate? = nil
-  ) {
+  /// The output of `report`: its JSON value (with the folders read, when a container was given)
+  /// and its text, with the exit code the outcome calls for. Warnings go to standard error now.
+  static func output(
+    _ report: MigrationReport, libraryPath: String, folders: ContainerOptions?,
+    context: ToolContext, salvageWouldGive: SalvageEstimate? = nil
+  ) -> CommandOutput {
     printWarnings(report, to: context)
-    guard json else {
-      var text = text(report, libraryPath: libraryPath, invocation: context.invocation)
-      if let salvageWouldGive, let end = text.range(of: "\ncompletion flag:") {
-        text.insert(contentsOf: "\n" + salvageWouldGive.line, at: end.lowerBound)
-      }
-      if let folders, folders.hasContainer, let firstLineEnd = text.firstIndex(of: "\n") {
-        // The first line stays the message (or the preview); the folder read comes next.
-        let line = "container: \(folders.layout.container)\n"
-        text.insert(contentsOf: line, at: text.index(after: firstLineEnd))
-      }
-      context.standardOutput.write(text)
-      return
+    var text = text(report, libraryPath: libraryPath, invocation: context.invocation)
+    if let salvageWouldGive, let end = text.range(of: "\ncompletion flag:") {
+      text.insert(contentsOf: "\n" + salvageWouldGive.line, at: end.lowerBound)
     }
-    guard
-      case .object(var object) = self.json(
-        report, libraryPath: libraryPath, invocation: context.invocation,
-        salvageWouldGive: salvageWouldGive)
-    else { return }
-    object.merge(folders?.resolvedJSON ?? [:]) { _, folder in folder }
-    context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+    if let folders, folders.hasContainer, let firstLineEnd = text.firstIndex(of: "\n") {
+      // The first line stays the message (or the preview); the folder read comes next.
+      let line = "container: \(folders.layout.container)\n"
+      text.insert(contentsOf: line, at: text.index(after: firstLineEnd))
+    }
+    let value = self.value(
+      report, libraryPath: libraryPath, invocation: context.invocation,
+      salvageWouldGive: salvageWouldGive)
+    guard let folders else { return .result(value, text: text, exitCode: ExitCode.of(report)) }
+    return .result(
+      Combined(value, folders.foldersRead), text: text, exitCode: ExitCode.of(report))
   }
 
   /// Writes one warning line on standard error per path the probe found but did not open (a link,
   /// a folder, a FIFO, a socket, a folder it may not search): the user should know it is there.
   static func printWarnings(_ report: MigrationReport, to context: ToolContext) {
     for skipped in report.skipped {
-      context.standardError.write("warning: not opened: \(skipped.error.description)\n")
+      context.diagnose("warning: not opened: \(skipped.error.description)")
     }
   }
 

@@ -1,4 +1,5 @@
 import Exchange
+import JSONOutput
 import LegacyMigration
 import LegacyStore
 import LibraryMerge

@@ -66,13 +66,8 @@ struct ContainerOptions {
   }
 
   /// `"container"` and `"home"`, the folders read, for a command's JSON.
-  var resolvedJSON: [String: JSONValue] {
-    guard
-      case .object(let members) = JSONValue(
-        encoding: FoldersReadOutput(
-          container: hasContainer ? layout.container : nil, home: layout.home))
-    else { return [:] }
-    return members
+  var foldersRead: FoldersReadOutput {
+    FoldersReadOutput(container: hasContainer ? layout.container : nil, home: layout.home)
   }
 
   /// When `--container` or `--home` holds several folders that could be it: each, with the
@@ -108,12 +103,12 @@ struct ContainerOptions {
     for (what, resolution) in [("container", containerResolution), ("home", homeResolution)] {
       switch resolution {
       case .appData(let bundle, let appData):
-        context.standardError.write(
-          "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder as the \(what), \(appData)\(what == "container" ? " (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)" : "")\n"
+        context.diagnose(
+          "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder as the \(what), \(appData)\(what == "container" ? " (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)" : "")"
         )
       case .oneLevelDown(let given, let folder):
-        context.standardError.write(
-          "note: reading the \(what) \(folder) (the folder \(given) holds it)\n")
+        context.diagnose(
+          "note: reading the \(what) \(folder) (the folder \(given) holds it)")
       case .asGiven, .ambiguous, nil:
         break
       }
@@ -212,9 +207,9 @@ struct ContainerOptions {
         "--container \(layout.container) holds \(plural(here.readableDittos, "ditto")), fewer than \(copies.count == 1 ? "a copy of it nearby" : "copies of it nearby"): \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
         next: steps)
     }
-    context.standardError.write(
+    context.diagnose(
       "note: \(copies.count == 1 ? "a copy" : "\(copies.count) copies") of this container nearby \(copies.count == 1 ? "holds" : "hold") more dittos: \(names)\n"
-        + steps.lines.joined(separator: "\n") + "\n")
+        + steps.lines.joined(separator: "\n"))
   }
 
   /// Stops (exit 74) when there is no library to write into: a `Ditto.store` is never created here

@@ -1,4 +1,4 @@
-import Exchange
+import JSONOutput
 import Testing
 
 /// The tool's outputs are values encoded once: nil written as null unless declared omitted, keys

@@ -1,5 +1,5 @@
 import Foundation
-import JSONEscaping
+import JSONOutput
 import Testing
 
 @Suite struct JSONEscapingTests {

@@ -1,5 +1,3 @@
-import JSONEscaping
-
 /// A JSON value with object keys kept sorted on output, written by this module (no Foundation encoder:
 /// its output differs between platforms, and we need streaming for large exports).
 package indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
@@ -26,11 +24,53 @@ package indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral
     .int(Int64(value))
   }
 
+  /// How a value is written.
+  package enum Style: Sendable, Equatable {
+    /// Indented by two spaces, strings in the standard style: the commands' `--json`.
+    case indented
+    /// On one line, no spaces, strings as `JSONSerialization` writes them (`/` as `\/`): the
+    /// byte-for-byte form of `outcomes --json`.
+    case compactFoundation
+  }
+
   /// The value as indented text (two spaces), keys sorted, ending without a newline.
   package func rendered(indent: Int = 0) -> String {
     var output = ""
     render(into: &output, indent: indent)
     return output
+  }
+
+  /// The value in `style`, keys sorted, ending without a newline.
+  package func rendered(_ style: Style) -> String {
+    switch style {
+    case .indented: return rendered()
+    case .compactFoundation:
+      var output = ""
+      renderCompact(into: &output)
+      return output
+    }
+  }
+
+  private func renderCompact(into output: inout String) {
+    switch self {
+    case .string(let text): output += JSONEscaping.quoted(text, style: .foundation)
+    case .array(let items):
+      output += "["
+      for (index, item) in items.enumerated() {
+        if index > 0 { output += "," }
+        item.renderCompact(into: &output)
+      }
+      output += "]"
+    case .object(let members):
+      output += "{"
+      for (index, key) in members.keys.sorted().enumerated() {
+        if index > 0 { output += "," }
+        output += JSONEscaping.quoted(key, style: .foundation) + ":"
+        members[key, default: .null].renderCompact(into: &output)
+      }
+      output += "}"
+    case .null, .bool, .int, .double: render(into: &output, indent: 0)
+    }
   }
 
   func render(into output: inout String, indent: Int) {

@@ -1,0 +1,64 @@
+import Exchange
+import Foundation
+import JSONOutput
+
+/// What a command gives back: its result for standard output, its exit code, and the lines that
+/// follow the result on standard error. The tool prints it once (``CommandLineTool``): one JSON
+/// object under `--json`, the text otherwise, decided once for the run.
+package struct CommandOutput {
+  /// What standard output gets.
+  package enum Body {
+    /// A result: `value` as one JSON object (written in `style`) under `--json`, `text`
+    /// otherwise.
+    case result(any Encodable, style: JSONValue.Style, text: String)
+    /// Bytes the command streams in either mode (an export, log entries, a script): the tool hands
+    /// it standard output, and its exit code is what the stream returns.
+    case stream((any TextOutput) throws -> ExitCode)
+  }
+
+  /// What standard output gets.
+  package var body: Body
+  /// The exit code of a result (a stream returns its own).
+  package var exitCode: ExitCode
+  /// Lines printed on standard error once the result is out (next steps that follow a listing).
+  package var trailer: [String]
+  /// For a result about files built in a private folder and published under another name: the
+  /// result names them where they are now (`built/…` shown as `published/…`), in either form.
+  package var moved: (built: String, published: String)?
+
+  /// A result: `value` under `--json`, `text` (as it is, line breaks included) otherwise.
+  package static func result(
+    _ value: any Encodable, text: String, exitCode: ExitCode = .success, trailer: [String] = [],
+    jsonStyle: JSONValue.Style = .indented
+  ) -> CommandOutput {
+    CommandOutput(
+      body: .result(value, style: jsonStyle, text: text), exitCode: exitCode, trailer: trailer,
+      moved: nil)
+  }
+
+  /// A stream written to standard output by `body`, which returns the exit code.
+  package static func stream(_ body: @escaping (any TextOutput) throws -> ExitCode)
+    -> CommandOutput
+  {
+    CommandOutput(body: .stream(body), exitCode: .success, trailer: [], moved: nil)
+  }
+
+  /// Prints this output: the result (JSON or text, as `isJSON` says) or the stream, then the
+  /// trailer. Returns the exit code; throws what a stream throws.
+  func print(to output: any TextOutput, errors: any TextOutput, isJSON: Bool) throws -> ExitCode {
+    let code: ExitCode
+    switch body {
+    case .result(let value, let style, let text):
+      var printed = isJSON ? JSONValue(encoding: value).rendered(style) + "\n" : text
+      if let moved, moved.built != moved.published {
+        printed = printed.replacingOccurrences(of: moved.built + "/", with: moved.published + "/")
+      }
+      output.write(printed)
+      code = exitCode
+    case .stream(let write):
+      code = try write(output)
+    }
+    for line in trailer { errors.write(line + "\n") }
+    return code
+  }
+}
