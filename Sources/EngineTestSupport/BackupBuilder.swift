@@ -48,21 +48,21 @@ package final class BackupBuilder {
 
   /// Writes `Info.plist` (XML by default, as Finder does).
   package func writeInfo(
-    _ values: [String: Any], format: PropertyListFormat = .xml
+    _ values: [String: PropertyListValue], format: PropertyListFormat = .xml
   ) throws {
     try writePlist(values, named: "Info.plist", format: format)
   }
 
   /// Writes `Manifest.plist` (binary by default).
   package func writeManifestPlist(
-    _ values: [String: Any], format: PropertyListFormat = .binary
+    _ values: [String: PropertyListValue], format: PropertyListFormat = .binary
   ) throws {
     try writePlist(values, named: "Manifest.plist", format: format)
   }
 
   /// Writes `Status.plist` (binary by default).
   package func writeStatus(
-    _ values: [String: Any], format: PropertyListFormat = .binary
+    _ values: [String: PropertyListValue], format: PropertyListFormat = .binary
   ) throws {
     try writePlist(values, named: "Status.plist", format: format)
   }
@@ -73,27 +73,29 @@ package final class BackupBuilder {
     isEncrypted: Bool = false
   ) throws {
     try writeInfo([
-      "Device Name": deviceName, "Display Name": deviceName, "Last Backup Date": date,
-      "Product Version": iosVersion, "Product Type": "iPhone14,2", "Build Version": "21F90",
-      "Unique Identifier": (root as NSString).lastPathComponent.uppercased(),
+      "Device Name": .string(deviceName), "Display Name": .string(deviceName),
+      "Last Backup Date": .date(date), "Product Version": .string(iosVersion),
+      "Product Type": "iPhone14,2", "Build Version": "21F90",
+      "Unique Identifier": .string((root as NSString).lastPathComponent.uppercased()),
       "Installed Applications": ["io.kern.ditto"],
     ])
-    var manifest: [String: Any] = [
-      "IsEncrypted": isEncrypted || encryption != nil, "WasPasscodeSet": true, "Version": "10.0",
-      "Date": date,
+    var manifest: [String: PropertyListValue] = [
+      "IsEncrypted": .bool(isEncrypted || encryption != nil), "WasPasscodeSet": true,
+      "Version": "10.0", "Date": .date(date),
       "Lockdown": [
-        "DeviceName": deviceName, "ProductVersion": iosVersion, "ProductType": "iPhone14,2",
+        "DeviceName": .string(deviceName), "ProductVersion": .string(iosVersion),
+        "ProductType": "iPhone14,2",
       ],
       "Applications": ["io.kern.ditto": ["CFBundleVersion": "2.0.1"], "group.io.kern.ditto": [:]],
     ]
     if let encryption {
-      manifest["BackupKeyBag"] = Data(try encryption.keyBag())
-      manifest["ManifestKey"] = Data(try encryption.wrappedManifestKey())
+      manifest["BackupKeyBag"] = .data(try encryption.keyBag())
+      manifest["ManifestKey"] = .data(try encryption.wrappedManifestKey())
     }
     try writeManifestPlist(manifest)
     try writeStatus([
-      "SnapshotState": "finished", "IsFullBackup": false, "BackupState": "new", "Date": date,
-      "Version": "3.3",
+      "SnapshotState": "finished", "IsFullBackup": false, "BackupState": "new",
+      "Date": .date(date), "Version": "3.3",
     ])
   }
 
@@ -107,11 +109,10 @@ package final class BackupBuilder {
   }
 
   private func writePlist(
-    _ values: [String: Any], named name: String,
+    _ values: [String: PropertyListValue], named name: String,
     format: PropertyListFormat
   ) throws {
-    let data = Data(try PropertyListWriter.encode(plain: values, format: format))
-    try writeBytes(Array(data), at: name)
+    try writeBytes(PropertyListWriter.encode(.dictionary(values), format: format), at: name)
   }
 
   // MARK: - Rows and stored files

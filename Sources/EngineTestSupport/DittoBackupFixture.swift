@@ -16,7 +16,7 @@ package enum DittoBackupFixture {
       .init(title: "Family", dittos: [.init(text: "f1"), .init(text: "f2"), .init(text: "f3")]),
     ])
   /// The App Group defaults: a 1.x list (→ "General") and dittos the keyboard queued for one category.
-  package static var defaults: [String: Any] {
+  package static var defaults: [String: PropertyListValue] {
     [
       "dittos": ["1.x first", "1.x second"],
       "pendingCategories": ["Keyboard new"],
@@ -62,7 +62,7 @@ package enum DittoBackupFixture {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.store")))
         try builder.addFile(domain: group, relativePath: "Ditto.store", contents: Array(bytes))
       }
-      let plist = Data(try PropertyListWriter.encode(plain: defaults, format: .binary))
+      let plist = Data(PropertyListWriter.encode(.dictionary(defaults), format: .binary))
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))

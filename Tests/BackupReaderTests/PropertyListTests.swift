@@ -76,7 +76,7 @@ import Testing
     try builder.writeManifestPlist([
       "IsEncrypted": false, "Lockdown": ["DeviceName": "From Lockdown", "ProductVersion": "14.2"],
     ])
-    try builder.writeStatus(["Date": date])
+    try builder.writeStatus(["Date": .date(date)])
     let metadata = BackupMetadata(folder: folder.path)
     #expect(metadata.deviceName == "From Lockdown")
     #expect(metadata.iosVersion == "14.2")
