@@ -17,7 +17,7 @@ import PropertyLists
 /// | `pendingCategories` | array of strings: titles of existing categories with queued dittos |
 /// | `pendingDittos` | dictionary title → array of strings: the keyboard's queued dittos |
 ///
-/// Values are ``PropertyLists/PropertyListValue``s, as a property list holds them (module
+/// Values are `PropertyListValue`s, as a property list holds them (module
 /// `PropertyLists`). It may return more keys (they are ignored). A value of another shape is skipped
 /// and noted, never a crash; when every legacy key has an unusable shape, the defaults are reported
 /// unreadable.
