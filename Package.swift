@@ -339,7 +339,10 @@ let fuzzers: [(name: String, modules: [Target.Dependency])] = [
   ("outcome-log", ["OutcomeReport"]),
   ("unified-log", ["UnifiedLog"]),
   ("salvage", ["Salvage", "LegacyStore"]),
-  ("recovery-file", ["RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry"]),
+  (
+    "recovery-file",
+    ["RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry", "PropertyLists"]
+  ),
   ("ditto-store", ["DittoStore", "LibraryMerge"]),
 ]
 if Context.environment["DITTO_FUZZ"] == "1" {

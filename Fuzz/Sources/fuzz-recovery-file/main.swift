@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import LegacyMigration
 import LibraryMerge
+import PropertyLists
 import RecoveryFile
 import Telemetry
 
@@ -17,7 +18,7 @@ struct NoDefaults: MigrationFlagStore, LegacyDefaultsSource {
   var legacySourceName: String { "none" }
   func readFlags() throws(FlagStoreError) -> MigrationFlags { MigrationFlags() }
   func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {}
-  func legacyValues() throws(DefaultsError) -> [String: Any]? { nil }
+  func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? { nil }
 }
 
 /// A library that is not there (as the app's would be before its container exists): every import
