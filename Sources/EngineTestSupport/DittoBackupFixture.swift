@@ -70,8 +70,7 @@ package enum DittoBackupFixture {
       let app = "AppDomain-io.kern.Ditto"
       try builder.addFolder(domain: app, relativePath: "")
       try builder.addFolder(domain: app, relativePath: "Documents")
-      let appPlist = Data(
-        try PropertyListWriter.encode(plain: ["launchCount": 12], format: .binary))
+      let appPlist = Data(PropertyListWriter.encode(["launchCount": 12], format: .binary))
       try builder.addFile(
         domain: app, relativePath: "Library/Preferences/io.kern.Ditto.plist",
         contents: Array(appPlist))

@@ -90,41 +90,6 @@ public enum PropertyListValue: Sendable, Hashable {
   package subscript(key: String) -> PropertyListValue? {
     dictionary?[key]
   }
-
-  /// A value made of plain Swift values (`Int`, `Int32`, `Int64`, `UInt32`, `Double`,
-  /// `Bool`, `String`, `Date`, `Data`, `[UInt8]`, arrays, dictionaries with `String` keys), told apart
-  /// by their exact types; nil for anything else (an `NSNumber`, whose kind only a guess could tell).
-  package init?(plain value: Any) {
-    switch value {
-    case let value as PropertyListValue: self = value
-    case let value as String: self = .string(value)
-    case let typed as Bool where type(of: value) == Bool.self: self = .bool(typed)
-    case let typed as Int where type(of: value) == Int.self: self = .integer(Int64(typed))
-    case let typed as Int64 where type(of: value) == Int64.self: self = .integer(typed)
-    case let typed as Int32 where type(of: value) == Int32.self: self = .integer(Int64(typed))
-    case let typed as UInt32 where type(of: value) == UInt32.self: self = .integer(Int64(typed))
-    case let typed as Double where type(of: value) == Double.self: self = .real(typed)
-    case let value as Date: self = .date(value)
-    case let value as Data: self = .data(Array(value))
-    case let value as [UInt8]: self = .data(value)
-    case let values as [Any]:
-      var converted: [PropertyListValue] = []
-      for element in values {
-        guard let element = PropertyListValue(plain: element) else { return nil }
-        converted.append(element)
-      }
-      self = .array(converted)
-    case let values as [String: Any]:
-      var converted: [String: PropertyListValue] = [:]
-      for (key, element) in values {
-        guard let element = PropertyListValue(plain: element) else { return nil }
-        converted[key] = element
-      }
-      self = .dictionary(converted)
-    default:
-      return nil
-    }
-  }
 }
 
 extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,

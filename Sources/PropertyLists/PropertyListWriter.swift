@@ -5,20 +5,6 @@ import Foundation
 /// sorted order, no Foundation in the way), and read back by ``PropertyListReader`` and by
 /// Apple's own.
 package enum PropertyListWriter {
-  /// `value`, made of plain Swift values (``PropertyListValue/init(plain:)``), encoded in `format`:
-  /// for fixtures and tests that write a dictionary literal.
-  ///
-  /// - Throws: ``PropertyListError`` (`unsupportedObject`) naming a value that is not one.
-  package static func encode(plain value: Any, format: PropertyListFormat) throws(PropertyListError)
-    -> [UInt8]
-  {
-    guard let converted = PropertyListValue(plain: value) else {
-      throw PropertyListError(
-        .unsupportedObject, "a value of type \(type(of: value)) is not a property-list value")
-    }
-    return encode(converted, format: format)
-  }
-
   /// `value` encoded in `format`.
   package static func encode(_ value: PropertyListValue, format: PropertyListFormat) -> [UInt8] {
     switch format {

@@ -156,17 +156,16 @@ package enum LegacyStoreWriter {
 
   /// The binary metadata plist Core Data writes (hashes are placeholders).
   static func metadataPlist(_ variant: LegacyStoreSpec.Variant) throws -> [UInt8] {
-    let hash = Data(repeating: 0xAB, count: 32)
-    let plist: [String: Any] = [
+    let hash = PropertyListValue.data(Array(repeating: 0xAB, count: 32))
+    let plist: [String: PropertyListValue] = [
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": variant == .ios8 ? 519 : 641,
-      "NSStoreModelVersionHashes": Dictionary(
-        uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) }),
+      "NSStoreModelVersionHashes": .dictionary(
+        Dictionary(uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) })),
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
       "_NSAutoVacuumLevel": "2",
     ]
-    let data = Data(try PropertyListWriter.encode(plain: plist, format: .binary))
-    return Array(data)
+    return PropertyListWriter.encode(.dictionary(plist), format: .binary)
   }
 }

@@ -330,35 +330,33 @@ package enum SwiftDataStoreWriter {
 
   /// The metadata plist (keys as SwiftData writes them; every hash invented).
   static func metadataPlist(cloudKit: Bool) throws -> [UInt8] {
-    func invented(_ byte: UInt8, _ count: Int) -> Data { Data(repeating: byte, count: count) }
-    var plist: [String: Any] = [
+    func invented(_ byte: UInt8, _ count: Int) -> [UInt8] { Array(repeating: byte, count: count) }
+    var plist: [String: PropertyListValue] = [
       "NSStoreType": "SQLite",
       "NSStoreModelVersionHashes": [
-        "DittoCategory": invented(0xC1, 32), "DittoItem": invented(0xC2, 32),
-        "Profile": invented(0xC3, 32),
+        "DittoCategory": .data(invented(0xC1, 32)), "DittoItem": .data(invented(0xC2, 32)),
+        "Profile": .data(invented(0xC3, 32)),
       ],
       "NSStoreModelVersionHashesVersion": 3,
-      "NSStoreModelVersionHashesDigest": invented(0xD1, 64).base64EncodedString(),
-      "NSStoreModelVersionChecksumKey": invented(0xD2, 32).base64EncodedString(),
+      "NSStoreModelVersionHashesDigest": .string(Data(invented(0xD1, 64)).base64EncodedString()),
+      "NSStoreModelVersionChecksumKey": .string(Data(invented(0xD2, 32)).base64EncodedString()),
       "NSStoreModelVersionIdentifiers": ["1.0.0"],
       "NSPersistenceFrameworkVersion": 1345,
       "_NSAutoVacuumLevel": "2",
     ]
     if cloudKit { plist["NSPersistentHistoryTrackingKey"] = true }
-    return Array(
-      Data(try PropertyListWriter.encode(plain: plist, format: .binary)))
+    return PropertyListWriter.encode(.dictionary(plist), format: .binary)
   }
 
   /// Raw DEFLATE (one stored block) of a small binary plist standing in for the keyed archive of
   /// the model: inflates with zlib `wbits = -15`, decodes as a plist, and is not the app's model.
   static func modelCache() throws -> [UInt8] {
-    let archive: [String: Any] = [
+    let archive: PropertyListValue = [
       "$archiver": "NSKeyedArchiver", "$version": 100_000,
       "$objects": ["$null", "ditto-recover test fixture: not the app's model"],
       "$top": ["root": 1],
     ]
-    let bytes = Array(
-      Data(try PropertyListWriter.encode(plain: archive, format: .binary)))
+    let bytes = PropertyListWriter.encode(archive, format: .binary)
     let length = UInt16(truncatingIfNeeded: bytes.count)
     return [
       0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
