@@ -13,18 +13,21 @@ package struct LegacyRead: Sendable {
   package let isPickedFile: Bool
   /// A store the survey read whose stream could not be opened for the merge: its dittos are not
   /// offered, and its error is the attempt's.
-  package let unopened: (candidate: LegacyCandidate, error: LegacyStoreError)?
+  package internal(set) var unopened: (candidate: LegacyCandidate, error: LegacyStoreError)?
+  /// The sources the selection takes, in order (see
+  /// ``LegacySurvey/sources(salvaging:everyStore:includingNeverCommitted:)``): worked out once,
+  /// every fact below is read from it.
+  package let selected: [LegacySurvey.Source]
 
   /// The legacy side of an attempt taking `selection` from `survey` (a picked file's or the probed
-  /// places'), `unopened` naming a store whose stream could not be opened.
-  package init(
-    survey: LegacySurvey, selection: SourceSelection, isPickedFile: Bool,
-    unopened: (candidate: LegacyCandidate, error: LegacyStoreError)? = nil
-  ) {
+  /// places'); a store whose stream then cannot be opened is recorded in ``unopened``.
+  package init(survey: LegacySurvey, selection: SourceSelection, isPickedFile: Bool) {
     self.survey = survey
     self.selection = selection
     self.isPickedFile = isPickedFile
-    self.unopened = unopened
+    selected = survey.sources(
+      salvaging: selection.salvaging, everyStore: selection.everyStore,
+      includingNeverCommitted: selection.includesNeverCommitted)
   }
 
   /// The legacy side of an attempt that stopped before reading anything.
@@ -32,13 +35,6 @@ package struct LegacyRead: Sendable {
     LegacyRead(
       survey: LegacySurvey(layout: nil, depth: .presence), selection: SourceSelection(trigger),
       isPickedFile: false)
-  }
-
-  /// The sources the selection takes, in order (see ``LegacySurvey/sources(salvaging:everyStore:includingNeverCommitted:)``).
-  package var selected: [LegacySurvey.Source] {
-    survey.sources(
-      salvaging: selection.salvaging, everyStore: selection.everyStore,
-      includingNeverCommitted: selection.includesNeverCommitted)
   }
 
   /// The source salvage rebuilt, when the attempt takes one.
@@ -118,7 +114,6 @@ package struct LegacyRead: Sendable {
   /// attempt takes them too.
   package var otherStores: [OtherLegacyStore] {
     guard foundLegacyData else { return [] }
-    let selected = selected
     return survey.otherReadableStores.map { store in
       OtherLegacyStore(
         candidate: store.candidate, categories: store.categories ?? 0, dittos: store.dittos ?? 0,

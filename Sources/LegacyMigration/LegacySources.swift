@@ -443,10 +443,9 @@ struct LegacySourceGathering {
   func sources(_ gathered: Gathered, selection: SourceSelection, isPickedFile: Bool)
     -> LegacySources
   {
-    let read = LegacyRead(survey: gathered.survey, selection: selection, isPickedFile: isPickedFile)
+    var read = LegacyRead(survey: gathered.survey, selection: selection, isPickedFile: isPickedFile)
     guard read.foundLegacyData else { return LegacySources(read: read, streams: []) }
     var streams: [any MergeSourceStream] = []
-    var unopened: (candidate: LegacyCandidate, error: LegacyStoreError)?
     let content: DefaultsLegacyContent?
     if case .read(let read) = read.survey.defaults { content = read } else { content = nil }
     for source in read.selected {
@@ -458,7 +457,7 @@ struct LegacySourceGathering {
             try StoreSourceStream(
               kind: source.kind.rawValue, store: open.store, reader: open.reader))
         } catch {
-          unopened = (candidate, error)
+          read.unopened = (candidate, error)
         }
       case .salvage(let candidate):
         guard let library = gathered.salvaged[candidate.path] else { continue }
@@ -485,9 +484,6 @@ struct LegacySourceGathering {
         "runMigration(auto): the store read empty; a -wal without its store holds frames (\(read.orphanWALs.map(\.publicName).joined(separator: ", "), privacy: .public)): use Recover Old Dittos"
       )
     }
-    return LegacySources(
-      read: LegacyRead(
-        survey: read.survey, selection: selection, isPickedFile: isPickedFile, unopened: unopened),
-      streams: streams)
+    return LegacySources(read: read, streams: streams)
   }
 }
