@@ -225,7 +225,7 @@ let package = Package(
       name: "ContainerFilesTests",
       dependencies: [
         "ContainerFiles", "LegacyMigration", "LibraryMerge", "EngineTestSupport", "PropertyLists",
-        "SafeFiles",
+        "SafeFiles", "StoreFixtures",
       ]),
     .testTarget(
       name: "DittoStoreTests",

@@ -13,7 +13,7 @@ enum PropertyListFile {
   /// The file's top-level dictionary; nil when no file exists at `path`.
   ///
   /// - Throws: ``BackupError/unreadable(file:reason:)`` or ``BackupError/malformed(file:reason:)``.
-  static func load(_ path: String) throws(BackupError) -> [String: PropertyListValue]? {
+  static func load(_ path: String) throws(BackupError) -> PropertyListDictionary? {
     let file: ReadOnlyFile
     do {
       file = try ReadOnlyFile(path: path)
@@ -38,7 +38,7 @@ enum PropertyListFile {
   ///
   /// - Throws: ``BackupError/malformed(file:reason:)``.
   static func parse(_ bytes: [UInt8], file: String) throws(BackupError)
-    -> [String: PropertyListValue]
+    -> PropertyListDictionary
   {
     guard !bytes.isEmpty else {
       throw .malformed(file: file, reason: "the file is empty (0 bytes)")
@@ -58,13 +58,13 @@ enum PropertyListFile {
 
 /// Typed reads of property-list values: a value of the wrong type is noted, never trusted.
 struct PropertyListValues {
-  let values: [String: PropertyListValue]
+  let values: PropertyListDictionary
   /// The file name used in notes (`Info.plist`).
   let file: String
   /// Keys present with an unexpected type, as `Info.plist: Device Name is not a string`.
   var problems: [String] = []
 
-  init(_ values: [String: PropertyListValue], file: String) {
+  init(_ values: PropertyListDictionary, file: String) {
     self.values = values
     self.file = file
   }

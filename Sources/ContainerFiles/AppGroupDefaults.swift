@@ -44,12 +44,12 @@ public struct AppGroupDefaults: Sendable {
     self.publishing = publishing
   }
 
-  /// The file's contents: nil when there is no file.
+  /// The file's contents, every key as written: nil when there is no file.
   ///
   /// - Throws: `DefaultsError.inaccessible(file:reason:)` when it cannot be opened or read now,
   ///   `DefaultsError.unreadable(file:reason:)` when it is not a property list we can use.
-  package func load() throws(DefaultsError) -> [String: PropertyListValue]? {
-    try loadWithFormat()?.values
+  package func load() throws(DefaultsError) -> PropertyListDictionary? {
+    try loadWithFormat(unpairedSurrogates: .replaced)?.values
   }
 
   /// True when 3.0.2's completion flag is set.
@@ -62,12 +62,17 @@ public struct AppGroupDefaults: Sendable {
     Self.integer(try load()?[Self.attemptsKey])
   }
 
-  /// Sets `changes` (other keys untouched) and returns the merged contents.
+  /// Sets `changes` (every other key untouched, every key where it was, new keys after them) and
+  /// returns the contents written.
+  ///
+  /// Every key and string of the file is written back as it was read: keys that differ only by
+  /// Unicode normalization stay two keys. A file holding a string that cannot be written back as
+  /// read (an unpaired UTF-16 surrogate) is not rewritten: `DefaultsError.writeFailed` names it.
   ///
   /// - Throws: `DefaultsError`; on error the file is unchanged.
   @discardableResult
   package func update(_ changes: [String: PropertyListValue]) throws(DefaultsError)
-    -> [String: PropertyListValue]
+    -> PropertyListDictionary
   {
     let folder = (path as NSString).deletingLastPathComponent
     do {
@@ -101,9 +106,9 @@ public struct AppGroupDefaults: Sendable {
     }
     defer { flock(lock, LOCK_UN) }
     // Re-read under the lock: another process may have written since.
-    let current = try loadWithFormat()
-    var values = current?.values ?? [:]
-    for (key, value) in changes { values[key] = value }
+    let current = try loadWithFormat(unpairedSurrogates: .refused)
+    var values = current?.values ?? PropertyListDictionary()
+    for (key, value) in PropertyListDictionary(changes) { values[key] = value }
     let data = PropertyListWriter.encode(
       .dictionary(values), format: current?.format == .xml ? .xml : .binary)
     try replaceAtomically(with: Data(data), in: folder)
@@ -112,9 +117,9 @@ public struct AppGroupDefaults: Sendable {
 
   // MARK: - Reading
 
-  private func loadWithFormat() throws(DefaultsError) -> (
-    values: [String: PropertyListValue], format: PropertyListFormat
-  )? {
+  private func loadWithFormat(unpairedSurrogates: PropertyListReader.UnpairedSurrogates)
+    throws(DefaultsError) -> (values: PropertyListDictionary, format: PropertyListFormat)?
+  {
     let file: ReadOnlyFile
     do {
       file = try ReadOnlyFile(path: path)
@@ -139,7 +144,11 @@ public struct AppGroupDefaults: Sendable {
     }
     let decoded: (value: PropertyListValue, format: PropertyListFormat)
     do {
-      decoded = try PropertyListReader.decode(bytes)
+      decoded = try PropertyListReader.decode(bytes, unpairedSurrogates: unpairedSurrogates)
+    } catch  where error.kind == .unpairedSurrogate {
+      // Read to be written back: the file is readable, but not rewritable as read.
+      throw .writeFailed(
+        file: path, reason: "it would not be written back as read: \(error.reason)")
     } catch {
       throw .unreadable(file: path, reason: error.reason)
     }
@@ -260,7 +269,7 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
   public var legacySourceName: String { path }
 
   public func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
-    try load()
+    try load()?.merged
   }
 }
 

@@ -112,7 +112,9 @@ package final class BackupBuilder {
     _ values: [String: PropertyListValue], named name: String,
     format: PropertyListFormat
   ) throws {
-    try writeBytes(PropertyListWriter.encode(.dictionary(values), format: format), at: name)
+    try writeBytes(
+      PropertyListWriter.encode(.dictionary(PropertyListDictionary(values)), format: format),
+      at: name)
   }
 
   // MARK: - Rows and stored files

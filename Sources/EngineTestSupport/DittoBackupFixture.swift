@@ -62,7 +62,8 @@ package enum DittoBackupFixture {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.store")))
         try builder.addFile(domain: group, relativePath: "Ditto.store", contents: Array(bytes))
       }
-      let plist = Data(PropertyListWriter.encode(.dictionary(defaults), format: .binary))
+      let plist = Data(
+        PropertyListWriter.encode(.dictionary(PropertyListDictionary(defaults)), format: .binary))
       try builder.addFile(
         domain: group, relativePath: "Library/Preferences/group.io.kern.ditto.plist",
         contents: Array(plist))

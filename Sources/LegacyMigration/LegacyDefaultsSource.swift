@@ -123,7 +123,7 @@ public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, 
         guard let element = propertyListValue(element) else { return nil }
         converted[key] = element
       }
-      return .dictionary(converted)
+      return .dictionary(PropertyListDictionary(converted))
     case let flag as Bool where type(of: value) == Bool.self: return .bool(flag)
     case let number as NSNumber:
       let real = number.doubleValue

@@ -43,7 +43,7 @@ enum PreferencesFileEvidence {
       )
     }
     guard !bytes.isEmpty else { return nil }
-    let values: [String: PropertyListValue]
+    let values: PropertyListDictionary
     do {
       guard case .dictionary(let dictionary) = try PropertyListReader.decode(bytes).value else {
         return nil

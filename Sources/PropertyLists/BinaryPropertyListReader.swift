@@ -41,9 +41,14 @@ struct BinaryPropertyListReader {
   private var decoded: [Int: (value: PropertyListValue, size: Int)] = [:]
   /// Objects being decoded (on the current path from the top): reaching one again is a cycle.
   private var inProgress = Set<Int>()
+  /// What a string holding an unpaired surrogate becomes.
+  private let unpairedSurrogates: PropertyListReader.UnpairedSurrogates
 
   /// Reads the trailer of `bytes` (which start with `bplist00`).
-  init(_ bytes: [UInt8]) throws(PropertyListError) {
+  init(_ bytes: [UInt8], unpairedSurrogates: PropertyListReader.UnpairedSurrogates)
+    throws(PropertyListError)
+  {
+    self.unpairedSurrogates = unpairedSurrogates
     guard bytes.count >= 8 + 1 + 32 else {
       throw PropertyListError(
         .truncated, "\(bytes.count) bytes is too short for a binary property list")
@@ -183,13 +188,19 @@ struct BinaryPropertyListReader {
       for unit in 0..<count {
         units.append(UInt16(bytes[payload + 2 * unit]) << 8 | UInt16(bytes[payload + 2 * unit + 1]))
       }
+      if unpairedSurrogates == .refused, !Self.isWellFormed(units) {
+        throw PropertyListError(
+          .unpairedSurrogate,
+          "object \(index) is a UTF-16 string holding an unpaired surrogate, which no Swift string keeps"
+        )
+      }
       return (.string(String(decoding: units, as: UTF16.self)), 1)
     case 0x8:
       // Keyed-archive UIDs are 32 bits: wider ones keep their low 32, as Core Foundation keeps them.
       let size = low + 1
       try require(start + 1, size, index: index)
       let raw = Self.bigEndian(bytes, at: start + 1, size: min(size, 8))
-      return (.uid(UInt64(UInt32(truncatingIfNeeded: raw))), 1)
+      return (.uid(UInt32(truncatingIfNeeded: raw)), 1)
     case 0xA:
       let (count, payload) = try count(at: start, low: low, index: index)
       let references = try self.references(count, at: payload, index: index)
@@ -205,8 +216,7 @@ struct BinaryPropertyListReader {
     case 0xD:
       let (count, payload) = try count(at: start, low: low, index: index)
       let references = try self.references(2 * count, at: payload, index: index, pairs: count)
-      var entries: [String: PropertyListValue] = [:]
-      entries.reserveCapacity(count)
+      var entries = PropertyListDictionary()
       var size = 1
       for pair in 0..<count {
         let key = try object(references[pair], depth: depth + 1)
@@ -217,7 +227,8 @@ struct BinaryPropertyListReader {
           )
         }
         let value = try object(references[count + pair], depth: depth + 1)
-        // A key given twice keeps its first value, as Core Foundation keeps it.
+        // A key given twice (the same UTF-16 code units) keeps its first value, as Core Foundation
+        // keeps it; keys that differ only by normalization are two keys.
         if entries[name] == nil { entries[name] = value.value }
         size = try grow(size, by: value.size + 1)
       }
@@ -329,6 +340,25 @@ struct BinaryPropertyListReader {
         "the property list expands to more than \(PropertyListReader.maximumValues) values")
     }
     return total
+  }
+
+  /// True when every surrogate in `units` is half of a pair.
+  static func isWellFormed(_ units: [UInt16]) -> Bool {
+    var position = 0
+    while position < units.count {
+      switch units[position] {
+      case 0xD800...0xDBFF:
+        guard position + 1 < units.count, (0xDC00...0xDFFF).contains(units[position + 1]) else {
+          return false
+        }
+        position += 2
+      case 0xDC00...0xDFFF:
+        return false
+      default:
+        position += 1
+      }
+    }
+    return true
   }
 
   static func bigEndian(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {

@@ -23,7 +23,7 @@ package struct KeyedArchive: Sendable {
   /// The object table.
   package let objects: [PropertyListValue]
   /// The root object (`$top.root`), resolved: a dictionary of the archived object's keys.
-  package let root: [String: PropertyListValue]
+  package let root: PropertyListDictionary
 
   /// Reads the archive `value` holds.
   ///
@@ -43,7 +43,7 @@ package struct KeyedArchive: Sendable {
     guard let rootIndex = Self.uid(rootValue) else {
       throw KeyedArchiveError("$top.root is not a UID")
     }
-    guard rootIndex < UInt64(objects.count), case .dictionary(let root) = objects[Int(rootIndex)]
+    guard Int(rootIndex) < objects.count, case .dictionary(let root) = objects[Int(rootIndex)]
     else {
       throw KeyedArchiveError("$top.root (\(rootIndex)) is not a dictionary in $objects")
     }
@@ -52,14 +52,14 @@ package struct KeyedArchive: Sendable {
   }
 
   /// The UID `value` is: the binary case, or XML's { CF$UID: n }; nil for anything else.
-  package static func uid(_ value: PropertyListValue) -> UInt64? {
+  package static func uid(_ value: PropertyListValue) -> UInt32? {
     switch value {
     case .uid(let index): return index
     case .dictionary(let entries):
-      guard entries.count == 1, case .integer(let index) = entries["CF$UID"], index >= 0 else {
+      guard entries.count == 1, case .integer(let index) = entries["CF$UID"] else {
         return nil
       }
-      return UInt64(index)
+      return UInt32(exactly: index)
     default: return nil
     }
   }
@@ -68,7 +68,7 @@ package struct KeyedArchive: Sendable {
   /// of range.
   package func resolve(_ value: PropertyListValue) -> PropertyListValue? {
     guard let index = Self.uid(value) else { return value }
-    guard index != 0, index < UInt64(objects.count) else { return nil }
+    guard index != 0, Int(index) < objects.count else { return nil }
     return objects[Int(index)]
   }
 

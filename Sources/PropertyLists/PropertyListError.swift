@@ -27,6 +27,10 @@ package struct PropertyListError: Error, Sendable, Equatable, CustomStringConver
     case tooLarge = "too_large"
     /// Text that is not valid in its encoding.
     case invalidText = "invalid_text"
+    /// A UTF-16 string holding a surrogate that is not half of a pair, refused where the reader
+    /// was asked to (``PropertyListReader/UnpairedSurrogates/refused``): a Swift string cannot
+    /// keep it, so a file rewritten from what was read would not hold it as written.
+    case unpairedSurrogate = "unpaired_surrogate"
   }
 
   /// What went wrong.

@@ -25,12 +25,22 @@ package enum PropertyListReader {
   /// and every date read can be written again in XML.
   package static let maximumDateSeconds: Double = 100_000 * 365.25 * 86_400
 
+  /// What a string holding an unpaired UTF-16 surrogate (a binary property list can hold one; a
+  /// Swift `String` cannot) is read as.
+  package enum UnpairedSurrogates: Sendable {
+    /// Each unpaired surrogate is read as U+FFFD: for reading what a file says.
+    case replaced
+    /// The file is refused (``PropertyListError/Kind/unpairedSurrogate``): for a file that will
+    /// be written back, which must keep every string as written or not be written at all.
+    case refused
+  }
+
   /// The value `bytes` hold, and their format.
   ///
   /// - Throws: ``PropertyListError``.
-  package static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> (
-    value: PropertyListValue, format: PropertyListFormat
-  ) {
+  package static func decode(
+    _ bytes: [UInt8], unpairedSurrogates: UnpairedSurrogates = .replaced
+  ) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
     if bytes.starts(with: Array("bplist".utf8)) {
       // Version 0 is "bplist0" and any eighth byte (Core Foundation checks no more).
       guard bytes.starts(with: Array("bplist0".utf8)) else {
@@ -39,7 +49,7 @@ package enum PropertyListReader {
           "a binary property list of version \(String(decoding: bytes.dropFirst(6).prefix(2), as: UTF8.self)), not 0"
         )
       }
-      var reader = try BinaryPropertyListReader(bytes)
+      var reader = try BinaryPropertyListReader(bytes, unpairedSurrogates: unpairedSurrogates)
       return (try reader.decode(), .binary)
     }
     guard !bytes.isEmpty else {

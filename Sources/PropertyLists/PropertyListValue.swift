@@ -23,10 +23,11 @@ public enum PropertyListValue: Sendable, Hashable {
   case data([UInt8])
   /// An ordered list of values.
   case array([PropertyListValue])
-  /// Values by string key.
-  case dictionary([String: PropertyListValue])
-  /// A keyed-archive object reference (`NSKeyedArchiver`'s UID; 32 bits, as archives write them).
-  case uid(UInt64)
+  /// Values by string key, each key kept as written (see ``PropertyListDictionary``).
+  case dictionary(PropertyListDictionary)
+  /// A keyed-archive object reference (`NSKeyedArchiver`'s UID). 32 bits, as Core Foundation
+  /// reads and writes them: a wider one cannot be built.
+  case uid(UInt32)
   /// An integer above `Int64.max`: what Core Foundation reads from a 16-byte integer object whose
   /// low 8 bytes, taken unsigned, do not fit 64 signed bits (CF keeps only those bytes). Written
   /// back as a 16-byte integer, so Core Foundation reads the same value.
@@ -75,13 +76,13 @@ public enum PropertyListValue: Sendable, Hashable {
   }
 
   /// The entries, when this is a dictionary.
-  package var dictionary: [String: PropertyListValue]? {
+  package var dictionary: PropertyListDictionary? {
     if case .dictionary(let value) = self { return value }
     return nil
   }
 
   /// The object index, when this is a keyed-archive UID.
-  package var uid: UInt64? {
+  package var uid: UInt32? {
     if case .uid(let value) = self { return value }
     return nil
   }
@@ -101,7 +102,9 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
   public init(booleanLiteral value: Bool) { self = .bool(value) }
   public init(floatLiteral value: Double) { self = .real(value) }
   public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+  /// A dictionary of the literal's entries, ordered as ``PropertyListDictionary`` orders a
+  /// literal's; a key given twice keeps its last value.
   public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
-    self = .dictionary(Dictionary(elements) { _, last in last })
+    self = .dictionary(PropertyListDictionary(sorting: elements))
   }
 }

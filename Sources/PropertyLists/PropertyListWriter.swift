@@ -1,9 +1,10 @@
 import Foundation
 
 /// Writes property lists: the defaults plist `migrate` updates, recovery files' and fixtures'
-/// metadata. The same bytes on every platform and build for the same value (dictionary keys in
-/// sorted order, no Foundation in the way), and read back by ``PropertyListReader`` and by
-/// Apple's own.
+/// metadata. The same bytes on every platform and build for the same value (dictionary entries in
+/// their ``PropertyListDictionary`` order, so a file read and written back keeps its keys where
+/// they were; no Foundation in the way), and read back by ``PropertyListReader`` and by Apple's
+/// own.
 package enum PropertyListWriter {
   /// `value` encoded in `format`.
   package static func encode(_ value: PropertyListValue, format: PropertyListFormat) -> [UInt8] {
@@ -80,8 +81,8 @@ private struct BinaryEncoder {
         for unit in units { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
       }
     case .uid(let number):
-      let size = Self.byteCount(for: number)
-      bytes = [0x80 | UInt8(size - 1)] + Self.bigEndian(number, size: size)
+      let size = Self.byteCount(for: UInt64(number))
+      bytes = [0x80 | UInt8(size - 1)] + Self.bigEndian(UInt64(number), size: size)
     case .array(let elements):
       bytes = Self.header(0xA, count: elements.count)
       for element in elements {
@@ -89,19 +90,17 @@ private struct BinaryEncoder {
           UInt64(append(element, referenceSize: referenceSize)), size: referenceSize)
       }
     case .dictionary(let entries):
-      let keys = entries.keys.sorted()
-      bytes = Self.header(0xD, count: keys.count)
+      // In the dictionary's own order: a rewrite keeps every key where it was.
+      bytes = Self.header(0xD, count: entries.count)
       var keyReferences: [UInt8] = []
       var valueReferences: [UInt8] = []
-      for key in keys {
+      for entry in entries {
         keyReferences += Self.bigEndian(
-          UInt64(append(.string(key), referenceSize: referenceSize)), size: referenceSize)
+          UInt64(append(.string(entry.key), referenceSize: referenceSize)), size: referenceSize)
       }
-      for key in keys {
-        if let element = entries[key] {
-          valueReferences += Self.bigEndian(
-            UInt64(append(element, referenceSize: referenceSize)), size: referenceSize)
-        }
+      for entry in entries {
+        valueReferences += Self.bigEndian(
+          UInt64(append(entry.value, referenceSize: referenceSize)), size: referenceSize)
       }
       bytes += keyReferences + valueReferences
     }
@@ -165,7 +164,7 @@ private struct XMLEncoder {
     case .date(let date): text += "\(indent)<date>\(ISO8601Time.string(from: date))</date>\n"
     case .data(let data): text += "\(indent)<data>\(Base64.encode(data))</data>\n"
     case .uid(let number):
-      write(.dictionary(["CF$UID": .integer(Int64(truncatingIfNeeded: number))]), depth: depth)
+      write(["CF$UID": .integer(Int64(number))], depth: depth)
     case .array(let elements):
       guard !elements.isEmpty else {
         text += "\(indent)<array/>\n"
@@ -180,9 +179,9 @@ private struct XMLEncoder {
         return
       }
       text += "\(indent)<dict>\n"
-      for key in entries.keys.sorted() {
-        text += "\(indent)\t<key>\(Self.escaped(key))</key>\n"
-        if let element = entries[key] { write(element, depth: depth + 1) }
+      for entry in entries {
+        text += "\(indent)\t<key>\(Self.escaped(entry.key))</key>\n"
+        write(entry.value, depth: depth + 1)
       }
       text += "\(indent)</dict>\n"
     }

@@ -16,7 +16,8 @@ import Foundation
 // &amp; &quot; &apos; and &#N; / &#xN;. CDATA sections are text. Text is kept as written, CR LF
 // included (as Core Foundation's reader keeps it). Base64 is decoded as Core Foundation decodes it:
 // characters outside the alphabet are skipped, every four characters give three bytes less one per
-// `=`, an incomplete last group gives nothing. A key given twice keeps its last value. Whatever
+// `=`, an incomplete last group gives nothing. A key given twice (the same UTF-16 code units; keys
+// that differ only by normalization are two) keeps its last value, in its first place. Whatever
 // follows the property list's end is ignored (as Core Foundation ignores it). A UID is the
 // dictionary {CF$UID: n} with n in 0…2³²−1, read as a UID (as Core Foundation reads it). Nesting is
 // bounded; anything else is a named error.
@@ -68,7 +69,7 @@ struct XMLPropertyListReader {
     }
     switch tag.name {
     case "dict":
-      var entries: [String: PropertyListValue] = [:]
+      var entries = PropertyListDictionary()
       if tag.isEmpty { return .dictionary(entries) }
       while true {
         try skipMisc()
@@ -127,11 +128,11 @@ struct XMLPropertyListReader {
   }
 
   /// `{CF$UID: n}` is a keyed-archive UID, as Core Foundation reads it; any other dictionary is one.
-  static func dictionaryOrUID(_ entries: [String: PropertyListValue]) -> PropertyListValue {
+  static func dictionaryOrUID(_ entries: PropertyListDictionary) -> PropertyListValue {
     if entries.count == 1, case .integer(let index) = entries["CF$UID"], index >= 0,
       index <= Int64(UInt32.max)
     {
-      return .uid(UInt64(index))
+      return .uid(UInt32(index))
     }
     return .dictionary(entries)
   }

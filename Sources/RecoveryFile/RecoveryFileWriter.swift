@@ -169,7 +169,7 @@ public enum RecoveryFileWriter {
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": 641,
       "NSStoreModelVersionHashes": .dictionary(
-        Dictionary(uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) })),
+        PropertyListDictionary(sorting: LegacySchema.tables.map { ($0.entity, hash) })),
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
       "DittoRecoveryFormat": .integer(Int64(RecoveryFileInfo.currentFormat)),

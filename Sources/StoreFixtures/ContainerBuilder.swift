@@ -85,6 +85,8 @@ package struct ContainerBuilder {
     _ values: [String: PropertyListValue], format: PropertyListFormat = .binary
   ) throws {
     let relative = "Library/Preferences/" + AppGroupDefaults.fileName
-    try writeBytes(PropertyListWriter.encode(.dictionary(values), format: format), at: relative)
+    try writeBytes(
+      PropertyListWriter.encode(.dictionary(PropertyListDictionary(values)), format: format),
+      at: relative)
   }
 }

@@ -161,11 +161,11 @@ package enum LegacyStoreWriter {
       "NSStoreType": "SQLite",
       "NSPersistenceFrameworkVersion": variant == .ios8 ? 519 : 641,
       "NSStoreModelVersionHashes": .dictionary(
-        Dictionary(uniqueKeysWithValues: LegacySchema.tables.map { ($0.entity, hash) })),
+        PropertyListDictionary(sorting: LegacySchema.tables.map { ($0.entity, hash) })),
       "NSStoreModelVersionHashesVersion": 3,
       "NSStoreModelVersionIdentifiers": [""],
       "_NSAutoVacuumLevel": "2",
     ]
-    return PropertyListWriter.encode(.dictionary(plist), format: .binary)
+    return PropertyListWriter.encode(.dictionary(PropertyListDictionary(plist)), format: .binary)
   }
 }

@@ -345,7 +345,7 @@ package enum SwiftDataStoreWriter {
       "_NSAutoVacuumLevel": "2",
     ]
     if cloudKit { plist["NSPersistentHistoryTrackingKey"] = true }
-    return PropertyListWriter.encode(.dictionary(plist), format: .binary)
+    return PropertyListWriter.encode(.dictionary(PropertyListDictionary(plist)), format: .binary)
   }
 
   /// Raw DEFLATE (one stored block) of a small binary plist standing in for the keyed archive of

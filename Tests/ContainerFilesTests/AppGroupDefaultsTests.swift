@@ -11,7 +11,7 @@ import Testing
 /// in the file's own format; a file that cannot be read is never overwritten.
 @Suite struct AppGroupDefaultsTests {
   static func write(
-    _ values: [String: PropertyListValue], format: PropertyListFormat, to path: String
+    _ values: PropertyListDictionary, format: PropertyListFormat, to path: String
   )
     throws
   {
@@ -53,7 +53,7 @@ import Testing
   func theRewrittenFileIsOneFoundationReads(entries: Int) throws {
     let folder = try TemporaryDirectory("defaults-cf")
     let path = try Self.preferencesFile(in: folder)
-    var values: [String: PropertyListValue] = [
+    var values: PropertyListDictionary = [
       "history": .array((0..<entries).map { .string("ditto \($0) — café") }),
       "serial": .unsignedInteger(UInt64.max - 1),
     ]

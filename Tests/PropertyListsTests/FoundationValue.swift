@@ -25,12 +25,12 @@ enum FoundationValue {
       }
       return .array(converted)
     case let values as [AnyHashable: Any]:
-      var converted: [String: PropertyListValue] = [:]
+      var converted: [(String, PropertyListValue)] = []
       for (key, element) in values {
         guard let key = key.base as? String, let element = convert(element) else { return nil }
-        converted[key] = element
+        converted.append((key, element))
       }
-      return .dictionary(converted)
+      return .dictionary(PropertyListDictionary(sorting: converted))
     case let number as NSNumber:
       // Test code, on Linux only: Foundation's kind of number, as it says it.
       switch String(cString: number.objCType) {
@@ -46,14 +46,14 @@ enum FoundationValue {
   /// A keyed-archive UID as Foundation hands it over: on Linux an object with a stored `value`
   /// (swift-corelibs-foundation); on Darwin a `CFKeyedArchiverUID`, whose description is
   /// `<CFKeyedArchiverUID 0x…>{value = N}` (it has no public API and no reflected members).
-  static func uid(_ value: Any) -> UInt64? {
+  static func uid(_ value: Any) -> UInt32? {
     for child in Mirror(reflecting: value).children where child.label == "value" {
-      if let index = child.value as? UInt32 { return UInt64(index) }
-      if let index = child.value as? UInt64 { return index }
+      if let index = child.value as? UInt32 { return index }
+      if let index = child.value as? UInt64 { return UInt32(exactly: index) }
     }
     let description = String(describing: value)
     guard description.contains("KeyedArchiverUID"), let start = description.range(of: "value = ")
     else { return nil }
-    return UInt64(description[start.upperBound...].prefix { $0.isNumber })
+    return UInt32(description[start.upperBound...].prefix { $0.isNumber })
   }
 }

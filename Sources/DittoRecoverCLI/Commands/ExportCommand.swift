@@ -116,7 +116,7 @@ struct ExportCommand: Command {
   /// Exports the legacy keys of an App Group defaults file: keyboard additions, then 1.x content.
   private func exportDefaults(_ path: String, writer: ExportWriter) throws {
     let values = try AppGroupDefaults(path: path).load()
-    let content = DefaultsLegacyContent(values: values ?? [:])
+    let content = DefaultsLegacyContent(values: values?.merged ?? [:])
     for category in content.pending + content.version1 {
       writer.beginCategory(title: category.title)
       for ditto in category.dittos { writer.ditto(text: ditto.text, useCount: ditto.useCount) }

@@ -1,0 +1,128 @@
+/// A property list's dictionary: its entries in the order they were read or added, each key told
+/// apart from the others by its UTF-16 code units, as Core Foundation tells them apart.
+///
+/// Swift's `String` equality is canonical equivalence, so `[String: PropertyListValue]` would merge
+/// `café` written precomposed (U+00E9) with `café` written as `e` and a combining accent, and
+/// `Å` (U+00C5) with `Å` (U+212B ANGSTROM SIGN). For Core Foundation, and so for the app and for
+/// iOS, those are distinct keys; this type keeps each of them with its own value, so a defaults
+/// file rewritten through the package keeps every key as written.
+///
+/// Looking a key up matches its UTF-16 code units exactly. Setting a key that is present replaces
+/// its value in place; setting a new one appends it; nothing reorders the entries. Two
+/// dictionaries are equal when they hold the same keys (by code units) with equal values, in any
+/// order.
+public struct PropertyListDictionary: Sendable, Hashable {
+  /// One entry: a key as written and its value.
+  public typealias Element = (key: String, value: PropertyListValue)
+
+  /// The entries, in order; no two keys have the same code units.
+  private var entries: [Element] = []
+  /// Where each key's entry is, by the key's code units.
+  private var positions: [KeyUnits: Int] = [:]
+
+  /// An empty dictionary.
+  public init() {}
+
+  /// The entries of `dictionary`, in a stable order (sorted by key, keys that compare equal as
+  /// Swift strings by their code units), so the same dictionary always writes the same bytes.
+  public init(_ dictionary: [String: PropertyListValue]) {
+    self.init(sorting: dictionary.map { ($0.key, $0.value) })
+  }
+
+  /// The entries of `pairs` in a stable order (as ``init(_:)`` orders them); a key given twice
+  /// (by code units) keeps its last value.
+  package init(sorting pairs: [(String, PropertyListValue)]) {
+    // The sort is stable: of a key given twice, the last is set last.
+    for (key, value) in pairs.sorted(by: { Self.ordered($0.0, $1.0) }) {
+      self[key] = value
+    }
+  }
+
+  /// The number of entries.
+  public var count: Int { entries.count }
+
+  /// True when there is no entry.
+  public var isEmpty: Bool { entries.isEmpty }
+
+  /// The keys, in order.
+  public var keys: [String] { entries.map(\.key) }
+
+  /// The value whose key has the code units of `key`; setting nil removes the entry.
+  public subscript(key: String) -> PropertyListValue? {
+    get { positions[KeyUnits(key)].map { entries[$0].value } }
+    set {
+      let units = KeyUnits(key)
+      switch (positions[units], newValue) {
+      case (let position?, let value?):
+        entries[position].value = value
+      case (nil, let value?):
+        positions[units] = entries.count
+        entries.append((key, value))
+      case (let position?, nil):
+        entries.remove(at: position)
+        positions[units] = nil
+        for later in position..<entries.count { positions[KeyUnits(entries[later].key)] = later }
+      case (nil, nil):
+        break
+      }
+    }
+  }
+
+  /// The entries as a Swift dictionary, for code that looks up known keys: keys that Swift
+  /// takes for equal keep the value of the first of them.
+  package var merged: [String: PropertyListValue] {
+    Dictionary(entries.map { ($0.key, $0.value) }) { first, _ in first }
+  }
+
+  /// The entry at `position` (0 ..< count).
+  package func entry(at position: Int) -> Element { entries[position] }
+
+  /// `key` before `other`: by Swift's string order, and keys that order takes for equal by their
+  /// UTF-16 code units, so any set of distinct keys has one order.
+  static func ordered(_ key: String, _ other: String) -> Bool {
+    if key < other { return true }
+    if other < key { return false }
+    return key.utf16.lexicographicallyPrecedes(other.utf16)
+  }
+
+  public static func == (left: Self, right: Self) -> Bool {
+    guard left.count == right.count else { return false }
+    return left.entries.allSatisfy { entry in right[entry.key] == entry.value }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    // Order-independent, as equality is: the sum of each entry's own hash.
+    var sum = 0
+    for entry in entries {
+      var entryHasher = Hasher()
+      entryHasher.combine(KeyUnits(entry.key))
+      entryHasher.combine(entry.value)
+      sum &+= entryHasher.finalize()
+    }
+    hasher.combine(entries.count)
+    hasher.combine(sum)
+  }
+}
+
+extension PropertyListDictionary: Sequence {
+  public func makeIterator() -> IndexingIterator<[Element]> {
+    entries.makeIterator()
+  }
+}
+
+extension PropertyListDictionary: ExpressibleByDictionaryLiteral {
+  /// The entries of the literal, in a stable order (as ``init(_:)`` orders them); a key given
+  /// twice keeps its last value.
+  public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+    self.init(sorting: elements)
+  }
+}
+
+/// A key's UTF-16 code units: what tells keys apart.
+private struct KeyUnits: Hashable {
+  let units: [UInt16]
+
+  init(_ key: String) {
+    units = Array(key.utf16)
+  }
+}
