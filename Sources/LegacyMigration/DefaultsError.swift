@@ -23,6 +23,18 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What kind of failure, as a stable code (`inaccessible`, `not_available_yet`, `unreadable`,
+  /// `write_failed`): what a public log line says of it. The reason may come from the app's own
+  /// types (its error's description, a path), so it is only ever logged privately.
+  package var code: String {
+    switch self {
+    case .inaccessible: "inaccessible"
+    case .notAvailableYet: "not_available_yet"
+    case .unreadable: "unreadable"
+    case .writeFailed: "write_failed"
+    }
+  }
+
   /// The file the error is about.
   public var file: String {
     switch self {

@@ -118,22 +118,28 @@ public final class LegacyDataMigrator: Sendable {
   /// is asked (`UserDefaults` answers defaults then): the attempt ends `found_unreadable` with
   /// `reason=locked` and counts for nothing. The flags of 3.0.0 and 3.0.1 are ignored, so devices
   /// that ran them retry here.
+  ///
+  /// Attempts on one container take turns, in this process, whatever the number of migrators:
+  /// one started while another runs (a tap on "Recover Old Dittos" during the launch's import, a
+  /// second scene's launch) waits for it, then plans against what it saved. A task cancelled while
+  /// it waits ends `reason=cancelled`, having read and written nothing.
   public func migrateIfNeeded(protectedDataAvailable: Bool) async -> AutomaticMigration {
-    automaticAttempt(protectedDataAvailable: protectedDataAvailable)
+    await turn.take { automaticAttempt(protectedDataAvailable: protectedDataAvailable) }
   }
 
   /// The manual path ("Recover Old Dittos"): ignores the flag and never writes it; imports the
   /// chosen store and every other store that reads (duplicates skipped), salvage when nothing
   /// reads, and the defaults' legacy keys. With `dryRun`, writes nothing and logs no outcome line.
+  /// Takes its turn as ``migrateIfNeeded(protectedDataAvailable:)`` does.
   public func recoverNow(dryRun: Bool = false) async -> MigrationReport {
-    run(AttemptRequest(trigger: .manual, isDryRun: dryRun))
+    await turn.take { run(AttemptRequest(trigger: .manual, isDryRun: dryRun)) }
   }
 
   /// The manual path applied to a file the user opened (from Files or AirDrop): a `.dittorecovery`
   /// file or a 2.x store, read on a private snapshot; same merge rules, result and messages as
   /// ``recoverNow(dryRun:)``, and one telemetry line with `source=manual` and `from=file`.
   public func recoverNow(from url: URL, dryRun: Bool = false) async -> MigrationReport {
-    run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: url.path))
+    await turn.take { run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: url.path)) }
   }
 
   /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
@@ -158,13 +164,13 @@ public final class LegacyDataMigrator: Sendable {
 
   /// ``migrateIfNeeded(protectedDataAvailable:)`` on the caller's thread.
   package func migrateIfNeeded(protectedDataAvailable: Bool = true) -> AutomaticMigration {
-    automaticAttempt(protectedDataAvailable: protectedDataAvailable)
+    turn.takeBlocking { automaticAttempt(protectedDataAvailable: protectedDataAvailable) }
   }
 
   /// What ``migrateIfNeeded(protectedDataAvailable:)`` would do, computed and written nowhere: the
   /// flag is read (a set flag still skips), nothing is written, no outcome line is logged.
   package func previewAutomaticMigration() -> AutomaticMigration {
-    automaticAttempt(protectedDataAvailable: true, dryRun: true)
+    turn.takeBlocking { automaticAttempt(protectedDataAvailable: true, dryRun: true) }
   }
 
   private func automaticAttempt(protectedDataAvailable: Bool, dryRun: Bool = false)
@@ -183,7 +189,7 @@ public final class LegacyDataMigrator: Sendable {
     } catch {
       // Unreadable flags must not block recovery: the import is idempotent.
       logger.info(
-        "migrateIfNeeded: the flags cannot be read (\(error.reason, privacy: .public)): \(error.description, privacy: .private); migrating anyway"
+        "migrateIfNeeded: the flags cannot be read: \(error.description, privacy: .private); migrating anyway"
       )
     }
     return .attempted(run(AttemptRequest(trigger: .auto, isDryRun: dryRun)))
@@ -193,14 +199,16 @@ public final class LegacyDataMigrator: Sendable {
   package func recoverNow(dryRun: Bool = false, includingNeverCommitted: Bool = false)
     -> MigrationReport
   {
-    run(
-      AttemptRequest(
-        trigger: .manual, isDryRun: dryRun, includesNeverCommitted: includingNeverCommitted))
+    turn.takeBlocking {
+      run(
+        AttemptRequest(
+          trigger: .manual, isDryRun: dryRun, includesNeverCommitted: includingNeverCommitted))
+    }
   }
 
   /// ``recoverNow(from:dryRun:)`` on the caller's thread, for a file at `path`.
   package func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
-    run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: path))
+    turn.takeBlocking { run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: path)) }
   }
 
   /// ``survey(_:)`` on the caller's thread.
@@ -246,6 +254,9 @@ public final class LegacyDataMigrator: Sendable {
   }
 
   private var gathering: LegacySourceGathering { LegacySourceGathering(logger: logger) }
+
+  /// This container's turn: one attempt at a time (``AttemptTurns``).
+  private var turn: AttemptTurns.Turn { AttemptTurns.turn(forContainer: layout.container) }
 
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
   func run(_ request: AttemptRequest) -> MigrationReport {
@@ -413,7 +424,7 @@ public final class LegacyDataMigrator: Sendable {
     } catch {
       report.flagError = error
       logger.info(
-        "migrateIfNeeded: cannot set the flag (\(error.reason, privacy: .public)): \(error.description, privacy: .private)"
+        "migrateIfNeeded: cannot set the flag: \(error.description, privacy: .private)"
       )
     }
   }

@@ -157,7 +157,9 @@ struct LegacySourceGathering {
   ) -> Gathered {
     var gathered = Gathered(survey: LegacySurvey(layout: layout, depth: depth))
     if logsInventory {
-      Inventory.produce(for: layout) { line in logger.info("\(line, privacy: .public)") }
+      Inventory.produce(for: layout, names: .hidingReceived) { line in
+        logger.info("\(line, privacy: .public)")
+      }
     }
     let findings = LegacyStoreProbe.probe(layout)
     if logsProbe { logProbe(findings) }
@@ -363,7 +365,7 @@ struct LegacySourceGathering {
       }
     } catch {
       logger.info(
-        "defaults: cannot be read (\(error.reason, privacy: .public)): \(error.description, privacy: .private)"
+        "defaults: cannot be read (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
       )
       return .failed(error)
     }

@@ -2,6 +2,8 @@ import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
+import LibraryMerge
+import PropertyLists
 import RecoveryFile
 import StoreFixtures
 import Testing
@@ -105,5 +107,80 @@ enum LegacyStoreReaderOrNil {
     for _ in 0..<5 { #expect(!migrator.hasRecoverableLegacyData()) }
     #expect(log.lines().count == afterFirst, "\(log.lines().dropFirst(afterFirst))")
     #expect(!log.lines().contains { $0.hasPrefix("inventory[") })
+  }
+}
+
+/// What the app's own types say (a flag store's or a defaults source's error, whose reason may be
+/// Foundation's description with its `NSFilePath`) and what the user received (AirDrop and "Open
+/// in" put files in `Documents/Inbox`, named by whoever sent them) never reach a public line.
+@Suite struct AppSuppliedPrivacyTests {
+  static let secretPath = "/private/var/mobile/Containers/Shared/AppGroup/Jane-Doe-secret"
+
+  /// Flags and defaults that fail with reasons holding a path, as an app passing `"\(error)"` makes.
+  struct FailingDefaults: MigrationFlagStore, LegacyDefaultsSource {
+    var legacySourceName: String { "UserDefaults(group.io.kern.ditto)" }
+    func readFlags() throws(FlagStoreError) -> MigrationFlags {
+      throw FlagStoreError(
+        store: "UserDefaults", reason: "Error Domain=NSCocoaErrorDomain NSFilePath=\(secretPath)")
+    }
+    func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+      throw FlagStoreError(store: "UserDefaults", reason: "cannot write \(secretPath)/flags.plist")
+    }
+    func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
+      throw .unreadable(file: secretPath, reason: "NSFilePath=\(secretPath)/prefs.plist")
+    }
+  }
+
+  @Test func theAppsOwnReasonsAreNeverPublic() throws {
+    let harness = try MigrationHarness("app-reasons")
+    try harness.builder.writeStore(
+      FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 5), journal: .delete)
+    let log = InMemoryLogHandler()
+    let migrator = LegacyDataMigrator(
+      layout: harness.layout, destination: InMemoryDestination(), flags: FailingDefaults(),
+      legacyDefaults: FailingDefaults(), logger: log.logger)
+    _ = migrator.migrateIfNeeded()
+    _ = migrator.recoverNow()
+    let lines = log.lines()
+    #expect(lines.contains { $0.hasPrefix("migrateIfNeeded: the flags cannot be read") })
+    #expect(lines.contains { $0.hasPrefix("defaults: cannot be read (unreadable)") })
+    for line in lines {
+      #expect(!line.contains("Jane"), "an app-supplied reason at public level: \(line)")
+      #expect(!line.contains("NSFilePath"), "an app-supplied reason at public level: \(line)")
+    }
+    // The private detail keeps it whole.
+    #expect(log.records.contains { $0.message.rendered(redactingPrivate: false).contains("Jane") })
+  }
+
+  @Test func receivedFilesAreToldByKindAndSizeOnly() throws {
+    let harness = try MigrationHarness("inbox")
+    let home = try TemporaryDirectory("inbox-home")
+    let inbox = home.appending("Documents/Inbox")
+    try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+    let received = [
+      "Jane Doe – dittos for Bob.dittorecovery", "Bob's notes", "Jane's store.sqlite",
+    ]
+    for name in received {
+      try Data(repeating: 7, count: 4_096).write(to: URL(fileURLWithPath: inbox + "/" + name))
+    }
+    try FileManager.default.createDirectory(
+      atPath: home.appending("Documents/Jane's folder"), withIntermediateDirectories: true)
+    try Data("x".utf8).write(
+      to: URL(fileURLWithPath: home.appending("Documents/Jane's folder/Bob")))
+    let log = InMemoryLogHandler()
+    let migrator = LegacyDataMigrator(
+      layout: ContainerLayout(container: harness.folder.path, home: home.path),
+      destination: InMemoryDestination(), flags: InMemoryFlagStore(), legacyDefaults: nil,
+      logger: log.logger)
+    _ = migrator.migrateIfNeeded()
+    let lines = log.lines()
+    for line in lines {
+      #expect(!line.contains("Jane"), "a received file's name at public level: \(line)")
+      #expect(!line.contains("Bob"), "a received file's name at public level: \(line)")
+    }
+    #expect(lines.contains("inventory[app] 4096B /Documents/Inbox/<received>.dittorecovery"))
+    #expect(lines.contains("inventory[app] 4096B /Documents/Inbox/<received>.sqlite"))
+    #expect(lines.contains("inventory[app] 4096B /Documents/Inbox/<received>"))
+    #expect(lines.contains("inventory[app] 1B /Documents/<received>/<received>"))
   }
 }
