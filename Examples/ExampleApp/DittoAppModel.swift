@@ -59,11 +59,11 @@ public final class DittoAppModel: Sendable {
   /// Cheap: it reads no store.
   public var showsRecoverOldDittos: Bool { migrator.hasRecoverableLegacyData() }
 
-  /// Dittos the automatic import left in other old stores (it imports only the one holding the
-  /// most): "Recover Old Dittos" brings them, so the menu can say how many. 0 when none.
-  public static func dittosLeftBehind(by launch: LegacyDataMigrator.AutomaticMigration) -> Int {
-    let others = launch.report?.otherStores.filter { !$0.imported } ?? []
-    return others.reduce(0) { $0 + ($1.missing ?? $1.dittos) }
+  /// How many dittos "Recover Old Dittos" would bring now, for the menu item's title: counted by
+  /// the engine against the library and across every old store, so the tap then brings exactly
+  /// this many; nil when it cannot be known (show the item without a number).
+  public func dittosToRecover() async -> Int? {
+    await migrator.dittosToRecover()
   }
 
   /// "Recover Old Dittos": every old store that reads, duplicates skipped; the alert to show.

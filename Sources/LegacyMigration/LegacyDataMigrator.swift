@@ -142,6 +142,28 @@ public final class LegacyDataMigrator: Sendable {
     await turn.take { run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: url.path)) }
   }
 
+  /// How many dittos "Recover Old Dittos" would bring now: the number for the menu item.
+  ///
+  /// It is what ``recoverNow(dryRun:)`` counts, against the library as it is now and across every
+  /// store: dittos already in the library count for nothing, and dittos found in several stores
+  /// (one store copied to two places) count once, so the tap then recovers exactly this many while
+  /// nothing changes. Computed afresh on each call from what is on disk and in the library, it
+  /// holds across launches. It reads every store on private snapshots (milliseconds for a typical
+  /// library), off the main actor; it writes nothing and logs no outcome line. Takes its turn as
+  /// the attempts do.
+  ///
+  /// - Returns: the count; nil when it cannot be known: nothing would be recovered and something
+  ///   could not be read (a store, the defaults, the library), or the task was cancelled.
+  public func dittosToRecover() async -> Int? {
+    let preview = await turn.take { run(AttemptRequest(trigger: .manual, isDryRun: true)) }
+    return preview.dittosToRecover
+  }
+
+  /// ``dittosToRecover()`` on the caller's thread.
+  package func dittosToRecover() -> Int? {
+    turn.takeBlocking { run(AttemptRequest(trigger: .manual, isDryRun: true)) }.dittosToRecover
+  }
+
   /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
   /// flag, no counter, no library, no line at notice level, no telemetry tag). See ``LegacySurvey``.
   package func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) async -> LegacySurvey {
@@ -271,7 +293,8 @@ public final class LegacyDataMigrator: Sendable {
         "recoverNow(dry-run): would insert \(report.counts.insertedCategories) categories, \(report.counts.inserted) dittos (skipping \(report.counts.skipped) duplicates)"
       )
     } else {
-      if let error = report.technicalDetail {
+      // An interruption was logged where it happened, once.
+      if let error = report.errorDescription {
         logger.info(
           "runMigration(\(request.trigger.rawValue, privacy: .public)): \(error, privacy: .private)"
         )
@@ -333,6 +356,9 @@ public final class LegacyDataMigrator: Sendable {
     // Between the sources and the merge: a cancelled task stops here, before the library is touched.
     if Task.isCancelled {
       record.stop = .interrupted(.cancelled)
+      logger.info(
+        "runMigration(\(request.trigger.rawValue, privacy: .public)): \(MigrationReport.interruptionDescription(.cancelled), privacy: .public)"
+      )
       return record
     }
     guard sources.hasCategories else { return MergeRecord() }

@@ -91,7 +91,7 @@ public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, 
     var values: [String: PropertyListValue] = [:]
     for key in Self.legacyKeys {
       guard let value = defaults.object(forKey: key) else { continue }
-      guard let converted = Self.propertyListValue(value) else {
+      guard let converted = PropertyListValue(userDefaultsValue: value) else {
         throw .unreadable(
           file: legacySourceName, reason: "the value of \(key) is not a property-list value")
       }
@@ -99,36 +99,44 @@ public final class UserDefaultsStore: MigrationFlagStore, LegacyDefaultsSource, 
     }
     return values.isEmpty ? nil : values
   }
+}
 
-  /// What `UserDefaults` answered, as a property-list value: strings, arrays, dictionaries, data and
-  /// dates keep their shape. A number is `.bool` when it is a Swift `Bool`, else `.integer` when
-  /// integral, else `.real`: on Apple platforms Foundation answers booleans and integers as one
-  /// `NSNumber` type, and the legacy keys hold strings, so a number of any kind is a value of the
-  /// wrong shape there whatever case it gets. Nil for anything a property list cannot hold.
-  package static func propertyListValue(_ value: Any) -> PropertyListValue? {
+extension PropertyListValue {
+  /// What `UserDefaults` answered (`object(forKey:)`, `dictionaryRepresentation()`), as a
+  /// property-list value: for a custom ``LegacyDefaultsSource`` over `UserDefaults`, as
+  /// ``UserDefaultsStore`` converts its own. Strings, arrays, dictionaries, data and dates keep
+  /// their shape. A number is `.bool` when it is a Swift `Bool`, else `.integer` when integral,
+  /// else `.real`: on Apple platforms Foundation answers booleans and integers as one `NSNumber`
+  /// type, and the legacy keys hold strings, so a number of any kind is a value of the wrong shape
+  /// there whatever case it gets. Nil for anything a property list cannot hold (the source should
+  /// then throw ``DefaultsError/unreadable(file:reason:)``, never answer "not set").
+  public init?(userDefaultsValue value: Any) {
     switch value {
-    case let string as String: return .string(string)
-    case let date as Date: return .date(date)
-    case let data as Data: return .data(Array(data))
+    case let string as String: self = .string(string)
+    case let date as Date: self = .date(date)
+    case let data as Data: self = .data(Array(data))
     case let list as [Any]:
       var converted: [PropertyListValue] = []
       for element in list {
-        guard let element = propertyListValue(element) else { return nil }
+        guard let element = PropertyListValue(userDefaultsValue: element) else { return nil }
         converted.append(element)
       }
-      return .array(converted)
+      self = .array(converted)
     case let dictionary as [String: Any]:
       var converted: [String: PropertyListValue] = [:]
       for (key, element) in dictionary {
-        guard let element = propertyListValue(element) else { return nil }
+        guard let element = PropertyListValue(userDefaultsValue: element) else { return nil }
         converted[key] = element
       }
-      return .dictionary(PropertyListDictionary(converted))
-    case let flag as Bool where type(of: value) == Bool.self: return .bool(flag)
+      self = .dictionary(PropertyListDictionary(converted))
+    case let flag as Bool where type(of: value) == Bool.self: self = .bool(flag)
     case let number as NSNumber:
       let real = number.doubleValue
-      if real.rounded() == real, let integer = Int64(exactly: real) { return .integer(integer) }
-      return .real(real)
+      if real.rounded() == real, let integer = Int64(exactly: real) {
+        self = .integer(integer)
+      } else {
+        self = .real(real)
+      }
     default: return nil
     }
   }

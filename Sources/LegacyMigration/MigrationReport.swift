@@ -204,6 +204,16 @@ public struct MigrationReport: Sendable {
     }
   }
 
+  /// What a dry run says "Recover Old Dittos" would bring: the dittos it would insert; nil when
+  /// that is none and something could not be read (the store, the defaults, the library), or the
+  /// attempt was interrupted: "could not read" is never 0.
+  package var dittosToRecover: Int? {
+    if counts.inserted > 0 { return counts.inserted }
+    if interruption != nil || libraryWarning != nil || destinationError != nil { return nil }
+    if outcome == .foundUnreadable || readError != nil || defaultsError != nil { return nil }
+    return 0
+  }
+
   /// The confirmation the app shows before importing (meaningful for a dry run):
   /// "N dittos in M categories will be imported; K are already in your library."
   public var previewMessage: String {

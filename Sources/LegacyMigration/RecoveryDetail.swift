@@ -78,7 +78,8 @@ public struct RecoveryDetail: Sendable, Equatable {
       "Something named “%@” is a link or a folder, not the data file itself, so it was not opened."
     case .deviceLocked:
       "Your old dittos can't be read until this iPhone has been unlocked: unlock it and try again."
-    case .cancelled: "The recovery stopped before it finished. Nothing was changed: try again."
+    // What was not done; the alert's own sentence (`RecoveryResult.cancelled`) says the rest.
+    case .cancelled: "Your old dittos were not imported."
     case .settingsNotAvailable:
       "Ditto's shared settings could not be read right now (on an iPhone, usually because it is still locked): unlock it and try again."
     case .settingsDamaged: "Ditto's shared settings could not be read."

@@ -85,7 +85,7 @@ final class Device {
     #expect(launch.report?.outcome == .success)
     let stores = launch.report?.otherStores ?? []
     #expect(stores.map(\.relativePath) == ["Library/Application Support/Ditto.sqlite"])
-    let left = DittoAppModel.dittosLeftBehind(by: launch)
+    let left = try #require(await device.app.dittosToRecover())
     #expect(left == 5)
     #expect(device.app.showsRecoverOldDittos)
     let before = device.dittoCount

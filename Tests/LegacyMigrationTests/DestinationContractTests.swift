@@ -143,14 +143,14 @@ import Testing
   @Test func whatUserDefaultsAnswersBecomesPropertyListValuesNeverAGuessedType() {
     let answered: [Any] = ["a", 1, 2.5, true, ["k": Data([1, 2])], Date(timeIntervalSince1970: 0)]
     #expect(
-      UserDefaultsStore.propertyListValue(answered)
+      PropertyListValue(userDefaultsValue: answered)
         == .array([
           .string("a"), .integer(1), .real(2.5), .bool(true), .dictionary(["k": .data([1, 2])]),
           .date(Date(timeIntervalSince1970: 0)),
         ]))
-    #expect(UserDefaultsStore.propertyListValue(NSNumber(value: 7)) == .integer(7))
+    #expect(PropertyListValue(userDefaultsValue: NSNumber(value: 7)) == .integer(7))
     // Nothing a property list holds: the value cannot be read (never taken for "not set").
-    #expect(UserDefaultsStore.propertyListValue(["ok", NSObject()] as [Any]) == nil)
+    #expect(PropertyListValue(userDefaultsValue: ["ok", NSObject()] as [Any]) == nil)
   }
 }
 

@@ -1,4 +1,5 @@
 #if canImport(SwiftData)
+  // BEGIN EMBEDDING.md models
   import Foundation
   import SwiftData
 
@@ -75,4 +76,5 @@
       context.rollback()  // no presets rather than half of them; the next launch tries again
     }
   }
+// END EMBEDDING.md models
 #endif
