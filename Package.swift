@@ -149,7 +149,7 @@ let package = Package(
       name: "launch-bench",
       dependencies: [
         "ExampleApp", "LegacyMigration", "LibraryMerge", "Telemetry", "StoreFixtures",
-        "PropertyLists",
+        "PropertyLists", "CSQLite",
       ],
       path: "Benchmarks/LaunchBench"),
     // gzip and tar, streamed (no unpacking to disk): captures and sysdiagnose archives.

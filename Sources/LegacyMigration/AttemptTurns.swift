@@ -20,15 +20,24 @@ import Foundation
 enum AttemptTurns {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var turns: [String: Turn] = [:]
+  /// Each path's turn once known: every later attempt (each launch with the flag set takes one)
+  /// finds it without a `stat(2)`.
+  nonisolated(unsafe) private static var byPath: [String: Turn] = [:]
 
   /// The turn of the container at `path`.
   static func turn(forContainer path: String) -> Turn {
+    lock.lock()
+    if let known = byPath[path] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
     let key = identity(of: path)
     lock.lock()
     defer { lock.unlock() }
-    if let turn = turns[key] { return turn }
-    let turn = Turn()
+    let turn = turns[key] ?? Turn()
     turns[key] = turn
+    byPath[path] = turn
     return turn
   }
 

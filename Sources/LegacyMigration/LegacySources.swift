@@ -18,6 +18,10 @@ import Telemetry
 //                                            nothing else writes), each row decided and inserted
 //                                            as it comes
 //
+// A small store (the common one: up to `LegacyStoreReader.heldTextBudget` of text) is read from
+// its snapshot once: pass 1 holds its rows, sorted into walk order in Swift, and pass 2 replays
+// them (the snapshot cannot have changed); a larger one is read twice, memory flat.
+//
 // Why not stage on disk: the snapshot already is a private copy that cannot change between the
 // passes, so a second read of it costs one scan of the table (a tenth of an import), where staging
 // would copy every row once more. Why not hold the sources in memory (as before): at a million

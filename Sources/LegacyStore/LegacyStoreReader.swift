@@ -33,6 +33,35 @@ package final class LegacyStoreReader {
 
   private let store: CoreDataStore
   private let layout: Layout
+  /// The walk's rows, held by ``count()`` when the store is small: a later ``walk(_:)`` replays
+  /// them instead of reading and sorting the table again (the snapshot is private: it cannot have
+  /// changed). Nil for a large store, which is walked again from the snapshot (memory stays flat).
+  private var held: HeldWalk?
+
+  /// The most text ``count()`` holds for the walk that follows (bytes of UTF-8): a small store,
+  /// the common one, is read from its snapshot once; a larger one is streamed twice, flat.
+  package static let heldTextBudget = 4 << 20
+  /// The most rows ``count()`` holds.
+  package static let heldRowBudget = 50_000
+
+  /// The walk, as ``count()`` read it: the plan, the rows in walk order, the summary's counts.
+  private struct HeldWalk {
+    struct Row {
+      var rank: Int
+      /// The order key; nil for an orphan or a NULL key (sorted last, as `NULLS LAST`).
+      var key: Int64?
+      var primaryKey: Int64
+      var text: String
+      var useCount: Int64
+    }
+    var plan: [PlannedCategory]
+    /// The rows in table order.
+    var rows: [Row]
+    /// Positions in ``rows``, in walk order.
+    var order: [Int32]
+    /// What planning counted (profiles, categories without one) and the empty texts skipped.
+    var summary: LegacyReadSummary
+  }
 
   /// The tables and columns found for the Ditto entities.
   struct Layout {
@@ -99,6 +128,7 @@ package final class LegacyStoreReader {
   /// - Returns: counts of what was read, once the walk is complete.
   @discardableResult
   package func walk(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
+    if let held { return try replay(held, sink) }
     do {
       return try walkUnmapped(sink)
     } catch let error as SQLiteError {
@@ -108,7 +138,8 @@ package final class LegacyStoreReader {
 
   /// Reads every row the walk would read, once, in table order (no sort), touching each text, and
   /// counts what ``walk(_:)`` would yield: the survey's pass, which proves the store readable to its
-  /// end without holding any of it.
+  /// end. A small store's rows (``heldTextBudget``, ``heldRowBudget``) are held, in walk order,
+  /// for the walk that follows; a larger one's are not (memory stays flat).
   ///
   /// - Returns: the counts a complete walk returns (`categories`, `dittos`, `skippedEmptyTexts`,
   ///   `profiles`, `categoriesWithoutProfile`, `dittosWithoutCategory`).
@@ -118,15 +149,25 @@ package final class LegacyStoreReader {
       var summary = LegacyReadSummary()
       let plan = try planCategories(summary: &summary)
       let source = bulkSource(schema: "main", plan: plan)
-      let lookup = source.lookupRows()
-      try store.database.registerLookup(
-        named: DittoBulkSource.lookupFunction, rows: lookup.rows, fallback: lookup.fallback)
+      // The rows of `ordered` (see DittoBulkSource), each category mapped to its rank here rather
+      // than by the SQL function (the same rule: an integer key, or a whole real, of a planned
+      // category; anything else to `Recovered` when it is planned, else not read).
+      let ranks = CategoryRanks(source.lookupRows())
+      let orphanRank = source.categories.firstIndex { $0.key == nil }
+      let columns = [
+        source.categoryKey == "NULL" ? "NULL" : "d.\(source.categoryKey)", "d.ZTEXT",
+        source.orderKey.map { "d.\($0)" } ?? "NULL", "d.Z_PK",
+        source.useCount == "NULL" ? "NULL" : "d.\(source.useCount)",
+      ]
       let statement = try store.database.makeStatement(
-        sql: "\(source.orderedCTE()) SELECT r, t FROM ordered")
+        sql: "SELECT \(columns.joined(separator: ", ")) FROM \(source.table) AS d NOT INDEXED")
       defer { statement.reset() }
+      let planned = summary
       summary.categories = plan.count
+      var rows: [HeldWalk.Row]? = []
+      var heldBytes = 0
       while try statement.step() {
-        let rank = Int(statement.int64(at: 0))
+        guard let rank = ranks.rank(of: statement, column: 0) else { continue }
         let length = statement.withTextBytes(at: 1) { $0.count }
         guard !statement.isNull(at: 1), length > 0 else {
           summary.skippedEmptyTexts += 1
@@ -136,6 +177,28 @@ package final class LegacyStoreReader {
         if rank < plan.count, case .withoutCategory = plan[rank].selection {
           summary.dittosWithoutCategory += 1
         }
+        heldBytes += length
+        // Held only while small, and only when SQLite's order is the one Swift sorts by here: an
+        // order key that is not an integer (a damaged or odd store) leaves the walk to SQLite.
+        let keyType = rank == orphanRank ? .null : statement.columnType(at: 2)
+        if rows != nil,
+          heldBytes <= Self.heldTextBudget, rows!.count < Self.heldRowBudget,
+          keyType == .integer || keyType == .null, let text = statement.text(at: 1)
+        {
+          rows!.append(
+            HeldWalk.Row(
+              rank: rank, key: rank == orphanRank ? nil : statement.optionalInt64(at: 2),
+              primaryKey: statement.int64(at: 3), text: text,
+              useCount: statement.optionalInt64(at: 4) ?? 0))
+        } else {
+          rows = nil
+        }
+      }
+      if let unsorted = rows {
+        let order = Self.walkOrder(of: unsorted)
+        var heldSummary = planned
+        heldSummary.skippedEmptyTexts = summary.skippedEmptyTexts
+        held = HeldWalk(plan: plan, rows: unsorted, order: order, summary: heldSummary)
       }
       return summary
     } catch let error as LegacyStoreError {
@@ -295,7 +358,89 @@ package final class LegacyStoreReader {
     }
   }
 
+  /// Category keys to walk ranks, as ``DittoBulkSource/lookupFunction`` maps them.
+  private struct CategoryRanks {
+    let ranks: [Int64: Int]
+    let fallback: Int?
+
+    init(_ lookup: (rows: [Int64: [Int64]], fallback: [Int64]?)) {
+      ranks = lookup.rows.compactMapValues { $0.first.map(Int.init) }
+      fallback = lookup.fallback?.first.map(Int.init)
+    }
+
+    /// The rank of the current row's category key in `column`; nil for a row no category takes.
+    func rank(of statement: Statement, column: Int32) -> Int? {
+      switch statement.columnType(at: column) {
+      case .integer:
+        return ranks[statement.int64(at: column)] ?? fallback
+      case .real:
+        let number = statement.optionalDouble(at: column) ?? .nan
+        guard number.rounded() == number, abs(number) < 9.0e18 else { return fallback }
+        return ranks[Int64(number)] ?? fallback
+      default:
+        return fallback
+      }
+    }
+  }
+
+  /// The positions of `rows` in walk order (`r, k NULLS LAST, p`), sorted on plain keys (no row
+  /// is copied).
+  private static func walkOrder(of rows: [HeldWalk.Row]) -> [Int32] {
+    struct SortKey: Comparable {
+      var rank: Int
+      /// 0 for a key, 1 for none (NULLS LAST).
+      var missing: Int8
+      var key: Int64
+      var primaryKey: Int64
+      var index: Int32
+
+      static func < (left: SortKey, right: SortKey) -> Bool {
+        (left.rank, left.missing, left.key, left.primaryKey)
+          < (right.rank, right.missing, right.key, right.primaryKey)
+      }
+    }
+    var keys: [SortKey] = []
+    keys.reserveCapacity(rows.count)
+    for (index, row) in rows.enumerated() {
+      keys.append(
+        SortKey(
+          rank: row.rank, missing: row.key == nil ? 1 : 0, key: row.key ?? 0,
+          primaryKey: row.primaryKey, index: Int32(index)))
+    }
+    keys.sort()
+    return keys.map(\.index)
+  }
+
   // MARK: - Walking
+
+  /// The walk of a store ``count()`` held: the same items and counts as the walk over SQLite.
+  private func replay(_ held: HeldWalk, _ sink: (LegacyItem) throws -> Void) throws
+    -> LegacyReadSummary
+  {
+    var summary = held.summary
+    var next = 0
+    func emitRows(while belongs: (HeldWalk.Row) -> Bool) throws {
+      while next < held.order.count, belongs(held.rows[Int(held.order[next])]) {
+        let position = Int(held.order[next])
+        let rank = held.rows[position].rank
+        try sink(
+          .ditto(
+            LegacyDitto(text: held.rows[position].text, useCount: held.rows[position].useCount)))
+        summary.dittos += 1
+        if rank < held.plan.count, case .withoutCategory = held.plan[rank].selection {
+          summary.dittosWithoutCategory += 1
+        }
+        next += 1
+      }
+    }
+    for (rank, category) in held.plan.enumerated() {
+      summary.categories += 1
+      try sink(.category(title: category.title, origin: category.origin))
+      try emitRows { $0.rank <= rank }
+    }
+    try emitRows { _ in true }
+    return summary
+  }
 
   private func walkUnmapped(_ sink: (LegacyItem) throws -> Void) throws -> LegacyReadSummary {
     try scan(

@@ -77,9 +77,19 @@ package enum LibraryMerger {
       var current: Target?
       var remember = false
       var categoryStarted = false
+      // The current category's next ditto order and whether it already counted as receiving: kept
+      // here while its dittos stream (one category at a time), handed back when it changes.
+      var currentOrder: Int64?
+      var currentReceiving = false
+      func leaveCategory() {
+        if let target = current, let order = currentOrder { state.nextOrder[target.id] = order }
+        currentOrder = nil
+        currentReceiving = false
+      }
       try source.stream { (item) throws(ImportFailure) in
         switch item {
         case .category(let title):
+          leaveCategory()
           counts.categoriesRead += 1
           current = try state.target(for: title, session: session, counts: &counts, result: &result)
           remember = laterTitles[index].contains(title)
@@ -88,6 +98,7 @@ package enum LibraryMerger {
           if !categoryStarted {
             // A source always names a category first; one that does not is read as the reader
             // reads dittos without a category.
+            leaveCategory()
             counts.categoriesRead += 1
             current = try state.target(
               for: recoveredTitle, session: session, counts: &counts, result: &result)
@@ -102,20 +113,25 @@ package enum LibraryMerger {
             counts.skipped += 1
             return
           }
+          let order = currentOrder ?? state.nextDittoOrder(in: target)
           do throws(DestinationError) {
             try session.insertDitto(
-              text: ditto.text, useCount: ditto.useCount,
-              sortOrder: state.nextDittoOrder(in: target), in: target.id)
+              text: ditto.text, useCount: ditto.useCount, sortOrder: order, in: target.id)
           } catch {
             throw .library(error)
           }
+          currentOrder = order + 1
           counts.inserted += 1
           if remember { receivedNow[target.id, default: []].insert(ditto.text) }
-          if state.receiving.insert(target.id).inserted {
-            result.counts.categoriesReceivingDittos += 1
+          if !currentReceiving {
+            currentReceiving = true
+            if state.receiving.insert(target.id).inserted {
+              result.counts.categoriesReceivingDittos += 1
+            }
           }
         }
       }
+      leaveCategory()
       for (target, texts) in receivedNow { state.received[target, default: []].formUnion(texts) }
       result.countsBySource.append(counts)
       result.counts.add(counts)
@@ -195,7 +211,7 @@ package enum LibraryMerger {
     func holds(_ text: String, in target: Target, session: any ImportSession)
       throws(ImportFailure) -> Bool
     {
-      if received[target.id]?.contains(text) == true { return true }
+      if !received.isEmpty, received[target.id]?.contains(text) == true { return true }
       guard target.existedBefore else { return false }
       do {
         return try session.heldBeforeImport(text, in: target.id)

@@ -58,8 +58,9 @@ package final class PlanSession: ImportSession {
   package func insertDitto(text: String, useCount: Int64, sortOrder: Int64, in category: CategoryID)
   {
     let newIndex = category.rawValue - firstNewID
+    // A handle past every existing one's is a new category's (no lookup per ditto).
     let target: PlannedTarget =
-      existing[category] == nil && newIndex >= 0 && newIndex < plan.newCategories.count
+      newIndex >= 0 && newIndex < plan.newCategories.count && existing[category] == nil
       ? .new(Int(newIndex)) : .existing(category)
     plan.dittos.append(
       PlannedDitto(target: target, text: text, useCount: useCount, sortOrder: sortOrder))

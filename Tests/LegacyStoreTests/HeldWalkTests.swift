@@ -1,0 +1,102 @@
+import EngineTestSupport
+import Foundation
+import LegacyStore
+import SQLiteDB
+import StoreFixtures
+import Testing
+
+/// A small store is read from its snapshot once: the survey's count holds its rows and the walk
+/// that follows replays them. The replay is the walk SQLite gives, item for item and count for
+/// count, over a family of stores (orphans, NULL and repeated order keys, NULL and empty texts,
+/// categories without a profile, several profiles, empty categories); a store past the budget,
+/// or one whose order keys are not integers, is walked by SQLite again.
+@Suite struct HeldWalkTests {
+  /// Items of a walk, as comparable values.
+  static func items(_ reader: LegacyStoreReader) throws -> ([String], LegacyReadSummary) {
+    var items: [String] = []
+    let summary = try reader.walk { item in
+      switch item {
+      case .category(let title, let origin): items.append("category \(title) \(origin)")
+      case .ditto(let ditto): items.append("ditto \(ditto.text) \(ditto.useCount)")
+      }
+    }
+    return (items, summary)
+  }
+
+  static func spec(seed: UInt64) -> LegacyStoreSpec {
+    var generator = SeededGenerator(seed: 0x4E1D + seed)
+    func ditto(_ index: Int) -> LegacyStoreSpec.Ditto {
+      let texts: [String?] = [
+        nil, "", "same", "ditto \(index)", "naïve \(index % 3)", "日本 \(index)",
+      ]
+      var ditto = LegacyStoreSpec.Ditto(
+        text: texts.randomElement(using: &generator)!,
+        useCount: Bool.random(using: &generator) ? Int64.random(in: 0...9, using: &generator) : nil)
+      switch Int.random(in: 0..<4, using: &generator) {
+      case 0: ditto.hasNullOrderKey = true
+      case 1: ditto.orderKey = Int64.random(in: 0...3, using: &generator)  // repeated keys
+      default: break
+      }
+      return ditto
+    }
+    let categories = (0..<Int.random(in: 0...6, using: &generator)).map { index in
+      LegacyStoreSpec.Category(
+        title: Bool.random(using: &generator) ? "title \(index % 3)" : nil,
+        dittos: (0..<Int.random(in: 0...12, using: &generator)).map(ditto),
+        profile: [nil, 1, 2].randomElement(using: &generator)!)
+    }
+    return LegacyStoreSpec(
+      categories: categories,
+      dittosWithoutCategory: (0..<Int.random(in: 0...4, using: &generator)).map(ditto),
+      profileCount: 2)
+  }
+
+  @Test func theReplayIsTheWalkSQLiteGives() throws {
+    for seed in 0..<UInt64(40) {
+      let folder = try TemporaryDirectory("held")
+      let path = folder.appending("Ditto.sqlite")
+      try LegacyStoreWriter.write(Self.spec(seed: seed), to: path, seed: seed)
+      try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
+        do {
+          let counted = try LegacyStoreReader(store: store)
+          let summary = try counted.count()
+          let replayed = try Self.items(counted)
+          let walked = try Self.items(try LegacyStoreReader(store: store))
+          #expect(replayed.0 == walked.0, "seed \(seed)")
+          #expect(replayed.1 == walked.1, "seed \(seed)")
+          #expect(summary == walked.1, "seed \(seed)")
+        } catch let error as LegacyStoreError {
+          throw error
+        } catch {
+          Issue.record("seed \(seed): \(error)")
+        }
+      }
+    }
+  }
+
+  /// Past the budget the rows are not held: the walk is SQLite's again, with the same result.
+  @Test func aStorePastTheBudgetIsWalkedAgain() throws {
+    let folder = try TemporaryDirectory("held-large")
+    let path = folder.appending("Ditto.sqlite")
+    let long = String(repeating: "x", count: 4_096)
+    let count = LegacyStoreReader.heldTextBudget / long.utf8.count + 10
+    let spec = LegacyStoreSpec(categories: [
+      LegacyStoreSpec.Category(
+        title: "big", dittos: (0..<count).map { .init(text: "\($0) " + long) })
+    ])
+    try LegacyStoreWriter.write(spec, to: path)
+    try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
+      do {
+        let reader = try LegacyStoreReader(store: store)
+        #expect(try reader.count().dittos == count)
+        let walked = try Self.items(reader)
+        #expect(walked.1.dittos == count)
+        #expect(walked.0.count == count + 1)
+      } catch let error as LegacyStoreError {
+        throw error
+      } catch {
+        Issue.record("\(error)")
+      }
+    }
+  }
+}
