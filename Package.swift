@@ -161,7 +161,8 @@ let package = Package(
     .target(name: "CivilCalendar"),
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
-    .target(name: "UnifiedLog", dependencies: ["ByteStreams", "JSONOutput", "CivilCalendar"]),
+    .target(
+      name: "UnifiedLog", dependencies: ["ByteStreams", "JSONOutput", "CivilCalendar", "SafeFiles"]),
     // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
     // gzip): for tests, fuzz seeds and benchmarks. Never a product.
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
@@ -309,7 +310,8 @@ let package = Package(
     .testTarget(
       name: "JSONOutputTests", dependencies: ["JSONOutput"]),
     .testTarget(
-      name: "UnifiedLogTests", dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams"]),
+      name: "UnifiedLogTests",
+      dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams", "StoreFixtures"]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput"],

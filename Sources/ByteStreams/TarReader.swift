@@ -43,6 +43,9 @@ package struct TarReader {
 
   package init() {}
 
+  /// The largest entry size read (2⁵⁰ bytes, a pebibyte): beyond it a header is damaged.
+  package static let maximumEntrySize = 1 << 50
+
   /// Whether `bytes` (the first 512 or more of a stream) begin with a tar header.
   package static func looksLikeTar(_ bytes: some Collection<UInt8>) -> Bool {
     let header = Array(bytes.prefix(512))
@@ -110,6 +113,13 @@ package struct TarReader {
         }
         guard let size = Self.octal(header[124..<136]) else {
           throw TarError(reason: "a tar header's size is not a number (entry \(entries + 1))")
+        }
+        // No archive holds an entry of a petabyte: a larger size is a damaged header, refused
+        // here so that no reader adds to it or rounds it up past `Int.max`.
+        guard size <= Self.maximumEntrySize else {
+          throw TarError(
+            reason:
+              "a tar header's size (\(size) bytes) is beyond any real entry (entry \(entries + 1))")
         }
         let type = header[156]
         var name = Self.string(header[0..<100])
@@ -180,9 +190,11 @@ package struct TarReader {
       // Records: "<length> <key>=<value>\n".
       var index = 0
       while index < meta.count {
+        // A record's length counts its digits, the space, the record and its newline: one that
+        // cannot hold them (or runs past the data) ends the reading of the records.
         guard let space = meta[index...].firstIndex(of: UInt8(ascii: " ")),
-          let length = Int(String(decoding: meta[index..<space], as: UTF8.self)), length > 0,
-          index + length <= meta.count
+          let length = Int(String(decoding: meta[index..<space], as: UTF8.self)),
+          length > space - index + 1, length <= meta.count - index
         else { return nil }
         let record = meta[(space + 1)..<(index + length - 1)]
         if let equals = record.firstIndex(of: UInt8(ascii: "=")),

@@ -190,7 +190,7 @@ package struct LogArchiveWriter {
   }
 
   /// Items larger than this go to an oversize chunk.
-  static let oversizeThreshold = 1000
+  package static let oversizeThreshold = 1000
 
   private func firehose(
     _ entries: [Entry], pids: [UInt32], subsystemIDs: [UInt32: [String: UInt16]],
@@ -251,7 +251,9 @@ package struct LogArchiveWriter {
       let hasPrivate = !privateData.isEmpty
       var body: [UInt8] = []
       body += le64(UInt64(pid)) + le32(UInt32(pids.firstIndex(of: pid)! + 1)) + [0, 0, 0, 0]
-      body += le16(UInt16(32 + tracepoints.count)) + le16(hasPrivate ? 0x1000 - 0x100 : 0x1000)
+      // The public size counts from the 16th byte of the chunk's data (Apple's files: the last
+      // tracepoint ends within 16 bytes past it).
+      body += le16(UInt16(16 + tracepoints.count)) + le16(hasPrivate ? 0x1000 - 0x100 : 0x1000)
       body += le16(0) + [0, 0] + le64(base)
       body += tracepoints
       if hasPrivate {

@@ -30,6 +30,9 @@ package enum InputProblem: Equatable, Sendable, CustomStringConvertible {
   case expandsTooMuch
   /// A unified-log archive with parts that could not be read (named): the rest is read.
   case damagedArchive(String)
+  /// An input that was not read at all (a FIFO, a socket or a device in a folder, a link, a name
+  /// that is not UTF-8): why.
+  case notRead(String)
 
   package var description: String {
     switch self {
@@ -38,6 +41,7 @@ package enum InputProblem: Equatable, Sendable, CustomStringConvertible {
     case .expandsTooMuch:
       "gzip data expands more than \(CaptureDecoder.expansionLimit) times: read up to that point"
     case .damagedArchive(let reason): "log archive partly unreadable (\(reason)): the rest is read"
+    case .notRead(let reason): "not read: \(reason)"
     }
   }
 
@@ -48,6 +52,7 @@ package enum InputProblem: Equatable, Sendable, CustomStringConvertible {
     case .damagedGzip: "damaged_gzip"
     case .expandsTooMuch: "expands_too_much"
     case .damagedArchive: "damaged_archive"
+    case .notRead: "not_read"
     }
   }
 }

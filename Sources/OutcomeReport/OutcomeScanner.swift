@@ -102,6 +102,14 @@ package struct OutcomeScanner {
     }
   }
 
+  /// Counts an input that could not be read at all as one device whose problem says why: the
+  /// sample is then incomplete, never silently smaller.
+  package mutating func noteUnread(input name: String, reason: String) {
+    beginInput(name: name)
+    archiveProblem = .notRead(reason)
+    endInput()
+  }
+
   /// Ends the current input and returns the counts so far. The scanner can go on afterwards.
   package mutating func finish() -> OutcomeSummary {
     endInput()

@@ -152,7 +152,19 @@ package struct OutcomeSummary: Equatable, Sendable {
     if binary > 0 {
       parts.append("\(binary) \(binary == 1 ? "input is" : "inputs are") not text")
     }
-    let cut = inputs.filter { $0.problem != nil && $0.problem != .binary }.count
+    let unread = inputs.filter {
+      if case .notRead = $0.problem { return true }
+      return false
+    }.count
+    if unread > 0 {
+      parts.append("\(unread) \(unread == 1 ? "input was" : "inputs were") not read at all")
+    }
+    let cut =
+      inputs.filter {
+        guard let problem = $0.problem, problem != .binary else { return false }
+        if case .notRead = problem { return false }
+        return true
+      }.count
     if cut > 0 {
       parts.append("\(cut) \(cut == 1 ? "input was" : "inputs were") read only in part")
     }

@@ -44,8 +44,17 @@ package struct TraceV3Parser {
   private var layoutLost = false
   /// Entries waiting for an oversize chunk not seen yet, by (proc, reference).
   private var waiting: [OversizeKey: [PendingEntry]] = [:]
+  /// How many entries `waiting` holds (bounded by ``maximumWaiting``).
+  private var waitingCount = 0
   private var oversize: [OversizeKey: OversizeData] = [:]
-  package private(set) var problems: [UnifiedLogProblem] = []
+  /// The bytes `oversize` holds (bounded by ``maximumOversizeBytes``).
+  private var oversizeBytes = 0
+  /// The first problems of each kind, as found (at most ``problemsListedPerKind`` a kind).
+  private var listedProblems: [UnifiedLogProblem] = []
+  /// Problems found, by kind, listed or not.
+  private var problemCounts: [String: Int] = [:]
+  /// Where the problems of each kind were found, first ones first (for the summary line).
+  private var problemOffsets: [String: [Int]] = [:]
   package private(set) var stateDumps = 0
   /// Chunks read, by tag, for the summary.
   package private(set) var chunkCounts: [String: Int] = [:]
@@ -84,16 +93,8 @@ package struct TraceV3Parser {
         "the file ends inside a chunk at offset \(fileOffset) (\(left) bytes left unread)")
     }
     // Tracepoints whose oversize chunk never came: emitted with what they carry.
-    for key in waiting.keys.sorted(by: { $0.reference < $1.reference }) {
-      for pending in waiting[key] ?? [] {
-        var entry = pending.entry
-        entry.arguments = []
-        problemOnce(
-          "missing_oversize", "a tracepoint refers to an oversize chunk the file does not hold")
-        emitEntry(&entry, emit: emit)
-      }
-    }
-    waiting = [:]
+    releaseWaiting(
+      because: "a tracepoint refers to an oversize chunk the file does not hold", emit: emit)
     buffer = []
     consumed = 0
   }
@@ -167,12 +168,45 @@ package struct TraceV3Parser {
 
   private mutating func count(_ tag: String) { chunkCounts[tag, default: 0] += 1 }
 
+  /// Problems listed per kind in a file; the rest are counted, with their first offsets, in one
+  /// more line of that kind: a damaged file (a zero-filled tail, 16 bytes a chunk) is a few lines,
+  /// and memory stays flat, whatever its size.
+  package static let problemsListedPerKind = 5
+  /// Tracepoints held for oversize chunks not yet seen; past this, the oldest are given as they are.
+  package static let maximumWaiting = 4_096
+  /// Bytes of oversize chunks held for tracepoints not yet seen; past this, the oldest are dropped.
+  package static let maximumOversizeBytes = 16 << 20
+
+  /// The problems of this file: the first ones of each kind, then for a kind with more, one line
+  /// saying how many and where the first of them were.
+  package var problems: [UnifiedLogProblem] {
+    var all = listedProblems
+    for (code, total) in problemCounts.sorted(by: { $0.key < $1.key })
+    where total > Self.problemsListedPerKind {
+      let offsets = (problemOffsets[code] ?? []).map(String.init).joined(separator: ", ")
+      all.append(
+        UnifiedLogProblem(
+          code: code, file: file,
+          reason:
+            "\(total - Self.problemsListedPerKind) more problems of this kind (\(total) in all; found at offsets \(offsets)…)"
+        ))
+    }
+    return all
+  }
+
   private mutating func problem(_ code: String, _ reason: String) {
-    problems.append(UnifiedLogProblem(code: code, file: file, reason: reason))
+    let total = problemCounts[code, default: 0] + 1
+    problemCounts[code] = total
+    if total <= Self.problemsListedPerKind {
+      listedProblems.append(UnifiedLogProblem(code: code, file: file, reason: reason))
+    }
+    if total <= 2 * Self.problemsListedPerKind {
+      problemOffsets[code, default: []].append(fileOffset)
+    }
   }
 
   private mutating func problemOnce(_ code: String, _ reason: String) {
-    if !problems.contains(where: { $0.code == code }) { problem(code, reason) }
+    if problemCounts[code] == nil { problem(code, reason) }
   }
 
   static func readHeader(_ data: ArraySlice<UInt8>) throws(FormatError) -> TraceV3Header {
@@ -329,7 +363,11 @@ package struct TraceV3Parser {
     _ = try cursor.u8()  // stream type
     _ = try cursor.u8()
     let baseTime = try cursor.u64("a firehose chunk")
-    guard publicSize <= data.count else {
+    // The public size counts from the end of the chunk's first 16 bytes of data (proc, ttl,
+    // collapsed), so the tracepoints' public data ends 16 bytes past it: a last tracepoint with
+    // little data (an argument-less log has 6 bytes) lies in those 16 bytes.
+    let publicEnd = publicSize + 16
+    guard publicEnd <= data.count else {
       throw FormatError(
         code: "damaged_firehose", reason: "a firehose chunk's public data runs past its end")
     }
@@ -341,7 +379,7 @@ package struct TraceV3Parser {
       problemOnce("unknown_process", "a firehose chunk names a process its catalog does not list")
     }
     var offset = 32
-    while offset + 24 <= publicSize {
+    while offset + 24 <= publicEnd {
       // The last tracepoint may reach past the public size (its data is still public).
       var tp = ByteCursor(data, from: offset, end: data.count - privateData.count)
       let recordType = try tp.u8()
@@ -512,6 +550,13 @@ package struct TraceV3Parser {
       } else {
         apply(resolved, to: &entry)
         waiting[key, default: []].append(PendingEntry(entry: entry, format: resolved))
+        waitingCount += 1
+        if waitingCount > Self.maximumWaiting {
+          releaseWaiting(
+            because:
+              "more than \(Self.maximumWaiting) tracepoints waited for oversize chunks not seen by offset \(fileOffset); they are given without those arguments",
+            emit: emit)
+        }
         return
       }
     } else {
@@ -645,13 +690,42 @@ package struct TraceV3Parser {
       privateData: data[(start + publicSize)..<(start + publicSize + privateSize)])
     let key = OversizeKey(proc: proc, reference: reference)
     if let pending = waiting.removeValue(forKey: key) {
+      waitingCount -= pending.count
       for var held in pending {
         held.entry.arguments = stored.arguments
         emitEntry(&held.entry, emit: emit)
       }
     } else {
-      oversize[key] = stored
+      let size = stored.values.count + stored.privateData.count
+      if oversizeBytes + size > Self.maximumOversizeBytes {
+        problem(
+          "oversize_dropped",
+          "oversize chunks no tracepoint had named yet passed \(Self.maximumOversizeBytes >> 20) MB by offset \(fileOffset); the ones held were dropped"
+        )
+        oversize = [:]
+        oversizeBytes = 0
+      }
+      if let replaced = oversize.updateValue(stored, forKey: key) {
+        oversizeBytes -= replaced.values.count + replaced.privateData.count
+      }
+      oversizeBytes += size
     }
+  }
+
+  /// Emits every tracepoint still waiting for its oversize chunk, without those arguments, and
+  /// names why (once per kind).
+  private mutating func releaseWaiting(because reason: String, emit: (UnifiedLogEntry) -> Void) {
+    guard waitingCount > 0 else { return }
+    problem("missing_oversize", reason)
+    for key in waiting.keys.sorted(by: { $0.reference < $1.reference }) {
+      for pending in waiting[key] ?? [] {
+        var entry = pending.entry
+        entry.arguments = []
+        emitEntry(&entry, emit: emit)
+      }
+    }
+    waiting = [:]
+    waitingCount = 0
   }
 
   private mutating func readStateDump(_ data: [UInt8], emit: (UnifiedLogEntry) -> Void)

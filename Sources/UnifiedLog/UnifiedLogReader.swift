@@ -1,5 +1,6 @@
 import ByteStreams
 import Foundation
+import SafeFiles
 
 /// What kind of unified-log input a path is, told by its content (never by its name).
 package enum UnifiedLogInputKind: String, Sendable {
@@ -131,28 +132,38 @@ package enum UnifiedLogReader {
     let timesync = timesyncFiles(in: root + "/timesync", named: "timesync", summary: &summary)
     let context = LogContext(timesyncFiles: timesync) { relative in
       for base in [root, root + "/uuidtext"] {
-        if let data = FileManager.default.contents(atPath: base + "/" + relative) {
-          return [UInt8](data)
+        if case .read(let bytes) = smallFile(base + "/" + relative, limit: stringsBudget) {
+          return bytes
         }
       }
       return nil
     }
     for file in files {
       var parser = TraceV3Parser(file: file, context: context, subsystem: subsystem)
-      guard let handle = FileHandle(forReadingAtPath: root + "/" + file) else {
+      // Never a FIFO, a device or a link: a regular file, opened without blocking.
+      let handle: ReadOnlyFile
+      do {
+        handle = try ReadOnlyFile(path: root + "/" + file)
+      } catch {
         summary.problems.append(
-          UnifiedLogProblem(code: "cannot_open", file: file, reason: "cannot be opened"))
+          UnifiedLogProblem(code: "cannot_open", file: file, reason: error.description))
         continue
       }
-      while true {
-        let piece = handle.readData(ofLength: 1 << 20)
-        if piece.isEmpty { break }
-        parser.feed(piece) { entry in
-          summary.entries += 1
-          visit(entry)
+      var offset: Int64 = 0
+      do throws(FileAccessError) {
+        while true {
+          let piece = try handle.read(count: 1 << 20, at: offset)
+          if piece.isEmpty { break }
+          offset += Int64(piece.count)
+          parser.feed(piece) { entry in
+            summary.entries += 1
+            visit(entry)
+          }
         }
+      } catch {
+        summary.problems.append(
+          UnifiedLogProblem(code: "cannot_read", file: file, reason: error.description))
       }
-      try? handle.close()
       parser.finish { entry in
         summary.entries += 1
         visit(entry)
@@ -167,13 +178,34 @@ package enum UnifiedLogReader {
   ) -> [(name: String, bytes: [UInt8])] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { $0.hasSuffix(".timesync") }.sorted().compactMap { name in
-      guard let data = FileManager.default.contents(atPath: folder + "/" + name) else {
+      switch smallFile(folder + "/" + name, limit: 16 << 20) {
+      case .read(let bytes):
+        return (prefix + "/" + name, bytes)
+      case .notRead(let reason):
         summary.problems.append(
-          UnifiedLogProblem(
-            code: "cannot_open", file: prefix + "/" + name, reason: "cannot be read"))
+          UnifiedLogProblem(code: "cannot_open", file: prefix + "/" + name, reason: reason))
         return nil
       }
-      return (prefix + "/" + name, [UInt8](data))
+    }
+  }
+
+  /// What reading a small file of an archive folder gave.
+  enum SmallFile {
+    case read([UInt8])
+    case notRead(String)
+  }
+
+  /// The bytes of a small file of an archive folder (a timesync or strings file): a regular file
+  /// opened without blocking or following a link, at most `limit` bytes.
+  static func smallFile(_ path: String, limit: Int) -> SmallFile {
+    do {
+      let file = try ReadOnlyFile(path: path)
+      guard file.size <= Int64(limit) else {
+        return .notRead("\(file.size) bytes is more than such a file holds (\(limit >> 20) MB)")
+      }
+      return .read(try file.read(count: Int(file.size), at: 0))
+    } catch {
+      return .notRead("\(error)")
     }
   }
 
@@ -295,7 +327,7 @@ package enum UnifiedLogReader {
         if relative.hasSuffix(".timesync") {
           keep = size <= 16 << 20
         } else if isStringsFile(relative) {
-          keep = stringsBytes + size <= stringsBudget
+          keep = size <= stringsBudget - stringsBytes
           if keep { stringsBytes += size } else { skippedStrings += 1 }
         } else if relative.hasSuffix(".tracev3") {
           traceFiles += 1
@@ -332,7 +364,8 @@ package enum UnifiedLogReader {
       case .begin(let entryPath, _):
         let relative = archivePath(entryPath)
         parser =
-          relative.hasSuffix(".tracev3") ? TraceV3Parser(file: relative, context: context) : nil
+          relative.hasSuffix(".tracev3")
+          ? TraceV3Parser(file: relative, context: context, subsystem: subsystem) : nil
       case .data(let bytes):
         parser?.feed(bytes) { entry in
           entries += 1

@@ -143,3 +143,41 @@ import Testing
     #expect(ToolRunner.run(["outcomes", "/no/such/file"]).exitCode == 66)
   }
 }
+
+/// What `outcomes` does not read is named and makes the verdict incomplete: a FIFO, a socket or a
+/// link in a folder is never opened; a device given by name is refused (`/dev/zero` never ends);
+/// `-` reads standard input.
+@Suite struct OutcomesUnreadInputsTests {
+  static let tag =
+    "migration_outcome source=auto outcome=success categories=1 dittos=2 inserted=2\n"
+
+  @Test func whatAFolderHoldsThatIsNoFileIsNamedAndTheSampleIncomplete() throws {
+    let folder = try TemporaryDirectory("outcomes-special")
+    try Data(Self.tag.utf8).write(to: URL(fileURLWithPath: folder.appending("tester-a.log")))
+    #expect(mkfifo(folder.appending("tester-b.log"), 0o644) == 0)
+    #expect(symlink(folder.appending("tester-a.log"), folder.appending("tester-c.log")) == 0)
+    let run = try ToolRunner.runProcess(["outcomes", "--json", folder.path])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect(json["incomplete"] as? Bool == true)
+    let problems = try #require(json["inputProblems"] as? [[String: Any]])
+    let named = Set(problems.compactMap { $0["input"] as? String })
+    #expect(named == [folder.appending("tester-b.log"), folder.appending("tester-c.log")])
+    #expect(problems.allSatisfy { $0["problemCode"] as? String == "not_read" })
+    #expect(run.standardError.contains("tester-b.log: not read: a FIFO"))
+  }
+
+  @Test func aDeviceIsRefusedByName() throws {
+    let run = try ToolRunner.runProcess(["outcomes", "/dev/zero"])
+    #expect(run.exitCode == 66)
+    #expect(run.standardError.contains("/dev/zero: is a character device"))
+  }
+
+  @Test func aDashReadsStandardInput() throws {
+    let run = try ToolRunner.runProcess(
+      ["outcomes", "--json", "-"], standardInput: Data(Self.tag.utf8))
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect((json["byOutcome"] as? [String: Int])?["success"] == 1)
+  }
+}

@@ -118,7 +118,25 @@ struct OutcomesCommand: Command {
         }
         try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
       } else {
-        for file in try Self.expand(files, context: context) {
+        let expanded = try Self.expand(files, context: context)
+        // Each is named with the incomplete inputs below.
+        for unread in expanded.unread {
+          scanner.noteUnread(input: unread.input, reason: unread.reason)
+        }
+        for file in expanded.inputs {
+          // `-`: standard input, as one capture.
+          if file == "-" {
+            try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
+            continue
+          }
+          // A device or a socket is no capture (`/dev/zero` would be read for ever); a FIFO
+          // given by name is a pipe (`<(ssh host log show …)`) and is read to its end.
+          if let status = try? FileStatus.following(path: file),
+            [.characterDevice, .blockDevice, .socket].contains(status.kind)
+          {
+            throw InputError(
+              "\(file): is a \(status.kind.humanName), not a log capture or an archive")
+          }
           // A log archive (by its content): read through the unified-log reader, one device.
           if let kind = UnifiedLogReader.kind(of: file) {
             let read = scanner.scanLogArchive(path: file, kind: kind)
@@ -192,9 +210,13 @@ struct OutcomesCommand: Command {
 
   /// The inputs to read: each file as given, and for a folder every file in it and below it, in
   /// name order, each one device (hidden files such as `.DS_Store` left out); says so on
-  /// standard error.
-  static func expand(_ files: [String], context: ToolContext) throws -> [String] {
+  /// standard error. What a folder holds that is not read (a FIFO, a socket, a device, a link, a
+  /// name that is not UTF-8) is returned as unread, each with why: it makes the sample incomplete.
+  static func expand(_ files: [String], context: ToolContext) throws -> (
+    inputs: [String], unread: [(input: String, reason: String)]
+  ) {
     var inputs: [String] = []
+    var unread: [(input: String, reason: String)] = []
     for file in files {
       let status: FileStatus?
       do {
@@ -202,7 +224,7 @@ struct OutcomesCommand: Command {
       } catch {
         status = nil  // the scan names what is wrong with it
       }
-      guard status?.kind == .directory, UnifiedLogReader.kind(of: file) == nil else {
+      guard file != "-", status?.kind == .directory, UnifiedLogReader.kind(of: file) == nil else {
         inputs.append(file)
         continue
       }
@@ -212,10 +234,10 @@ struct OutcomesCommand: Command {
       var archiveFolders: [String: Bool] = [:]
       var hidden = 0
       var skipped: [String] = []
+      var notFiles: [(input: String, reason: String)] = []
       let walk: DirectoryWalkSummary
       do {
         walk = try DirectoryWalker().walk(root: UserPath.resolved(file)) { entry in
-          guard entry.status.kind == .regular else { return }
           let parts = entry.relativePath.split(separator: UInt8(ascii: "/"))
           // A .logarchive inside the folder is one device, read whole.
           if let archive = parts.firstIndex(where: {
@@ -248,6 +270,15 @@ struct OutcomesCommand: Command {
             hidden += 1
             return
           }
+          guard entry.status.kind == .regular else {
+            // Never opened: a FIFO would block, a device never ends, a link may lead anywhere.
+            notFiles.append(
+              (
+                (file.hasSuffix("/") ? String(file.dropLast()) : file) + entry.displayPath,
+                "a \(entry.status.kind.humanName), not a file"
+              ))
+            return
+          }
           guard let relative = UserPath.validUTF8(entry.relativePath) else {
             skipped.append(entry.displayPath)
             return
@@ -261,18 +292,23 @@ struct OutcomesCommand: Command {
         context.diagnose("warning: \(file)\(problem.displayPath): \(problem.error)")
       }
       for name in skipped {
-        context.diagnose(
-          "warning: \(file)\(name): a name that is not UTF-8; not read (rename it to read it)")
+        unread.append(
+          (
+            (file.hasSuffix("/") ? String(file.dropLast()) : file) + name,
+            "a name that is not UTF-8 (rename it to read it)"
+          ))
       }
-      // Every other file of an archive (timesync, uuidtext, Info.plist) belongs to it.
+      // Every other file of an archive (timesync, uuidtext, Info.plist) belongs to it (and what
+      // is not a file there is the archive reader's to name).
       found = found.filter { path in !archives.contains { path.hasPrefix($0 + "/") } } + archives
+      unread += notFiles.filter { entry in !archives.contains { entry.input.hasPrefix($0 + "/") } }
       var note =
         "note: \(file): a folder of \(plural(found.count, "file")), each read as one device"
       if hidden > 0 { note += " (\(plural(hidden, "hidden file")) left out)" }
       context.diagnose(note)
       inputs += found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
-    return inputs
+    return (inputs, unread)
   }
 
   /// Refuses, before anything is read, an `--html` that exists or that is one of the inputs (the
