@@ -265,7 +265,7 @@ let package = Package(
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
         "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader",
-        "LogArchiveFixtures",
+        "LogArchiveFixtures", "PropertyLists",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(
