@@ -84,8 +84,19 @@ package struct TraceV3Parser {
     }
   }
 
+  /// Names the run of zeros just passed, if any.
+  private mutating func endZeroRun() {
+    guard let run = zeroRun else { return }
+    zeroRun = nil
+    problem(
+      "zero_fill",
+      "\(run.length) bytes of zeros where a chunk should begin, at offset \(run.start), were skipped (a copy cut short?)"
+    )
+  }
+
   /// Ends the file: what is left over is named.
   package mutating func finish(emit: (UnifiedLogEntry) -> Void) {
+    endZeroRun()
     let left = layoutLost ? 0 : buffer.count - consumed
     if left > 0, buffer[consumed...].contains(where: { $0 != 0 }) {
       problem(
@@ -110,9 +121,23 @@ package struct TraceV3Parser {
 
   private static let maximumChunkSize = 64 << 20
 
+  /// A run of zero bytes where a chunk should begin (a copy cut short on a preallocating disk):
+  /// where it began and how long it is so far; named once, when it ends.
+  private var zeroRun: (start: Int, length: Int)?
+
   private mutating func nextChunk() -> RawChunk? {
+    // Zeros where a chunk should begin are skipped 8 bytes at a time, as one run.
+    while buffer.count - consumed >= 8, ByteCursor.u32(buffer, consumed) == 0,
+      ByteCursor.u32(buffer, consumed + 4) == 0
+    {
+      if zeroRun == nil { zeroRun = (fileOffset, 0) }
+      zeroRun!.length += 8
+      consumed += 8
+      fileOffset += 8
+    }
     let available = buffer.count - consumed
     guard available >= 16 else { return nil }
+    endZeroRun()
     let tag = ByteCursor.u32(buffer, consumed)
     let subtag = ByteCursor.u32(buffer, consumed + 4)
     let size =

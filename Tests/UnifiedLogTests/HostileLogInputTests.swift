@@ -97,7 +97,8 @@ import Testing
       let folder = try TemporaryFolder()
       let tailLength = Int.random(in: 1...(1 << 20), using: &generator)
       var tail = [UInt8](repeating: 0, count: tailLength)
-      if Bool.random(using: &generator) {
+      let garbage = Bool.random(using: &generator)
+      if garbage {
         // Unknown chunks: random tags with sizes that fit.
         var index = 0
         while index + 16 <= tail.count {
@@ -116,8 +117,12 @@ import Testing
           problems.count <= TraceV3Parser.problemsListedPerKind + 1,
           "\(code): \(problems.count) lines for a tail of \(tailLength) bytes")
       }
-      if tailLength >= 16 * (TraceV3Parser.problemsListedPerKind + 1) {
+      if garbage, tailLength >= 16 * (TraceV3Parser.problemsListedPerKind + 1) {
         #expect(summary.problems.contains { $0.reason.contains("more problems of this kind") })
+      }
+      if !garbage, tailLength >= 8 {
+        // Zeros are one run, named once with its length.
+        #expect(summary.problems.filter { $0.code == "zero_fill" }.count == 1)
       }
     }
   }
@@ -220,5 +225,20 @@ import Testing
     #expect(named.contains("Persist/0000000000000007.tracev3"))
     #expect(named.contains("Persist/0000000000000008.tracev3"))
     #expect(named.contains("timesync/0000000000000009.timesync"))
+  }
+}
+
+/// The fuzz corpus keeps a seed for each crash found from outside; each reads to a named problem.
+@Suite struct CrashSeedTests {
+  static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "Fuzz/corpus/unified-log"
+    ).path
+
+  @Test(arguments: ["seed-pax-record-too-short", "seed-tar-base256-size-near-2-63"])
+  func eachCrashSeedReadsToANamedProblem(seed: String) throws {
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + seed)))
+    let result = UnifiedLogBytes.read(bytes)
+    #expect(result.problems > 0)
   }
 }
