@@ -101,11 +101,21 @@ package final class LogContext: @unchecked Sendable {
   func resolve(_ location: FormatLocation, process: CatalogProcess?) -> ResolvedFormat? {
     switch location.stringsFileType {
     case 0x0004, 0x000C:
-      guard let dsc = process?.dscUUID, let file = sharedCache(dsc) else { return nil }
-      guard let found = file.lookup(location.reference) else { return nil }
+      guard let dsc = process?.dscUUID else { return nil }
+      // Without the shared cache's strings file (or outside its ranges): the shared cache's UUID
+      // from the catalog and the program counter as stored, as Apple's tools give them.
+      guard let file = sharedCache(dsc), let found = file.lookup(location.reference) else {
+        return ResolvedFormat(
+          format: location.isDynamic ? "%s" : nil, imagePath: nil, imageUUID: dsc,
+          programCounter: location.loadAddress)
+      }
+      // In the image: the offset from its text, as Apple's tools give it.
+      let counter =
+        found.textOffset.map { location.loadAddress >= $0 ? location.loadAddress - $0 : nil }
+        ?? nil
       return ResolvedFormat(
         format: location.isDynamic ? "%s" : found.string, imagePath: found.imagePath,
-        imageUUID: found.imageUUID, programCounter: location.loadAddress)
+        imageUUID: found.imageUUID, programCounter: counter ?? location.loadAddress)
     case 0x0002, 0x0008, 0x000A:
       var image: LogUUID?
       switch location.stringsFileType {
@@ -255,7 +265,9 @@ struct SharedCacheFile {
   }
 
   var ranges: [Range] = []
-  var images: [(uuid: LogUUID, path: String)] = []
+  /// Each image: its UUID, path, and where its text starts in the shared cache (a program
+  /// counter is given as the offset from there, as Apple's tools give it).
+  var images: [(uuid: LogUUID, path: String, textOffset: UInt64)] = []
   var bytes: [UInt8]
 
   init(_ bytes: [UInt8]) throws(FormatError) {
@@ -292,24 +304,29 @@ struct SharedCacheFile {
       }
     }
     for _ in 0..<imageCount {
+      let textOffset: UInt64
       if major == 1 {
-        try cursor.skip(8, "a dsc image")
+        textOffset = UInt64(try cursor.u32("a dsc image"))
+        try cursor.skip(4, "a dsc image")  // text size
       } else {
-        try cursor.skip(12, "a dsc image")
+        textOffset = try cursor.u64("a dsc image")
+        try cursor.skip(4, "a dsc image")  // text size
       }
       let uuid = try cursor.uuid("a dsc image")
       let pathOffset = Int(try cursor.u32("a dsc image"))
       let path = pathOffset < bytes.count ? ByteCursor.cString(bytes[pathOffset...]) : ""
-      images.append((uuid, path))
+      images.append((uuid, path, textOffset))
     }
   }
 
-  func lookup(_ reference: UInt64) -> (string: String?, imagePath: String?, imageUUID: LogUUID?)? {
+  func lookup(_ reference: UInt64) -> (
+    string: String?, imagePath: String?, imageUUID: LogUUID?, textOffset: UInt64?
+  )? {
     for range in ranges where reference >= range.offset && reference < range.offset + range.size {
       let at = range.dataOffset + Int(reference - range.offset)
       let image = range.image < images.count ? images[range.image] : nil
       let string = at < bytes.count ? ByteCursor.cString(bytes[at...]) : nil
-      return (string, image?.path, image?.uuid)
+      return (string, image?.path, image?.uuid, image?.textOffset)
     }
     return nil
   }
