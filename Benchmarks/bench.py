@@ -706,11 +706,11 @@ README_END = "<!-- bench:end -->"
 
 
 def update_readme(table):
-    path = os.path.join(ROOT, "README.md")
+    path = os.path.join(ROOT, "Benchmarks", "README.md")
     with open(path) as f:
         text = f.read()
     if README_BEGIN not in text or README_END not in text:
-        log("README.md has no bench markers; not updated")
+        log("Benchmarks/README.md has no bench markers; not updated")
         return
     head, rest = text.split(README_BEGIN, 1)
     _, tail = rest.split(README_END, 1)
@@ -731,7 +731,7 @@ def main():
     parser.add_argument("--json", default=os.path.join(ROOT, "Benchmarks", "results.json"))
     parser.add_argument("--no-container", action="store_true", help="skip status/inventory")
     parser.add_argument("--readme", choices=("auto", "yes", "no"), default="auto",
-                        help="put the table in README.md (auto: only when all sizes ran)")
+                        help="put the table in Benchmarks/README.md (auto: only when all sizes ran)")
     parser.add_argument("--print-sql", metavar="STORE",
                         help="print the reference scripts for STORE (export query, then copy script) and exit")
     parser.add_argument("--report-only", action="store_true",

@@ -9,9 +9,9 @@ import Testing
 @Suite struct EmbeddingGuideTests {
   static let root = AvailabilityTests.root
 
-  /// The guide's ```swift blocks, in order.
-  static func guideBlocks() throws -> [String] {
-    let path = root.appendingPathComponent("docs/EMBEDDING.md").path
+  /// The ```swift blocks of `document` (the guide, or README's dozen lines), in order.
+  static func guideBlocks(_ document: String = "docs/EMBEDDING.md") throws -> [String] {
+    let path = root.appendingPathComponent(document).path
     let text = try String(contentsOfFile: path, encoding: .utf8)
     return try text.components(separatedBy: "```swift\n").dropFirst().map { block in
       try #require(block.components(separatedBy: "\n```").first)
@@ -52,15 +52,25 @@ import Testing
     return false
   }
 
-  @Test func everySwiftBlockOfTheGuideIsCodeOfThePackage() throws {
-    let blocks = try Self.guideBlocks()
-    #expect(blocks.count >= 6, "the guide lost its code")
+  /// Expects every ```swift block of `document` (at least `minimum`) to be code of the package.
+  static func expectEveryBlockIsCode(of document: String, minimum: Int) throws {
+    let blocks = try Self.guideBlocks(document)
+    #expect(blocks.count >= minimum, "\(document) lost its code")
     let files = try Self.swiftFiles()
     for block in blocks {
       let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
       let home = files.filter { Self.contains($0.value, lines) }.map(\.key)
-      #expect(!home.isEmpty, "this block of docs/EMBEDDING.md is in no Swift file:\n\(block)")
+      #expect(!home.isEmpty, "this block of \(document) is in no Swift file:\n\(block)")
     }
+  }
+
+  @Test func everySwiftBlockOfTheGuideIsCodeOfThePackage() throws {
+    try Self.expectEveryBlockIsCode(of: "docs/EMBEDDING.md", minimum: 6)
+  }
+
+  /// README's embedding lines are the example app's, too.
+  @Test func everySwiftBlockOfTheReadmeIsCodeOfThePackage() throws {
+    try Self.expectEveryBlockIsCode(of: "README.md", minimum: 2)
   }
 
   @Test func theGuideQuotesTheExampleAppsDestinationLaunchAndAlert() throws {
@@ -81,5 +91,19 @@ import Testing
     #expect(Self.contains(file, ["func a() {", "  b()", "}"]))
     #expect(!Self.contains(file, ["func a() {", "  c()", "}"]))
     #expect(!Self.contains(file, ["func a() {", "   b()", "}"]))
+  }
+}
+
+/// docs/ARCHITECTURE.md names every module under Sources/ (a module added without its row fails).
+@Suite struct ArchitecturePageTests {
+  @Test func everyModuleIsNamed() throws {
+    let root = AvailabilityTests.root
+    let page = try String(
+      contentsOfFile: root.appendingPathComponent("docs/ARCHITECTURE.md").path, encoding: .utf8)
+    let modules = try FileManager.default.contentsOfDirectory(
+      atPath: root.appendingPathComponent("Sources").path)
+    for module in modules where !module.hasPrefix(".") {
+      #expect(page.contains("`\(module)`"), "docs/ARCHITECTURE.md does not name \(module)")
+    }
   }
 }
