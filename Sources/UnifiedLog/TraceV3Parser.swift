@@ -649,7 +649,19 @@ package struct TraceV3Parser {
     case 0x20, 0x22, 0x40, 0x42:
       guard let bytes = range(values, base: 0) else { return .outOfRange(valueType: item.type) }
       return .string(ByteCursor.cString(bytes), valueType: item.type)
-    case 0x01, 0x21, 0x25, 0x31, 0x35, 0x41, 0x45:
+    case 0x21, 0x25, 0x41, 0x45:
+      // A private string whose bytes the file holds (private data was recorded): shown, as
+      // `log show` shows it; without them, `<private>`.
+      guard let bytes = range(privateData, base: privateOffset), !bytes.isEmpty else {
+        return .privateValue(valueType: item.type)
+      }
+      return .string(ByteCursor.cString(bytes), valueType: item.type)
+    case 0x31, 0x35:
+      guard let bytes = range(privateData, base: privateOffset), !bytes.isEmpty else {
+        return .privateValue(valueType: item.type)
+      }
+      return .bytes(Array(bytes), valueType: item.type)
+    case 0x01:
       return .privateValue(valueType: item.type)
     case 0x30, 0x32, 0xF2:
       guard let bytes = range(values, base: 0) else { return .outOfRange(valueType: item.type) }

@@ -242,3 +242,18 @@ import Testing
     #expect(result.problems > 0)
   }
 }
+
+/// A private argument is shown when the file holds its bytes (private data was recorded), as
+/// `log show` shows it, and is `<private>` when it does not.
+@Suite struct PrivateArgumentTests {
+  @Test(arguments: [UInt8(0x21), 0x25, 0x41, 0x45])
+  func aPrivateStringIsShownWhenItsBytesAreStored(type: UInt8) {
+    let stored = Array("secret\u{0}".utf8)
+    let item = TraceV3Parser.RawItem(type: type, data: [0, 0, UInt8(stored.count), 0])
+    let shown = TraceV3Parser.argument(
+      item, values: [], privateData: stored[...], privateOffset: 0)
+    #expect(shown == .string("secret", valueType: type))
+    let withheld = TraceV3Parser.argument(item, values: [], privateData: [], privateOffset: 0)
+    #expect(withheld == .privateValue(valueType: type))
+  }
+}
