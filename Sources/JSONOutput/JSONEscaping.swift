@@ -24,6 +24,8 @@ package enum JSONEscaping {
     output.append(UInt8(ascii: "\""))
     var start = 0
     var index = 0
+    // Bytes that need no escape are skipped by table, many at a time.
+    let plain = style == .foundation ? Self.plainFoundation : Self.plainStandard
     func flush(_ end: Int) {
       if end > start {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
@@ -33,6 +35,10 @@ package enum JSONEscaping {
       text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
     while index < bytes.count {
+      plain.withUnsafeBufferPointer { plain in
+        while index < bytes.count, plain[Int(bytes[index])] { index += 1 }
+      }
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       var width = 1
       switch (byte, style) {
@@ -83,6 +89,14 @@ package enum JSONEscaping {
   }
 
   /// Appends `text` as a JSON string literal, as UTF-8 bytes.
+  /// True for a byte that stands for itself in a string literal of each style.
+  private static let plainStandard: [Bool] = (0...255).map { byte in
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2
+  }
+  private static let plainFoundation: [Bool] = (0...255).map { byte in
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x2F
+  }
+
   package static func appendQuoted(
     _ text: String, to output: inout [UInt8], style: Style = .standard
   ) {

@@ -65,52 +65,80 @@ enum LZ4Stream {
   }
 
   /// Decodes one LZ4 block, appending exactly `expecting` bytes to `output`.
+  ///
+  /// Every length and distance is checked before it is used, as one by one; the bytes move with
+  /// `memcpy` (literals, and matches that do not overlap their own output) on buffers sized once.
   static func decodeBlock(
     _ block: ArraySlice<UInt8>, expecting: Int, into output: inout [UInt8]
   ) throws(FormatError) {
     let start = output.count
     let limit = start + expecting
-    output.reserveCapacity(limit)
-    var index = block.startIndex
-    let end = block.endIndex
-    func bad(_ reason: String) -> FormatError {
-      FormatError(code: "damaged_lz4", reason: "an LZ4 block is damaged (\(reason))")
+    output.append(contentsOf: repeatElement(0, count: expecting))
+    let failure: String? = block.withUnsafeBufferPointer { source in
+      output.withUnsafeMutableBufferPointer { target in
+        Self.decode(source, into: target, from: start, limit: limit)
+      }
+    }
+    if let failure {
+      output.removeLast(expecting)
+      throw FormatError(code: "damaged_lz4", reason: "an LZ4 block is damaged (\(failure))")
+    }
+  }
+
+  /// The sequences of `source` written into `target[from..<limit]`; why not, when they do not
+  /// fill it exactly.
+  private static func decode(
+    _ source: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<UInt8>,
+    from start: Int, limit: Int
+  ) -> String? {
+    guard let input = source.baseAddress, let output = target.baseAddress else {
+      return start == limit && source.isEmpty ? nil : "an empty block"
+    }
+    let end = source.count
+    var index = 0
+    var written = start
+    /// A length of 15 goes on in the bytes that follow, each adding up to 255.
+    func extended(_ base: Int) -> Int? {
+      var length = base
+      guard base == 15 else { return length }
+      while true {
+        guard index < end else { return nil }
+        let more = input[index]
+        index += 1
+        length += Int(more)
+        if more != 255 { return length }
+      }
     }
     while index < end {
-      let token = block[index]
+      let token = input[index]
       index += 1
-      /// A length of 15 goes on in the bytes that follow, each adding up to 255.
-      func extended(_ base: Int, _ what: String) throws(FormatError) -> Int {
-        var length = base
-        guard base == 15 else { return length }
-        while true {
-          guard index < end else { throw bad("a \(what) length runs past the block") }
-          let more = block[index]
-          index += 1
-          length += Int(more)
-          if more != 255 { return length }
-        }
+      guard let literals = extended(Int(token >> 4)) else {
+        return "a literal length runs past the block"
       }
-      let literals = try extended(Int(token >> 4), "literal")
-      guard literals <= end - index else { throw bad("literals run past the block") }
-      guard output.count + literals <= limit else { throw bad("more output than announced") }
-      output += block[index..<index + literals]
+      guard literals <= end - index else { return "literals run past the block" }
+      guard literals <= limit - written else { return "more output than announced" }
+      (output + written).update(from: input + index, count: literals)
+      written += literals
       index += literals
       if index == end { break }  // the last sequence: literals only
-      guard end - index >= 2 else { throw bad("a match distance is cut short") }
-      let distance = Int(block[index]) | Int(block[index + 1]) << 8
+      guard end - index >= 2 else { return "a match distance is cut short" }
+      let distance = Int(input[index]) | Int(input[index + 1]) << 8
       index += 2
-      guard distance > 0, distance <= output.count else {
-        throw bad("a match reaches before the start")
+      guard distance > 0, distance <= written else { return "a match reaches before the start" }
+      guard let extra = extended(Int(token & 15)) else {
+        return "a match length runs past the block"
       }
-      let length = try extended(Int(token & 15), "match") + 4
-      guard output.count + length <= limit else { throw bad("more output than announced") }
-      var from = output.count - distance
-      for _ in 0..<length {
-        output.append(output[from])
-        from += 1
+      let length = extra + 4
+      guard length <= limit - written else { return "more output than announced" }
+      let from = written - distance
+      if distance >= length {
+        (output + written).update(from: output + from, count: length)
+      } else {
+        // The match overlaps what it writes: byte by byte, each from the one `distance` back.
+        for offset in 0..<length { output[written + offset] = output[from + offset] }
       }
+      written += length
     }
-    guard output.count == limit else { throw bad("less output than announced") }
+    return written == limit ? nil : "less output than announced"
   }
 }

@@ -144,6 +144,8 @@ package final class LogContext: @unchecked Sendable {
   }
 
   private func uuidText(_ uuid: LogUUID) -> UUIDTextFile? {
+    // Found by the UUID itself: a file name is built only the first time (not per entry).
+    if let known = uuidTexts[uuid] { return known }
     let name = uuid.fileName
     return load(
       String(name.prefix(2)) + "/" + String(name.dropFirst(2)), uuid, cache: &uuidTexts,
@@ -151,7 +153,8 @@ package final class LogContext: @unchecked Sendable {
   }
 
   private func sharedCache(_ uuid: LogUUID) -> SharedCacheFile? {
-    load("dsc/" + uuid.fileName, uuid, cache: &sharedCaches, parse: SharedCacheFile.init)
+    if let known = sharedCaches[uuid] { return known }
+    return load("dsc/" + uuid.fileName, uuid, cache: &sharedCaches, parse: SharedCacheFile.init)
   }
 
   /// A strings file, read once: what could not be parsed is named, and remembered as missing.

@@ -10,19 +10,43 @@ package enum LogShowFormat {
   /// `2022-05-30 00:38:21.053672+0000`: the wall clock in the zone `offsetMinutes` east of UTC,
   /// microseconds truncated (as `log show` prints them).
   package static func timestamp(_ nanoseconds: Int64, offsetMinutes: Int = 0) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    appendTimestamp(nanoseconds, offsetMinutes: offsetMinutes, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// ``timestamp(_:offsetMinutes:)`` appended to `bytes` digit by digit (no `String` made).
+  static func appendTimestamp(_ nanoseconds: Int64, offsetMinutes: Int = 0, to bytes: inout [UInt8])
+  {
     let local = nanoseconds + Int64(offsetMinutes) * 60_000_000_000
     let seconds = local >= 0 ? local / 1_000_000_000 : (local - 999_999_999) / 1_000_000_000
     let micro = (local - seconds * 1_000_000_000) / 1000
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = CivilDate.date(fromDays: days)
-    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    var fraction = String(micro)
-    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-    let sign = offsetMinutes < 0 ? "-" : "+"
-    let offset = abs(offsetMinutes)
-    return
-      "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)).\(fraction)\(sign)\(two(Int64(offset / 60)))\(two(Int64(offset % 60)))"
+    /// `value` in at least `width` digits.
+    func digits(_ value: Int64, _ width: Int) {
+      if value < 0 { bytes.append(UInt8(ascii: "-")) }
+      JSONBytes.appendDecimal(value.magnitude, minimumDigits: width, to: &bytes)
+    }
+    digits(Int64(year), 1)
+    bytes.append(UInt8(ascii: "-"))
+    digits(Int64(month), 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(Int64(day), 2)
+    bytes.append(UInt8(ascii: " "))
+    digits(secondOfDay / 3600, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(secondOfDay / 60 % 60, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(secondOfDay % 60, 2)
+    bytes.append(UInt8(ascii: "."))
+    digits(micro, 6)
+    bytes.append(UInt8(ascii: offsetMinutes < 0 ? "-" : "+"))
+    let offset = Int64(abs(offsetMinutes))
+    digits(offset / 60, 2)
+    digits(offset % 60, 2)
   }
 
   /// The message, or, when the format string is not in the archive, what the entry carries.
@@ -77,7 +101,17 @@ package enum LogShowFormat {
   /// One `--style ndjson` object (Apple's key names), plus `args` when the message could not be
   /// composed, and `file` (where the entry came from).
   package static func ndjson(_ entry: UnifiedLogEntry) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(768)
+    appendNDJSON(entry, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// ``ndjson(_:)``'s object appended to `bytes` as UTF-8 (no line break), no `String` made.
+  package static func appendNDJSON(_ entry: UnifiedLogEntry, to bytes: inout [UInt8]) {
     var out = JSONBytes()
+    swap(&out.bytes, &bytes)
+    defer { swap(&out.bytes, &bytes) }
     out.raw("{\"timestamp\":\"")
     out.timestamp(entry.timestampNanoseconds)
     out.raw("\",\"timestampNs\":")
@@ -149,11 +183,11 @@ package enum LogShowFormat {
     out.raw(",\"processImagePath\":")
     out.string(entry.processImagePath)
     out.raw(",\"processImageUUID\":")
-    out.string(entry.processImageUUID?.description)
+    out.uuid(entry.processImageUUID)
     out.raw(",\"senderImagePath\":")
     out.string(entry.senderImagePath)
     out.raw(",\"senderImageUUID\":")
-    out.string(entry.senderImageUUID?.description)
+    out.uuid(entry.senderImageUUID)
     out.raw(",\"senderProgramCounter\":")
     out.number(entry.senderProgramCounter)
     out.raw(",\"traceID\":")
@@ -161,11 +195,10 @@ package enum LogShowFormat {
     out.raw(",\"ttl\":")
     out.number(UInt64(entry.ttl))
     out.raw(",\"bootUUID\":")
-    out.string(entry.bootUUID.description)
+    out.uuid(entry.bootUUID)
     out.raw(",\"file\":")
     out.string(entry.file)
     out.raw("}")
-    return out.text
   }
 
   /// The keys of an ndjson entry a tag reader needs, in `log show`'s names: timestamp, messageType,
@@ -183,7 +216,18 @@ package enum LogShowFormat {
 struct JSONBytes {
   var bytes: [UInt8] = []
 
-  init() { bytes.reserveCapacity(768) }
+  init() {}
+
+  /// A UUID as a JSON string (`null` when nil), written digit by digit.
+  mutating func uuid(_ value: LogUUID?) {
+    guard let value else {
+      raw("null")
+      return
+    }
+    bytes.append(UInt8(ascii: "\""))
+    value.appendHex(to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
+  }
 
   var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -192,26 +236,28 @@ struct JSONBytes {
   }
 
   mutating func number(_ value: UInt64) {
-    if value == 0 {
-      bytes.append(UInt8(ascii: "0"))
-      return
-    }
+    Self.appendDecimal(value, minimumDigits: 1, to: &bytes)
+  }
+
+  /// `value` in decimal, in at least `minimumDigits` digits (zeros in front), appended in one
+  /// piece.
+  static func appendDecimal(_ value: UInt64, minimumDigits: Int, to bytes: inout [UInt8]) {
     var digits:
       (
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-      ) = (
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-      )
-    var count = 0
-    var rest = value
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8
+      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &digits) { buffer in
-      while rest > 0 {
-        buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+      var start = buffer.count
+      var rest = value
+      let least = min(max(minimumDigits, 1), buffer.count)
+      while rest > 0 || buffer.count - start < least {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
         rest /= 10
-        count += 1
       }
-      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
     }
   }
 
@@ -243,6 +289,6 @@ struct JSONBytes {
 
   /// `2022-05-30 00:38:21.053672+0000` (UTC).
   mutating func timestamp(_ nanoseconds: Int64) {
-    bytes.append(contentsOf: LogShowFormat.timestamp(nanoseconds).utf8)
+    LogShowFormat.appendTimestamp(nanoseconds, to: &bytes)
   }
 }

@@ -562,8 +562,8 @@ package struct TraceV3Parser {
       if tp.flags & 0x0020 != 0 { _ = try cursor.u16("a signpost") }
     }
     if let subsystemID, let names = process?.subsystems[subsystemID] {
-      entry.subsystem = catalog?.string(at: names.subsystem)
-      entry.category = catalog?.string(at: names.category)
+      entry.subsystem = names.subsystem
+      entry.category = names.category
     }
     let items = cursor.remaining >= 2 ? try Self.readItems(&cursor, "an item") : []
     let values = tp.body[cursor.offset...]
@@ -671,14 +671,27 @@ package struct TraceV3Parser {
     }
   }
 
-  private func newEntry(time: UInt64, thread: UInt64, process: CatalogProcess?) -> UnifiedLogEntry {
+  /// The last process image path looked up (entries come a process's chunk at a time).
+  private var lastImagePath: (uuid: LogUUID, path: String?)?
+
+  private mutating func processImagePath(_ uuid: LogUUID?) -> String? {
+    guard let uuid else { return nil }
+    if let last = lastImagePath, last.uuid == uuid { return last.path }
+    let path = context.imagePath(of: uuid)
+    lastImagePath = (uuid, path)
+    return path
+  }
+
+  private mutating func newEntry(time: UInt64, thread: UInt64, process: CatalogProcess?)
+    -> UnifiedLogEntry
+  {
     let boot = header?.bootUUID ?? LogUUID([UInt8](repeating: 0, count: 16))
     return UnifiedLogEntry(
       file: file, sequence: 0, eventType: "logEvent", messageType: nil, machTimestamp: time,
       timestampNanoseconds: 0, timeZoneMinutes: header?.timeZoneMinutes,
       processID: UInt64(process?.pid ?? 0), threadID: thread, activityIdentifier: 0,
       subsystem: nil, category: nil, formatString: nil, eventMessage: nil, arguments: [],
-      processImagePath: process.flatMap { context.imagePath(of: $0.mainUUID) },
+      processImagePath: processImagePath(process?.mainUUID),
       processImageUUID: process?.mainUUID, senderImagePath: nil, senderImageUUID: nil,
       senderProgramCounter: 0, traceID: 0, ttl: 0, bootUUID: boot)
   }
@@ -832,7 +845,8 @@ package struct CatalogProcess {
   var pid: UInt32
   var mainUUID: LogUUID?
   var dscUUID: LogUUID?
-  var subsystems: [UInt16: (subsystem: Int, category: Int)]
+  /// Subsystem and category by identifier, read from the catalog's strings once.
+  var subsystems: [UInt16: (subsystem: String?, category: String?)]
   /// The images loaded in the process: UUID, load address, size.
   var images: [(uuid: LogUUID, loadAddress: UInt64, size: UInt32)]
 }
@@ -861,6 +875,14 @@ struct Catalog {
     func uuid(_ index: Int16) -> LogUUID? {
       index >= 0 && Int(index) < uuids.count ? uuids[Int(index)] : nil
     }
+    // Each string of the catalog made once, however many processes and entries name it.
+    var named: [Int: String?] = [:]
+    func name(_ offset: Int) -> String? {
+      if let known = named[offset] { return known }
+      let made = string(at: offset)
+      named[offset] = .some(made)
+      return made
+    }
     for _ in 0..<processCount {
       let start = cursor.offset
       _ = try cursor.u16("a catalog process")
@@ -884,12 +906,12 @@ struct Catalog {
       }
       let subsystemCount = Int(try cursor.u32("a catalog process"))
       _ = try cursor.u32("a catalog process")
-      var subsystems: [UInt16: (Int, Int)] = [:]
+      var subsystems: [UInt16: (subsystem: String?, category: String?)] = [:]
       for _ in 0..<subsystemCount {
         let identifier = try cursor.u16("a catalog subsystem")
         let subsystem = Int(try cursor.u16("a catalog subsystem"))
         let category = Int(try cursor.u16("a catalog subsystem"))
-        subsystems[identifier] = (subsystem, category)
+        subsystems[identifier] = (name(subsystem), name(category))
       }
       cursor.offset = min(cursor.end, start + ((cursor.offset - start + 7) & ~7))
       processes[CatalogProcessKey(upper: upper, lower: lower)] = CatalogProcess(

@@ -49,19 +49,26 @@ struct LogsCommand: Command {
   ) throws -> ExitCode {
     let json = context.isJSON
     var damaged = false
-    var buffer = ""
-    if !json { buffer = LogShowFormat.header + "\n" }
+    // Lines gathered as UTF-8 and written 64 KiB at a time.
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(1 << 17)
+    if !json { buffer += Array((LogShowFormat.header + "\n").utf8) }
     for (archive, kind) in kinds {
       let summary = UnifiedLogReader.read(archive, kind: kind, subsystem: subsystem) { entry in
         if let category, entry.category != category { return }
-        buffer += (json ? LogShowFormat.ndjson(entry) : LogShowFormat.line(entry)) + "\n"
-        if buffer.utf8.count > 1 << 16 {
-          output.write(buffer)
-          buffer = ""
+        if json {
+          LogShowFormat.appendNDJSON(entry, to: &buffer)
+        } else {
+          buffer += Array(LogShowFormat.line(entry).utf8)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count > 1 << 16 {
+          output.write(bytes: buffer)
+          buffer.removeAll(keepingCapacity: true)
         }
       }
-      output.write(buffer)
-      buffer = ""
+      output.write(bytes: buffer)
+      buffer.removeAll(keepingCapacity: true)
       var note =
         "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
       if let device = summary.device { note += " (device \(device))" }
