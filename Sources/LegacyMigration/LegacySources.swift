@@ -174,8 +174,9 @@ struct LegacySourceGathering {
     for candidate in findings.candidates {
       var store = LegacySurvey.Store(candidate: candidate)
       if depth != .presence {
-        let (content, open) = read(candidate)
+        let (content, open, foreign) = read(candidate)
         store.content = content
+        store.foreignWAL = foreign
         if let open { opened[candidate.path] = open }
         if case .failed = content, depth == .contentsAndSalvage {
           store.salvage = salvage(
@@ -223,30 +224,54 @@ struct LegacySourceGathering {
     var gathered = Gathered(survey: LegacySurvey(layout: nil, depth: .contents))
     let candidate = LegacyCandidate(pickedFile: path)
     var store = LegacySurvey.Store(candidate: candidate)
-    let (content, open) = read(candidate)
+    let (content, open, foreign) = read(candidate)
     store.content = content
+    store.foreignWAL = foreign
     if let open, keepsStoreOpen { gathered.openStores[candidate.path] = open }
     gathered.survey.stores = [store]
     return gathered
   }
 
-  /// Reads `candidate` to its end and counts it; returns it open when it read.
-  private func read(_ candidate: LegacyCandidate) -> (LegacySurvey.Content, OpenStore?) {
+  /// Reads `candidate` to its end and counts it; returns it open when it read, and what its
+  /// `-wal` makes of it when that `-wal` is another store's.
+  private func read(_ candidate: LegacyCandidate) -> (
+    LegacySurvey.Content, OpenStore?, foreignWAL: LegacySurvey.Content?
+  ) {
     do throws(LegacyStoreError) {
       let store = try CoreDataStore(path: candidate.path)
       // A store that cannot be read is released on the way out, its snapshot with it.
       let reader = try LegacyStoreReader(store: store)
       let summary = try reader.count()
+      let foreign = store.foreignWAL.map { other in countForeignWAL(other, of: candidate) }
       return (
         .read(categories: summary.categories, dittos: summary.dittos),
-        OpenStore(store: store, reader: reader)
+        OpenStore(store: store, reader: reader), foreign
       )
     } catch {
       logger.info(
         "legacyStoreURL: cannot read \(candidate.publicName, privacy: .public) (\(error.code, privacy: .public)): \(error.description, privacy: .private)"
       )
-      return (.failed(error), nil)
+      return (.failed(error), nil, nil)
     }
+  }
+
+  /// Counts what another store's `-wal` makes of `candidate` (never imported) and says so.
+  private func countForeignWAL(_ other: CoreDataStore, of candidate: LegacyCandidate)
+    -> LegacySurvey.Content
+  {
+    let content: LegacySurvey.Content
+    do throws(LegacyStoreError) {
+      let summary = try LegacyStoreReader(store: other).count()
+      content = .read(categories: summary.categories, dittos: summary.dittos)
+    } catch {
+      content = .failed(error)
+    }
+    let count: String
+    if case .read(_, let dittos) = content { count = String(dittos) } else { count = "unknown" }
+    logger.info(
+      "legacyStoreURL: \(candidate.publicName, privacy: .public): its -wal belongs to another store (\(count, privacy: .public) dittos with it applied); the main file is read without it"
+    )
+    return content
   }
 
   /// Sets ``LegacySurvey/Store/missingFromChosen`` of every other store that reads and holds

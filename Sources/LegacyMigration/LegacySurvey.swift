@@ -36,6 +36,10 @@ package struct LegacySurvey: Sendable {
     /// never shows them; counted at ``Depth/contentsAndSalvage``), and their categories.
     package var neverCommitted = 0
     package var neverCommittedCategories = 0
+    /// When its `-wal` is another store's (the Core Data store UUID differs with it applied):
+    /// what the two together hold, counted and named, never imported; the store is read as its
+    /// main file alone. Nil when the `-wal` is its own (or there is none).
+    package var foreignWAL: Content?
 
     /// The file at `candidate`, with what reading it gave (nil: not read).
     package init(candidate: LegacyCandidate, content: Content? = nil) {

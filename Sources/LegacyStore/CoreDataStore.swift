@@ -72,6 +72,11 @@ package final class CoreDataStore {
   /// noticeable part of a small store's migration.
   private lazy var metadataPlist: (frameworkVersion: Int?, storeType: String?) =
     hasMetadataTable ? Self.readMetadataPlist(database) : (nil, nil)
+  /// When the `-wal` beside the main file is another store's (with it applied, the Core Data store
+  /// UUID is not the main file's own: a `-wal` copied or restored beside the wrong file), the
+  /// store as that `-wal` makes it, still open on the same snapshot, to count and name; this
+  /// store is then the main file alone, the `-wal` not applied. Nil otherwise.
+  package private(set) var foreignWAL: CoreDataStore?
   /// True when `Z_PRIMARYKEY` exists.
   package let hasPrimaryKeyTable: Bool
   /// True when `Z_METADATA` exists.
@@ -118,7 +123,18 @@ package final class CoreDataStore {
       throw LegacyStoreError.from(error, file: path)
     }
     do {
-      database = try snapshot.open(displayName: path)
+      let merged = try snapshot.open(displayName: path)
+      // A -wal is applied only to its own database: when the main file alone names another store
+      // than the two together, the -wal is another store's, and the main file is read alone.
+      if snapshot.hasWAL, let alone = Self.openMainFileAlone(snapshot, displayName: path),
+        let aloneUUID = Self.storeUUID(of: alone), let mergedUUID = Self.storeUUID(of: merged),
+        aloneUUID != mergedUUID
+      {
+        database = alone
+        foreignWAL = try CoreDataStore(file: path, database: merged, snapshot: snapshot)
+      } else {
+        database = merged
+      }
       let tables = try Self.tableNames(in: database)
       hasPrimaryKeyTable = tables.contains("Z_PRIMARYKEY")
       hasMetadataTable = tables.contains("Z_METADATA")
@@ -127,6 +143,60 @@ package final class CoreDataStore {
     } catch {
       snapshot.remove()
       throw LegacyStoreError.from(error, file: path)
+    }
+  }
+
+  /// The store `database` shows, on `snapshot` (a foreign `-wal`'s view).
+  private init(file: String, database: Database, snapshot: StoreSnapshot) throws(SQLiteError) {
+    self.file = file
+    self.database = database
+    self.snapshot = snapshot
+    let tables = try Self.tableNames(in: database)
+    hasPrimaryKeyTable = tables.contains("Z_PRIMARYKEY")
+    hasMetadataTable = tables.contains("Z_METADATA")
+    entities = hasPrimaryKeyTable ? try Self.readEntities(database, tables: tables) : []
+    storeUUID = hasMetadataTable ? try Self.readStoreUUID(database) : nil
+  }
+
+  /// The snapshot's main file opened alone (SQLite's `immutable`: its `-wal` is not applied), on
+  /// our private copy; nil when it cannot be read that way (a store whose tables live only in its
+  /// `-wal`).
+  private static func openMainFileAlone(_ snapshot: StoreSnapshot, displayName: String)
+    -> Database?
+  {
+    guard let real = realpath(snapshot.directory, nil) else { return nil }
+    defer { free(real) }
+    let name = snapshot.mainCopy.split(separator: "/").last.map(String.init) ?? ""
+    let path = String(cString: real) + "/" + name
+    var encoded = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+        UInt8(ascii: "-"), UInt8(ascii: "_"):
+        encoded.append(Character(Unicode.Scalar(byte)))
+      default:
+        encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    var options = StoreSnapshot.readerOptions
+    options.allowsURIFilenames = true
+    do {
+      return try Database(
+        path: "file:" + encoded + "?immutable=1", mode: .readOnly, displayName: displayName,
+        options: options)
+    } catch {
+      return nil
+    }
+  }
+
+  /// `Z_METADATA.Z_UUID` as `database` shows it; nil when it has none or cannot be read.
+  private static func storeUUID(of database: Database) -> String? {
+    do {
+      guard try tableNames(in: database).contains("Z_METADATA") else { return nil }
+      return try readStoreUUID(database)
+    } catch {
+      return nil
     }
   }
 

@@ -119,6 +119,9 @@ struct StatusOutput: Encodable {
     /// Dittos salvage finds only in `-wal` frames never committed (not imported unless asked
     /// for); null when salvage was not run or found nothing.
     let neverCommitted: Int?
+    /// When the `-wal` beside it is another store's: what the two together hold (`categories`,
+    /// `dittos`, or `error`), never imported; the counts above are then the main file alone's.
+    let foreignWAL: StatusOutput.Content?
 
     init(_ store: LegacySurvey.Store, chosen: LegacyCandidate?) {
       path = store.candidate.relativePath
@@ -135,6 +138,7 @@ struct StatusOutput: Encodable {
       transient = content.transient
       salvageable = store.salvage?.rebuiltDittos
       neverCommitted = store.salvage?.rebuiltDittos == nil ? nil : store.salvage?.neverCommitted
+      foreignWAL = store.foreignWAL.map { StatusOutput.Content($0) }
     }
   }
 

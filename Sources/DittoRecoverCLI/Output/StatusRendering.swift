@@ -137,6 +137,16 @@ enum StatusRendering {
     case nil:
       break
     }
+    switch store.foreignWAL {
+    case .read(_, let dittos)?:
+      line +=
+        "; its -wal is another store's (with it: \(plural(dittos, "ditto"))): read without it, not imported"
+    case .failed(let error)?:
+      line +=
+        "; its -wal is another store's (with it: cannot be read, \(error.code)): read without it"
+    case nil:
+      break
+    }
     return line
   }
 }
