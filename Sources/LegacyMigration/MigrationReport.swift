@@ -219,9 +219,11 @@ public struct MigrationReport: Sendable {
   public var previewMessage: String {
     let dittos = counts.inserted == 1 ? "ditto" : "dittos"
     let categories = counts.categoriesReceivingDittos == 1 ? "category" : "categories"
-    let verb = counts.skipped == 1 ? "is" : "are"
+    // Only what the library holds is "already in your library"; a ditto read twice (a store
+    // copied to two places) is imported once and counted once.
+    let verb = counts.alreadyInLibrary == 1 ? "is" : "are"
     return
-      "\(counts.inserted) \(dittos) in \(counts.categoriesReceivingDittos) \(categories) will be imported; \(counts.skipped) \(verb) already in your library."
+      "\(counts.inserted) \(dittos) in \(counts.categoriesReceivingDittos) \(categories) will be imported; \(counts.alreadyInLibrary) \(verb) already in your library."
   }
 
   /// The seed's telemetry tag: one line, no user content, every value public.

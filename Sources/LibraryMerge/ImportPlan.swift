@@ -12,6 +12,9 @@ public struct ImportCounts: Sendable, Equatable {
   public package(set) var inserted = 0
   /// Dittos not added because their category already held the same text.
   public package(set) var skipped = 0
+  /// Of ``skipped``, the dittos the library held before this import; the rest were read more than
+  /// once (the same store in two places, or overlapping stores) and added once.
+  public package(set) var alreadyInLibrary = 0
   /// Categories (new or existing) that receive at least one new ditto.
   public package(set) var categoriesReceivingDittos = 0
   /// Categories not created because the library already held the most it may (the merge rules'
@@ -30,6 +33,7 @@ public struct ImportCounts: Sendable, Equatable {
     insertedCategories += other.insertedCategories
     inserted += other.inserted
     skipped += other.skipped
+    alreadyInLibrary += other.alreadyInLibrary
     categoriesOverLimit += other.categoriesOverLimit
     dittosOverLimit += other.dittosOverLimit
   }

@@ -109,8 +109,13 @@ package enum LibraryMerger {
             counts.dittosOverLimit += 1
             return
           }
-          if try state.holds(ditto.text, in: target, session: session) {
+          if let held = try state.holds(ditto.text, in: target, session: session) {
             counts.skipped += 1
+            if held == .library {
+              counts.alreadyInLibrary += 1
+              // A later source naming it again reads it twice: counted once as the library's.
+              if remember { receivedNow[target.id, default: []].insert(ditto.text) }
+            }
             return
           }
           let order = currentOrder ?? state.nextDittoOrder(in: target)
@@ -208,13 +213,22 @@ package enum LibraryMerger {
       return target
     }
 
+    /// Where a text the target already holds came from.
+    enum Holder {
+      /// The library held it before this import.
+      case library
+      /// An earlier source of this import brought it.
+      case earlierSource
+    }
+
+    /// Who already holds `text` in `target`, if anyone.
     func holds(_ text: String, in target: Target, session: any ImportSession)
-      throws(ImportFailure) -> Bool
+      throws(ImportFailure) -> Holder?
     {
-      if !received.isEmpty, received[target.id]?.contains(text) == true { return true }
-      guard target.existedBefore else { return false }
+      if !received.isEmpty, received[target.id]?.contains(text) == true { return .earlierSource }
+      guard target.existedBefore else { return nil }
       do {
-        return try session.heldBeforeImport(text, in: target.id)
+        return try session.heldBeforeImport(text, in: target.id) ? .library : nil
       } catch {
         throw .library(error)
       }

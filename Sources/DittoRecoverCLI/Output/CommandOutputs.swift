@@ -85,6 +85,8 @@ struct ReportOutput: Encodable {
   let insertedCategories: Int
   let inserted: Int
   let skipped: Int
+  /// Of `skipped`, the dittos the library already held (the rest were read twice and imported once).
+  let alreadyInLibrary: Int
   /// The completion flag as it stands after the attempt (set now or before); `settled` is the same.
   let flagSet: Bool
   let settled: Bool
@@ -171,6 +173,7 @@ struct ReportOutput: Encodable {
     insertedCategories = report.counts.insertedCategories
     inserted = report.counts.inserted
     skipped = report.counts.skipped
+    alreadyInLibrary = report.counts.alreadyInLibrary
     flagSet = report.settled
     settled = report.settled
     otherStores = report.otherStores.map(OtherStore.init)
