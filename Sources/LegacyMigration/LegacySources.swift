@@ -191,7 +191,7 @@ struct LegacySourceGathering {
       }
       gathered.survey.stores.append(store)
     }
-    compareWithChosen(&gathered.survey, opened: opened)
+    var union = compareWithChosen(&gathered.survey, opened: opened)
     let kept: Set<String>
     switch keeping {
     case .none: kept = []
@@ -216,6 +216,23 @@ struct LegacySourceGathering {
     }
     gathered.survey.defaults = readDefaults(source, layout: layout)
     gathered.survey.defaultsName = source?.legacySourceName ?? ""
+    // The defaults' legacy keys beside a store: counted with it, each ditto once.
+    if case .read(let content) = gathered.survey.defaults,
+      !(content.pending.isEmpty && content.version1.isEmpty)
+    {
+      if union == nil, let chosen = gathered.survey.storeToImport,
+        let open = opened[chosen.candidate.path]
+      {
+        union = Self.union(of: open)
+      }
+      for category in content.version1 + content.pending {
+        union?.titles.insert(category.title)
+        for ditto in category.dittos where !ditto.text.isEmpty {
+          union?.digests.insert(Self.digest(category.title, ditto.text))
+        }
+      }
+    }
+    if let union { gathered.survey.distinct = (union.titles.count, union.digests.count) }
     return gathered
   }
 
@@ -277,48 +294,80 @@ struct LegacySourceGathering {
   /// Sets ``LegacySurvey/Store/missingFromChosen`` of every other store that reads and holds
   /// dittos: how many of its dittos (by category title and text) the chosen store lacks. Both are
   /// read once more on their snapshots; only digests of the chosen store's pairs are held.
-  private func compareWithChosen(_ survey: inout LegacySurvey, opened: [String: OpenStore]) {
-    let others = survey.otherReadableStores
-    guard let chosen = survey.storeToImport, let reference = opened[chosen.candidate.path],
-      !others.isEmpty
-    else { return }
+  /// The categories and dittos of sources counted once: titles, and digests of title and text.
+  struct Union {
+    var titles = Set<String>()
     var digests = Set<Int>()
+  }
+
+  /// What `open` holds, as a ``Union``; nil when it stops reading.
+  static func union(of open: OpenStore) -> Union? {
+    var union = Union()
     do {
       var title = ""
-      _ = try reference.reader.walk { item in
+      _ = try open.reader.walk { item in
         switch item {
-        case .category(let name, _): title = name
-        case .ditto(let ditto): digests.insert(Self.digest(title, ditto.text))
+        case .category(let name, _):
+          title = name
+          union.titles.insert(name)
+        case .ditto(let ditto): union.digests.insert(digest(title, ditto.text))
         }
       }
     } catch {
-      logger.info(
-        "legacyStoreURL: cannot compare the stores (\((error as? LegacyStoreError)?.code ?? "read_error", privacy: .public)): \(String(describing: error), privacy: .private)"
-      )
-      return
+      return nil
     }
+    return union
+  }
+
+  /// Sets every other readable store's ``LegacySurvey/Store/missingFromChosen`` and returns what
+  /// all the readable stores hold counted once (nil with a single store, or when one stops
+  /// reading).
+  private func compareWithChosen(_ survey: inout LegacySurvey, opened: [String: OpenStore])
+    -> Union?
+  {
+    let others = survey.otherReadableStores
+    guard let chosen = survey.storeToImport, let reference = opened[chosen.candidate.path],
+      !others.isEmpty
+    else { return nil }
+    guard var union = Self.union(of: reference) else {
+      logger.info(
+        "legacyStoreURL: cannot compare the stores (read_error): \("the chosen store stopped reading", privacy: .private)"
+      )
+      return nil
+    }
+    let digests = union.digests
+    var complete = true
     for other in others {
-      guard let open = opened[other.candidate.path] else { continue }
+      guard let open = opened[other.candidate.path] else {
+        complete = false
+        continue
+      }
       var missing = 0
       do {
         var title = ""
         _ = try open.reader.walk { item in
           switch item {
-          case .category(let name, _): title = name
+          case .category(let name, _):
+            title = name
+            union.titles.insert(name)
           case .ditto(let ditto):
-            if !digests.contains(Self.digest(title, ditto.text)) { missing += 1 }
+            let key = Self.digest(title, ditto.text)
+            if !digests.contains(key) { missing += 1 }
+            union.digests.insert(key)
           }
         }
       } catch {
         logger.info(
           "legacyStoreURL: cannot compare the stores (\((error as? LegacyStoreError)?.code ?? "read_error", privacy: .public)): \(String(describing: error), privacy: .private)"
         )
+        complete = false
         continue
       }
       if let index = survey.stores.firstIndex(where: { $0.candidate == other.candidate }) {
         survey.stores[index].missingFromChosen = missing
       }
     }
+    return complete ? union : nil
   }
 
   /// A category title and a text, hashed as `String`s compare (canonical equivalence).

@@ -125,6 +125,11 @@ package struct LegacySurvey: Sendable {
   package var loneWALs: [LoneWAL] = []
   /// The defaults' legacy keys.
   package var defaults: Defaults = .none
+  /// When more than one source reads (several stores, or a store and the defaults' legacy keys):
+  /// their categories and dittos counted once, as the merge counts them (categories by title,
+  /// dittos by title and text), so a ditto read from two sources counts once. Nil otherwise (the
+  /// sources' own counts are then distinct).
+  package var distinct: (categories: Int, dittos: Int)?
   /// How far this survey read.
   package var depth: Depth
   /// What the defaults source calls itself in reports (the preferences file's path); "" without

@@ -30,8 +30,10 @@ enum StatusRendering {
 
     init(_ survey: LegacySurvey) {
       let sources = survey.sources(for: .manual)
-      categories = sources.reduce(0) { $0 + $1.categories }
-      dittos = sources.reduce(0) { $0 + $1.dittos }
+      // Each ditto once: several sources that overlap (one store in two places) are counted as
+      // the merge counts them, so this is what `recover` imports into a library without them.
+      categories = survey.distinct?.categories ?? sources.reduce(0) { $0 + $1.categories }
+      dittos = survey.distinct?.dittos ?? sources.reduce(0) { $0 + $1.dittos }
       from = sources.map { source in
         switch source.origin {
         case .store(let candidate), .salvage(let candidate): candidate.relativePath
