@@ -122,9 +122,19 @@ package struct OutcomeScanner {
       reader?.feed(chunk, into: &tally)
       return
     }
-    decoder.decode(chunk, into: &decoded)
-    feedDecoded()
+    // In small pieces: a gzip stream may expand a thousandfold, and what one piece expands to is
+    // read before the next is decoded, so memory stays bounded whatever the input expands to.
+    var start = chunk.startIndex
+    while start < chunk.endIndex {
+      let end = min(chunk.endIndex, start + Self.decodePiece)
+      decoder.decode(Bytes(rebasing: chunk[start..<end]), into: &decoded)
+      feedDecoded()
+      start = end
+    }
   }
+
+  /// The most input bytes decoded at once (at most about 4 MiB once expanded).
+  static let decodePiece = 4096
 
   /// Reads what the decoder made of the input so far.
   private mutating func feedDecoded() {

@@ -134,6 +134,26 @@ struct HostileContainerTests {
     report("hostile: 2 GiB sparse stores refused in \(String(format: "%.2f", seconds)) s")
   }
 
+  /// A gzip capture that expands a thousandfold (48 MiB of log lines in about 150 KB): read in
+  /// bounded memory, each piece read before the next is decoded.
+  @Test func aGzipCaptureThatExpandsAThousandfoldIsReadInBoundedMemory() throws {
+    let folder = try TemporaryDirectory("gzip-bomb")
+    let capture = folder.appending("tester.log.gz")
+    let made = try ToolRun.shell(
+      "yes 'an ordinary line of a log capture, padded to look like one: nothing to see here' | head -c 50331648 | gzip -9 > tester.log.gz",
+      in: folder.path)
+    #expect(made.exitCode == 0, "\(made.standardError)")
+    func peak(_ arguments: [String]) throws -> Int {
+      let (result, _) = try run(arguments, prefix: ["/usr/bin/time", "-f", "maxrss_kb=%M"])
+      let line = result.standardError.split(separator: "\n").last { $0.hasPrefix("maxrss_kb=") }
+      return line.flatMap { Int($0.dropFirst("maxrss_kb=".count)) } ?? Int.max
+    }
+    let baseline = try peak(["--version"])
+    let reading = try peak(["outcomes", capture])
+    #expect(
+      reading - baseline < 32 * 1024, "outcomes peaked \(reading - baseline) KB above --version")
+  }
+
   @Test func manyFilesAndOddNamesKeepTheInventoryBounded() throws {
     let folder = try TemporaryDirectory("many")
     let container = folder.appending("device")
