@@ -103,15 +103,27 @@ package enum UnifiedLogReader {
 
   // MARK: - Folders
 
-  /// Whether `folder` is itself a log archive: tracev3 files at its top or in its `Persist/`,
-  /// `Special/`, `Signpost/` or `HighVolume/` folder. A folder holding archives is not one.
+  /// Whether `folder` is itself a log archive: tracev3 files in its `Persist/`, `Special/`,
+  /// `Signpost/` or `HighVolume/` folder, or at its top beside what an archive holds (a
+  /// `timesync/` or `uuidtext/` folder, an `Info.plist`, a `.logarchive` name). A folder holding
+  /// archives is not one, nor a folder of captures with a loose tracev3 file among them: that file
+  /// is an input of its own.
   static func isLogArchiveFolder(_ folder: String) -> Bool {
     let manager = FileManager.default
-    func hasTraceV3(_ path: String) -> Bool {
-      ((try? manager.contentsOfDirectory(atPath: path)) ?? []).contains { $0.hasSuffix(".tracev3") }
+    func names(_ path: String) -> [String] {
+      (try? manager.contentsOfDirectory(atPath: path)) ?? []
     }
-    return hasTraceV3(folder)
-      || ["Persist", "Special", "Signpost", "HighVolume"].contains { hasTraceV3(folder + "/" + $0) }
+    func hasTraceV3(_ path: String) -> Bool { names(path).contains { $0.hasSuffix(".tracev3") } }
+    if ["Persist", "Special", "Signpost", "HighVolume"].contains(where: {
+      hasTraceV3(folder + "/" + $0)
+    }) {
+      return true
+    }
+    let top = names(folder)
+    guard top.contains(where: { $0.hasSuffix(".tracev3") }) else { return false }
+    let archiveParts: Set<String> = ["timesync", "uuidtext", "Info.plist"]
+    return folder.hasSuffix(".logarchive") || folder.hasSuffix(".logarchive/")
+      || top.contains(where: archiveParts.contains)
   }
 
   /// The tracev3 files below `folder` (relative paths, sorted), not following links.

@@ -1,5 +1,6 @@
 import EngineTestSupport
 import Foundation
+import LogArchiveFixtures
 import TestSupport
 import Testing
 
@@ -179,5 +180,31 @@ import Testing
     #expect(run.exitCode == 0, "\(run.standardError)")
     let json = try #require(run.json)
     #expect((json["byOutcome"] as? [String: Int])?["success"] == 1)
+  }
+}
+
+/// Inputs are classified file by file: a loose tracev3 file in a testers' folder is one device of
+/// its own and swallows nothing beside it.
+@Suite struct LooseTraceV3Tests {
+  @Test func aLooseTraceV3AmongCapturesIsItsOwnDevice() throws {
+    let folder = try TemporaryDirectory("outcomes-loose")
+    let tag = { (outcome: String) in
+      "migration_outcome source=auto outcome=\(outcome) categories=1 dittos=2 inserted=2\n"
+    }
+    try Data(tag("success").utf8).write(to: URL(fileURLWithPath: folder.appending("alice.log")))
+    try Data(tag("no_new_data").utf8).write(to: URL(fileURLWithPath: folder.appending("bob.log")))
+    let entries = [
+      LogArchiveWriter.Entry(
+        offsetNanoseconds: 1_000, message: tag("nothing_on_disk").trimmingCharacters(in: .newlines))
+    ]
+    try Data(LogArchiveWriter().traceV3(entries)).write(
+      to: URL(fileURLWithPath: folder.appending("carol.tracev3")))
+    let run = try ToolRunner.runProcess(["outcomes", "--json", folder.path])
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    let json = try #require(run.json)
+    #expect(json["inputs"] as? Int == 3)
+    let byOutcome = try #require(json["byOutcome"] as? [String: Int])
+    #expect(byOutcome["success"] == 1 && byOutcome["no_new_data"] == 1)
+    #expect(byOutcome["nothing_on_disk"] == 1)
   }
 }
