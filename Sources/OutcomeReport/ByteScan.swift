@@ -31,6 +31,45 @@ enum ByteScan {
     return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
+  /// The first line break of `bytes` from `start` other than LF: VT, FF, NEL (`C2 85`), U+2028 or
+  /// U+2029 (`E2 80 A8`/`A9`), or an HTML `<br>` (`<br/>`, `<br />`, any letter case): where it
+  /// is and how many bytes it takes.
+  static func otherLineBreak(in bytes: Bytes, from start: Int) -> (at: Int, width: Int)? {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      switch bytes[index] {
+      case 0x0B, 0x0C:
+        return (index, 1)
+      case 0xC2 where index + 1 < count && bytes[index + 1] == 0x85:
+        return (index, 2)
+      case 0xE2
+      where index + 2 < count && bytes[index + 1] == 0x80
+        && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+        return (index, 3)
+      case UInt8(ascii: "<"):
+        if let width = htmlBreakWidth(bytes, at: index) { return (index, width) }
+      default:
+        break
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The width of `<br>`, `<br/>` or `<br />` (any letter case) at `index`, if one is there.
+  private static func htmlBreakWidth(_ bytes: Bytes, at index: Int) -> Int? {
+    let count = bytes.count
+    guard index + 3 < count, bytes[index + 1] | 0x20 == UInt8(ascii: "b"),
+      bytes[index + 2] | 0x20 == UInt8(ascii: "r")
+    else { return nil }
+    var at = index + 3
+    while at < count, bytes[at] == UInt8(ascii: " ") { at += 1 }
+    if at < count, bytes[at] == UInt8(ascii: "/") { at += 1 }
+    guard at < count, bytes[at] == UInt8(ascii: ">") else { return nil }
+    return at + 1 - index
+  }
+
   /// True when `bytes` contains `migration_outcome` anywhere.
   static func mentionsTag(_ bytes: Bytes) -> Bool {
     let length = needle.count

@@ -167,7 +167,19 @@ struct InputReader {
     isCarryTruncated = false
   }
 
+  /// Reads `raw` as the lines it holds: besides LF, every line break Unicode has (NEL, U+2028,
+  /// U+2029, form feed, vertical tab; a CR is made an LF before) and an HTML `<br>` end a line, so
+  /// a capture pasted from a mail, a web page or an editor that used them loses no tag.
   private mutating func line(_ raw: Bytes, into tally: inout OutcomeTally) {
+    var start = 0
+    while let found = ByteScan.otherLineBreak(in: raw, from: start) {
+      readLine(Bytes(rebasing: raw[start..<found.at]), into: &tally)
+      start = found.at + found.width
+    }
+    readLine(start == 0 ? raw : Bytes(rebasing: raw[start...]), into: &tally)
+  }
+
+  private mutating func readLine(_ raw: Bytes, into tally: inout OutcomeTally) {
     let line = ByteScan.trimmingTrailingBlanks(raw)
     let mentionsTag = ByteScan.mentionsTag(line)
     let first = ByteScan.firstNonBlank(line)
