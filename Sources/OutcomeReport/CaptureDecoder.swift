@@ -76,6 +76,9 @@ struct CaptureDecoder {
   private var rtf: RTFText?
   /// Set when the text holds carriage returns: each CR becomes LF, a CR LF pair one LF.
   private var normalizesLineEnds = false
+  /// Set for a quoted-printable mail paste (its start says `quoted-printable`, or writes `=` as
+  /// `=3D`): soft line breaks (`=` at a line's end) are joined, `=XX` decoded.
+  private var quotedPrintable: QuotedPrintable?
   /// The last byte given to the line-end stage was a CR (its LF may start the next chunk).
   private var afterCR = false
   private var isStopped = false
@@ -86,7 +89,8 @@ struct CaptureDecoder {
 
   /// True once every further chunk is plain UTF-8 text to read as it is.
   var passesThrough: Bool {
-    isChecked && gzip == nil && utf16 == nil && rtf == nil && !normalizesLineEnds && !isStopped
+    isChecked && gzip == nil && utf16 == nil && rtf == nil && !normalizesLineEnds
+      && quotedPrintable == nil && !isStopped
   }
 
   /// Decodes `chunk` into `output` (emptied first).
@@ -167,6 +171,10 @@ struct CaptureDecoder {
         encoding = encoding.map { $0 + ", RTF" } ?? "RTF"
       }
       normalizesLineEnds = start.contains(0x0D)
+      if QuotedPrintable.starts(start) {
+        quotedPrintable = QuotedPrintable()
+        encoding = encoding.map { $0 + ", quoted-printable" } ?? "quoted-printable"
+      }
       bytes = checked
       checked = []
     }
@@ -191,6 +199,11 @@ struct CaptureDecoder {
         afterCR = false
         text.append(byte)
       }
+      bytes = text
+    }
+    if quotedPrintable != nil {
+      var text: [UInt8] = []
+      quotedPrintable?.decode(bytes, ending: ending, into: &text)
       bytes = text
     }
     output = bytes
@@ -333,6 +346,66 @@ struct UTF16Transcoder {
       output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
       output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
       output.append(UInt8(0x80 | scalar & 0x3F))
+    }
+  }
+}
+
+/// Quoted-printable text (RFC 2045), as a mail client pastes a capture: `=` at a line's end is a
+/// soft break (the line goes on), `=XX` one byte. Decoded as it streams: an escape cut by a chunk
+/// waits for the next.
+struct QuotedPrintable {
+  private var held: [UInt8] = []
+
+  /// True when `start` is quoted-printable: it says so (`Content-Transfer-Encoding:
+  /// quoted-printable`), or writes the tag's `=` as `=3D`.
+  static func starts(_ start: some Collection<UInt8>) -> Bool {
+    let text = String(decoding: start, as: UTF8.self).lowercased()
+    return text.contains("quoted-printable") || text.contains("=3d")
+  }
+
+  mutating func decode(_ bytes: [UInt8], ending: Bool, into output: inout [UInt8]) {
+    var input = held + bytes
+    held = []
+    var index = 0
+    while index < input.count {
+      let byte = input[index]
+      guard byte == UInt8(ascii: "=") else {
+        output.append(byte)
+        index += 1
+        continue
+      }
+      // Not enough left to tell: kept for the next chunk (or, at the end, written as it is).
+      if input.count - index < 3, !ending {
+        held = Array(input[index...])
+        return
+      }
+      if index + 1 < input.count, input[index + 1] == 0x0A {
+        index += 2  // soft break
+        continue
+      }
+      if index + 2 < input.count, input[index + 1] == 0x0D, input[index + 2] == 0x0A {
+        index += 3
+        continue
+      }
+      if index + 2 < input.count, let high = Self.hex(input[index + 1]),
+        let low = Self.hex(input[index + 2])
+      {
+        output.append(high << 4 | low)
+        index += 3
+        continue
+      }
+      output.append(byte)
+      index += 1
+    }
+    input.removeAll()
+  }
+
+  private static func hex(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
     }
   }
 }

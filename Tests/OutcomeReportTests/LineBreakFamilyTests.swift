@@ -57,3 +57,58 @@ import Testing
     }
   }
 }
+
+/// A capture pasted from a mail in quoted-printable (`=` written `=3D`, long lines cut by soft
+/// breaks at any width) is decoded: every tag counted, over a generated family.
+@Suite struct QuotedPrintableFamilyTests {
+  /// `text` quoted-printable encoded, lines cut at `width` with soft breaks.
+  static func encoded(_ text: String, width: Int, crlf: Bool) -> [UInt8] {
+    var output: [UInt8] = []
+    var column = 0
+    let lineEnd: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+    for byte in Array(text.utf8) {
+      if byte == 0x0A {
+        output += lineEnd
+        column = 0
+        continue
+      }
+      let piece: [UInt8] =
+        byte == UInt8(ascii: "=") || byte >= 0x7F
+        ? Array("=".utf8) + Array(String(format: "%02X", byte).utf8) : [byte]
+      if column + piece.count > width - 1 {
+        output += Array("=".utf8) + lineEnd
+        column = 0
+      }
+      output += piece
+      column += piece.count
+    }
+    return output
+  }
+
+  @Test func aQuotedPrintablePasteLosesNoTag() {
+    var generator = LineBreakFamilyTests.Generator(state: 0x9E7A)
+    for member in 0..<40 {
+      let count = Int.random(in: 1...8, using: &generator)
+      var text =
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: quoted-printable\n\n"
+      for index in 0..<count {
+        let outcome = LineBreakFamilyTests.outcomes.randomElement(using: &generator)!
+        text +=
+          "2026-11-30 10:15:3\(index).000000-0800  0x1a2b  Default  0x0  1234  0  Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=\(outcome) categories=\(index) dittos=\(index) inserted=0\n"
+      }
+      let bytes = Self.encoded(
+        text, width: Int.random(in: 40...120, using: &generator),
+        crlf: Bool.random(using: &generator))
+      var scanner = OutcomeScanner(options: OutcomeScanner.Options(unit: .tag))
+      scanner.beginInput(name: "mail-\(member)")
+      var start = 0
+      while start < bytes.count {
+        let end = min(bytes.count, start + Int.random(in: 1...300, using: &generator))
+        scanner.consume(bytes[start..<end])
+        start = end
+      }
+      let summary = scanner.finish()
+      #expect(summary.total == count, "member \(member): \(summary.total) of \(count)")
+    }
+  }
+}
