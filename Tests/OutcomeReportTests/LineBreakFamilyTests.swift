@@ -25,6 +25,21 @@ import Testing
     }
   }
 
+  /// `bytes` read as one capture, fed in chunks of 1 to `pieces` bytes, counted by tag.
+  static func scan(
+    _ bytes: [UInt8], name: String, pieces: Int, using generator: inout Generator
+  ) -> OutcomeSummary {
+    var scanner = OutcomeScanner(options: OutcomeScanner.Options(unit: .tag))
+    scanner.beginInput(name: name)
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + Int.random(in: 1...pieces, using: &generator))
+      scanner.consume(bytes[start..<end])
+      start = end
+    }
+    return scanner.finish()
+  }
+
   @Test func tagsSeparatedByAnyLineBreakAreAllCounted() {
     var generator = Generator(state: 0xB7EA)
     for member in 0..<60 {
@@ -40,15 +55,7 @@ import Testing
         // Without CR alone on purpose: a capture's line ends are decided once (CR only there).
         bytes += Self.breaks.randomElement(using: &generator)!
       }
-      var scanner = OutcomeScanner(options: OutcomeScanner.Options(unit: .tag))
-      scanner.beginInput(name: "member-\(member)")
-      var start = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + Int.random(in: 1...64, using: &generator))
-        scanner.consume(bytes[start..<end])
-        start = end
-      }
-      let summary = scanner.finish()
+      let summary = Self.scan(bytes, name: "member-\(member)", pieces: 64, using: &generator)
       #expect(summary.total == count, "member \(member): \(summary.total) of \(count) tags counted")
       for (outcome, number) in expected {
         let code = OutcomeCode(rawValue: outcome)!
@@ -99,15 +106,8 @@ import Testing
       let bytes = Self.encoded(
         text, width: Int.random(in: 40...120, using: &generator),
         crlf: Bool.random(using: &generator))
-      var scanner = OutcomeScanner(options: OutcomeScanner.Options(unit: .tag))
-      scanner.beginInput(name: "mail-\(member)")
-      var start = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + Int.random(in: 1...300, using: &generator))
-        scanner.consume(bytes[start..<end])
-        start = end
-      }
-      let summary = scanner.finish()
+      let summary = LineBreakFamilyTests.scan(
+        bytes, name: "mail-\(member)", pieces: 300, using: &generator)
       #expect(summary.total == count, "member \(member): \(summary.total) of \(count)")
     }
   }
