@@ -159,11 +159,6 @@ public final class LegacyDataMigrator: Sendable {
     return preview.dittosToRecover
   }
 
-  /// ``dittosToRecover()`` on the caller's thread.
-  package func dittosToRecover() -> Int? {
-    turn.takeBlocking { run(AttemptRequest(trigger: .manual, isDryRun: true)) }.dittosToRecover
-  }
-
   /// What is recoverable here, read for real on private snapshots and counted; writes nothing (no
   /// flag, no counter, no library, no line at notice level, no telemetry tag). See ``LegacySurvey``.
   package func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) async -> LegacySurvey {

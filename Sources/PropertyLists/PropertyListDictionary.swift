@@ -74,9 +74,6 @@ public struct PropertyListDictionary: Sendable, Hashable {
     Dictionary(entries.map { ($0.key, $0.value) }) { first, _ in first }
   }
 
-  /// The entry at `position` (0 ..< count).
-  package func entry(at position: Int) -> Element { entries[position] }
-
   /// `key` before `other`: by Swift's string order, and keys that order takes for equal by their
   /// UTF-16 code units, so any set of distinct keys has one order.
   static func ordered(_ key: String, _ other: String) -> Bool {

@@ -229,8 +229,6 @@ struct JSONBytes {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  var text: String { String(decoding: bytes, as: UTF8.self) }
-
   mutating func raw(_ literal: StaticString) {
     literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }

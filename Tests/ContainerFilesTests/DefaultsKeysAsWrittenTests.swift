@@ -80,15 +80,16 @@ import Testing
   /// A string holding an unpaired UTF-16 surrogate (a binary plist can hold one; no Swift string
   /// can) is never rewritten as U+FFFD: the flag's rewrite is refused by name and the file keeps
   /// its bytes.
-  @Test(arguments: [[UInt16(0xD800)], [0x61, 0xDC00], [0xDBFF, 0x62]])
-  func aStringThatCannotBeWrittenBackAsReadRefusesTheRewrite(units: [UInt16]) throws {
+  @Test(arguments: [[UInt16(0xD800)], [0x61, 0xDC00], [0xDBFF, 0x62]], [false, true])
+  func aStringThatCannotBeWrittenBackAsReadRefusesTheRewrite(units: [UInt16], inKey: Bool) throws {
     let folder = try TemporaryDirectory("defaults-surrogate")
     let path = try AppGroupDefaultsTests.preferencesFile(in: folder)
-    let bytes = Self.binaryPlist(key: "note", utf16Value: units)
+    let bytes = Self.binaryPlist(units: units, inKey: inKey)
     try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let text = String(decoding: units, as: UTF16.self)
     #expect(
       try PropertyListReader.decode(bytes).value
-        == ["note": .string(String(decoding: units, as: UTF16.self))])
+        == (inKey ? [text: "value"] : ["note": .string(text)]))
     let defaults = AppGroupDefaults(path: path)
     #expect(try defaults.readFlags() == MigrationFlags())
     #expect {
@@ -103,16 +104,19 @@ import Testing
     #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
   }
 
-  /// `{key: <UTF-16 string of units>}` as a one-dictionary binary plist.
-  static func binaryPlist(key: String, utf16Value units: [UInt16]) -> [UInt8] {
+  /// A one-entry dictionary as a binary plist: `{note: <UTF-16 string of units>}`, or with
+  /// `inKey`, `{<UTF-16 string of units>: value}`.
+  static func binaryPlist(units: [UInt16], inKey: Bool) -> [UInt8] {
+    func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+    var utf16: [UInt8] = [0x60 | UInt8(units.count)]
+    for unit in units { utf16 += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
     var bytes = Array("bplist00".utf8)
     let dictionaryOffset = bytes.count
     bytes += [0xD1, 0x01, 0x02]
     let keyOffset = bytes.count
-    bytes += [0x50 | UInt8(key.utf8.count)] + Array(key.utf8)
+    bytes += inKey ? utf16 : ascii("note")
     let valueOffset = bytes.count
-    bytes += [0x60 | UInt8(units.count)]
-    for unit in units { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+    bytes += inKey ? ascii("value") : utf16
     let table = bytes.count
     bytes += [UInt8(dictionaryOffset), UInt8(keyOffset), UInt8(valueOffset)]
     bytes += [0, 0, 0, 0, 0, 0, 1, 1]

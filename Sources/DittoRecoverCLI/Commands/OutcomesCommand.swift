@@ -131,9 +131,14 @@ struct OutcomesCommand: Command {
           }
           // A device or a socket is no capture (`/dev/zero` would be read for ever); a FIFO
           // given by name is a pipe (`<(ssh host log show …)`) and is read to its end.
-          if let status = try? FileStatus.following(path: file),
-            [.characterDevice, .blockDevice, .socket].contains(status.kind)
-          {
+          // What cannot be examined is not refused here: the scan opens it and names why not.
+          let status: FileStatus?
+          do {
+            status = try FileStatus.following(path: file)
+          } catch {
+            status = nil
+          }
+          if let status, [.characterDevice, .blockDevice, .socket].contains(status.kind) {
             throw InputError(
               "\(file): is a \(status.kind.humanName), not a log capture or an archive")
           }
