@@ -74,8 +74,7 @@ struct FreeSpaceCarver {
   func carve() throws(FileAccessError) -> [Found] {
     guard let spec, spec.columns.first?.isRowidAlias == true else { return [] }
     var found: [Found] = []
-    for number in stride(from: 1, through: source.pageCount, by: 1)
-    where !scan.map.isStructural(number) {
+    for number in source.presentPages where !scan.map.isStructural(number) {
       guard let bytes = try source.page(number) else { continue }
       try carvePage(
         bytes, number: number, isFree: scan.map.freePages.contains(number), into: &found)

@@ -29,8 +29,8 @@ import SafeFiles
 
 /// Which pages are pointer maps, which are free, and what the pointer map says about the rest.
 struct PageMap {
-  /// Page numbers of pointer-map pages.
-  private(set) var pointerMapPages = Set<Int>()
+  /// Pages per pointer-map group (a map page and the J pages it describes); 0 without maps.
+  private let mapGroupSize: Int
   /// Map entry type per page, when the file has pointer maps and the entry was readable.
   private(set) var mapTypes: [Int: UInt8] = [:]
   /// Freelist trunk and leaf pages, from the freelist walk and the pointer map.
@@ -52,20 +52,16 @@ struct PageMap {
     } else {
       hasMaps = try Self.looksLikePointerMap(source, entriesPerMap: entriesPerMap)
     }
-    if hasMaps, entriesPerMap > 0 {
-      var mapPage = 2
-      while mapPage <= count {
-        if mapPage == lockBytePage { mapPage += 1 }
-        pointerMapPages.insert(mapPage)
-        if let bytes = try source.page(mapPage) {
-          for index in 0..<entriesPerMap {
-            let described = mapPage + 1 + index
-            guard described <= count, let type = bytes.byte(at: 5 * index) else { break }
-            if (1...5).contains(type) { mapTypes[described] = type }
-            if type == 2 { freePages.insert(described) }
-          }
-        }
-        mapPage += entriesPerMap + 1
+    mapGroupSize = hasMaps && entriesPerMap > 0 ? entriesPerMap + 1 : 0
+    // Only map pages the files hold are read: a page count claimed by a header or a frame never
+    // sets the work.
+    for mapPage in source.presentPages where isPointerMapPage(mapPage) {
+      guard let bytes = try source.page(mapPage) else { continue }
+      for index in 0..<entriesPerMap {
+        let described = mapPage + 1 + index
+        guard described <= count, let type = bytes.byte(at: 5 * index) else { break }
+        if (1...5).contains(type) { mapTypes[described] = type }
+        if type == 2 { freePages.insert(described) }
       }
     }
     if let header = source.header {
@@ -75,7 +71,16 @@ struct PageMap {
 
   /// True for pages that are never b-tree pages (pointer maps, the lock-byte page).
   func isStructural(_ page: Int) -> Bool {
-    pointerMapPages.contains(page) || page == lockBytePage
+    isPointerMapPage(page) || page == lockBytePage
+  }
+
+  /// True when `page` is a pointer-map page, by SQLite's own rule (`ptrmapPageno`): the first page
+  /// of its group, moved one page on when that is the lock-byte page.
+  private func isPointerMapPage(_ page: Int) -> Bool {
+    guard mapGroupSize > 0, page >= 2 else { return false }
+    var first = (page - 2) / mapGroupSize * mapGroupSize + 2
+    if first == lockBytePage { first += 1 }
+    return page == first
   }
 
   // MARK: - Freelist

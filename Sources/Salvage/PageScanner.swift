@@ -60,8 +60,7 @@ struct PageScan {
     var leaves = Set<Int>()
     var records: [Int: [(rowid: Int64, values: [RecordValue])]] = [:]
     let map = self.map
-    for number in stride(from: 1, through: source.pageCount, by: 1) where !map.isStructural(number)
-    {
+    for number in source.presentPages where !map.isStructural(number) {
       guard let origin = source.origin(of: number), let bytes = try source.page(number) else {
         continue
       }

@@ -27,6 +27,10 @@ final class PageSource {
   let pageSize: Int
   let usableSize: Int
   let pageCount: Int
+  /// Every page number, up to `pageCount`, whose bytes some file holds, ascending: what a scan
+  /// reads. Bounded by the bytes on disk, whatever page count a header or a frame claims (a frame
+  /// for page 4,294,967,295 adds one page, not four billion).
+  let presentPages: [Int]
   /// The newest valid database header (page 1 from the WAL if it holds one, else the main file's).
   let header: DatabaseHeader?
   /// True when the main file's own first 100 bytes are a valid header.
@@ -94,6 +98,9 @@ final class PageSource {
       pageCount = mainPages
     }
     self.frames = frames
+    presentPages = Self.pagesHeld(
+      mainData: mainData, mainPages: mainPages, framePages: frames.keys, pageSize: size,
+      pageCount: pageCount)
     var newest = mainHeader
     if let offset = frames[1], let page1 = try wal?.frameData(at: offset),
       let walHeader = DatabaseHeader(page1), walHeader.pageSize == size
@@ -148,7 +155,8 @@ final class PageSource {
   func payload(of cell: TableLeafCell, accept: (Int) -> Bool) throws(FileAccessError) -> [UInt8]? {
     guard var next = cell.overflowPage else { return cell.local }
     let perPage = usableSize - 4
-    guard perPage > 0, cell.payloadSize - cell.local.count <= pageCount * perPage else {
+    // A chain visits each page at most once, so it cannot be longer than the pages held.
+    guard perPage > 0, cell.payloadSize - cell.local.count <= presentPages.count * perPage else {
       return nil
     }
     var payload = cell.local
@@ -164,6 +172,41 @@ final class PageSource {
       next = Int(following)
     }
     return payload
+  }
+
+  /// The page numbers held by the main file's data regions (pages wholly in a hole excluded) and
+  /// by `framePages`, up to `pageCount`, ascending and once each.
+  private static func pagesHeld(
+    mainData: [(start: Int64, end: Int64)], mainPages: Int, framePages: Dictionary<Int, Int64>.Keys,
+    pageSize: Int, pageCount: Int
+  ) -> [Int] {
+    let lastMain = min(mainPages, pageCount)
+    var pages: [Int] = []
+    for region in mainData {
+      let first = Int(region.start / Int64(pageSize)) + 1
+      let last = min(Int((region.end - 1) / Int64(pageSize)) + 1, lastMain)
+      // Regions are ascending and disjoint, but two may share a page.
+      let from = max(first, (pages.last ?? 0) + 1)
+      if from <= last { pages.append(contentsOf: from...last) }
+    }
+    let extra = framePages.filter { $0 >= 1 && $0 <= pageCount }.sorted()
+    guard !extra.isEmpty else { return pages }
+    var merged: [Int] = []
+    merged.reserveCapacity(pages.count + extra.count)
+    var i = 0
+    var j = 0
+    while i < pages.count || j < extra.count {
+      let next: Int
+      if j == extra.count || (i < pages.count && pages[i] <= extra[j]) {
+        next = pages[i]
+        i += 1
+      } else {
+        next = extra[j]
+        j += 1
+      }
+      if merged.last != next { merged.append(next) }
+    }
+    return merged
   }
 
   // MARK: - Page size inference

@@ -146,6 +146,36 @@ struct OrphanedWALTests {
     #expect(result.library.dittoCount == 120)
   }
 
+  /// A frame naming a far page (up to 2^32 - 1), past a break in the chain or committed with a
+  /// database size to match: the scans read the pages the files hold, not the pages claimed. (A
+  /// fuzzed -wal of this shape once made salvage walk four billion page numbers.)
+  @Test(arguments: [
+    (UInt32(1 << 20), false), (UInt32.max, false), (UInt32(1 << 31), true), (UInt32.max, true),
+  ])
+  func aFarFramePageAddsOnePageNotBillions(page: UInt32, committed: Bool) throws {
+    let scratch = try TestFolder()
+    let (expected, full, builder) = try Self.walStore(in: scratch, updates: false)
+    try builder.close()
+    let walPath = full + "/Ditto.sqlite-wal"
+    var wal = try scratch.bytes(walPath)
+    let frames = (wal.count - 32) / (4096 + 24)
+    // The far frame carries a copy of the last frame's page (a leaf of the store, most likely).
+    let data = Array(wal.suffix(4096))
+    wal += WALFrames.frame(
+      after: wal, page: page, commit: committed ? page : 0, data: data, validChecksum: committed)
+    try scratch.write(wal, to: walPath)
+    let result = try Salvager.salvage(
+      path: full + "/Ditto.sqlite", options: SalvageOptions(includeDeleted: true))
+    #expect(result.library.categories.map(\.title) == expected.categories.map(\.title))
+    #expect(
+      Set(result.library.categories.flatMap { $0.dittos.map(\.text) })
+        == Set(expected.categories.flatMap { $0.dittos.map(\.text) }))
+    let mainPages = (try scratch.bytes(full + "/Ditto.sqlite")).count / 4096
+    for source in result.sources where source.kind != .freelist {
+      #expect(source.pages <= mainPages + frames + 1, "\(source.kind) read \(source.pages) pages")
+    }
+  }
+
   @Test func hasValidFramesAnswers() throws {
     let scratch = try TestFolder()
     let (_, full, builder) = try Self.walStore(in: scratch, updates: false)
@@ -198,5 +228,50 @@ struct OrphanedWALTests {
     #expect(result.library == expected)
     #expect(result.sources.map(\.kind) == [.main, .wal])
     #expect(result.sources.reduce(0) { $0 + $1.rows } == 120)
+  }
+}
+
+/// Appends frames to a -wal the way SQLite writes them: this WAL's salts, and the cumulative
+/// checksum over the header and every frame before (the WAL magic chooses the byte order).
+enum WALFrames {
+  static func frame(
+    after wal: [UInt8], page: UInt32, commit: UInt32, data: [UInt8], validChecksum: Bool
+  ) -> [UInt8] {
+    let bigEndian = wal[3] & 1 == 1
+    func word(_ bytes: [UInt8], _ at: Int, big: Bool) -> UInt32 {
+      let b = bytes[at..<at + 4].map(UInt32.init)
+      return big
+        ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+    }
+    func add(_ sum: inout (UInt32, UInt32), _ bytes: [UInt8]) {
+      var index = 0
+      while index + 8 <= bytes.count {
+        sum.0 = sum.0 &+ word(bytes, index, big: bigEndian) &+ sum.1
+        sum.1 = sum.1 &+ word(bytes, index + 4, big: bigEndian) &+ sum.0
+        index += 8
+      }
+    }
+    func bigEndianBytes(_ value: UInt32) -> [UInt8] {
+      [
+        UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),
+        UInt8(value & 0xFF),
+      ]
+    }
+    var sum = (word(wal, 24, big: true), word(wal, 28, big: true))
+    let frameSize = 24 + data.count
+    var offset = 32
+    while offset + frameSize <= wal.count {
+      add(&sum, Array(wal[offset..<offset + 8]))
+      add(&sum, Array(wal[offset + 24..<offset + frameSize]))
+      offset += frameSize
+    }
+    var header = bigEndianBytes(page) + bigEndianBytes(commit)
+    add(&sum, header)
+    add(&sum, data)
+    header += Array(wal[16..<24])
+    header +=
+      validChecksum
+      ? bigEndianBytes(sum.0) + bigEndianBytes(sum.1) : [UInt8](repeating: 0xAB, count: 8)
+    return header + data
   }
 }
