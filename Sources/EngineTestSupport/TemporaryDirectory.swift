@@ -7,12 +7,24 @@ import SafeFiles
 /// (`scripts/test`) `TMPDIR` sits behind a symbolic link, as `/var/folders/…` does on a Mac, so every
 /// container, library and backup a test makes is reached through a symlinked parent folder.
 package final class TemporaryDirectory: @unchecked Sendable {
+  /// A private folder of its own around ``path``: what lies beside ``path`` is only what the test
+  /// puts there (the tool looks beside a container for copies of it, and must never find another
+  /// test's files).
   private let directory: PrivateDirectory
-  package var path: String { directory.path }
+  /// The test's folder, alone in its parent.
+  package let path: String
 
   package init(_ label: String = "test") throws {
     directory = try PrivateDirectory(
       prefix: "ditto-\(label)-", resolvingLinks: false, marked: false)
+    path = directory.path + "/ditto-\(label)"
+    // Searchable by others, as the folder under `TMPDIR` itself is: tests that run the tool as
+    // another user reach the test's folder through it.
+    chmod(directory.path, 0o755)
+    guard mkdir(path, 0o700) == 0 else {
+      directory.remove()
+      throw FileAccessError(path: path, operation: "create", code: errno)
+    }
   }
 
   deinit {

@@ -34,6 +34,8 @@ package struct DirectoryWalkSummary: Sendable, Equatable {
   package var stoppedEarly = false
   /// Directories that could not be opened or read.
   package var problems: [DirectoryWalkProblem] = []
+  /// Directories listed, the root included.
+  package var directoriesListed = 0
 }
 
 /// Walks a directory tree without following symbolic links, in name order, with bounds.
@@ -85,6 +87,7 @@ package struct DirectoryWalker: Sendable {
       return
     }
     defer { close(fd) }
+    summary.directoriesListed += 1
     for name in names {
       if examined >= examineLimit {
         summary.stoppedEarly = true

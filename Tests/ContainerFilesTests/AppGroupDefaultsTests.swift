@@ -97,8 +97,11 @@ import Testing
   /// A writer that holds the folder's lock forever makes the update give up as "not now", never
   /// hang (here the lock is the one a temporary folder holds while in use).
   @Test func aLockHeldForeverIsNotNowNeverAHang() throws {
-    let folder = try TemporaryDirectory("defaults-locked")
-    let path = folder.appending(AppGroupDefaults.fileName)
+    // A private folder holds its lock while in use (a test folder's own is the one inside it).
+    let folder = try PrivateDirectory(
+      prefix: "ditto-defaults-locked-", resolvingLinks: false, marked: false)
+    defer { folder.remove() }
+    let path = folder.path + "/" + AppGroupDefaults.fileName
     #expect {
       try AppGroupDefaults(path: path).update(["k": .bool(true)])
     } throws: { error in

@@ -42,7 +42,10 @@ struct HostileContainerTests {
     let container = folder.appending("device")
     let builder = try ContainerBuilder(root: container)
     try LibraryFixtures.copy(.empty, toFolder: container)
-    let outside = folder.appending("outside.sqlite")
+    // Outside the container and outside the space searched for copies of it: a link is the
+    // only way there.
+    let elsewhere = try TemporaryDirectory("elsewhere")
+    let outside = elsewhere.appending("outside.sqlite")
     try LegacyStoreWriter.write(
       FixtureContent.make(categories: 1, dittosPerCategory: 3, seed: 1), to: outside)
     switch trap {

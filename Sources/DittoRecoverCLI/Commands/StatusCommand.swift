@@ -47,17 +47,16 @@ struct StatusCommand: Command {
     try target.validate(context)
     let migrator = target.makeMigrator(context)
     let survey = migrator.survey(.contentsAndSalvage)
-    let copies = target.nearbyCopies(given: survey)
+    let nearby = target.nearby(given: survey)
     let flag = Result { () throws(FlagStoreError) -> Bool in
       try migrator.flags.readFlags().isComplete
     }
     let library = LibraryStatus(path: target.libraryPath)
     var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
-    output.add(
-      nearbyCopies: copies, survey: survey, target: target, invocation: context.invocation)
+    output.add(nearby: nearby, survey: survey, target: target, invocation: context.invocation)
     let text = StatusRendering.text(
       survey, flag: flag, library: library, target: target, invocation: context.invocation,
-      nearbyCopies: copies)
+      nearby: nearby)
     return .result(output, text: text)
   }
 }

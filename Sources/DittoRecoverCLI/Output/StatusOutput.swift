@@ -30,15 +30,21 @@ struct StatusOutput: Encodable {
   @OmittedWhenNil var next: [String]? = nil
   @OmittedWhenNil var defaultsError: String? = nil
   /// Copies of the container nearby holding legacy data the folder read does not (every one when
-  /// it holds none; else those with more dittos): `{"path", "dittos", "hasLegacyData",
-  /// "relation"}`, most dittos first. Always present (empty when there are none).
+  /// it holds none; else those that would give more dittos): `{"path", "dittos", "hasLegacyData",
+  /// "relation", "kind"}`, most dittos first. Always present (empty when there are none).
   var nearbyCopies: [NearbyCopies.Copy] = []
+  /// Where the copies were looked for: `{"root", "depth", "folders", "filesExamined",
+  /// "complete", "notOpened": [{"path", "reason"}]}`; omitted without `--container`.
+  @OmittedWhenNil var nearbySearch: NearbyCopies.Space? = nil
 
-  /// Adds the copies nearby, and the command that reads each (first among `next`).
+  /// Adds the copies nearby, the space searched, and the command that reads each copy (first
+  /// among `next`).
   mutating func add(
-    nearbyCopies copies: [NearbyCopies.Copy], survey: LegacySurvey, target: ContainerOptions,
+    nearby: NearbyCopies.Findings?, survey: LegacySurvey, target: ContainerOptions,
     invocation: [String]
   ) {
+    nearbySearch = nearby?.space
+    let copies = nearby?.copies ?? []
     nearbyCopies = copies
     guard !copies.isEmpty else { return }
     let steps = StatusRendering.nearbyCopySteps(copies, target: target, invocation: invocation)

@@ -65,7 +65,7 @@ enum StatusRendering {
   ) -> [NextStep] {
     copies.map { copy in
       .command(
-        target.invocation(invocation, readingCopy: copy.path),
+        target.invocation(invocation, reading: copy),
         label:
           "a copy \(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))"
       )
@@ -181,8 +181,9 @@ extension StatusRendering {
   /// opened or not read now, lone `-wal` files, the App Group defaults, the library and the steps.
   static func text(
     _ survey: LegacySurvey, flag: Result<Bool, FlagStoreError>, library: LibraryStatus,
-    target: ContainerOptions, invocation: [String], nearbyCopies: [NearbyCopies.Copy] = []
+    target: ContainerOptions, invocation: [String], nearby: NearbyCopies.Findings? = nil
   ) -> String {
+    let nearbyCopies = nearby?.copies ?? []
     var flagSet = false
     var flagError: String?
     switch flag {
@@ -194,12 +195,25 @@ extension StatusRendering {
       // Never "nothing" while a copy one folder away holds the dittos.
       first =
         "recoverable: nothing in this folder; a copy of it nearby holds legacy data (\(plural(best.dittos, "ditto")) readable): \(best.path)"
+    } else if !survey.hasRecoverableLegacyData, let space = nearby?.space, !space.isExhaustive {
+      // Never "nothing" about places that were not looked into.
+      first =
+        "recoverable: nothing in this folder; unknown nearby: \(ContainerOptions.notOpenedList(space)) could not be searched"
     }
     var lines = [first, "container: \(target.layout.container)"]
     for copy in nearbyCopies {
       lines.append(
-        "copy nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) readable\(survey.hasRecoverableLegacyData ? ", more than this folder" : "")"
+        "\(copy.kind == "store" ? "store file" : "copy") nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) \(copy.kind == "store" ? "it would give" : "readable")\(survey.hasRecoverableLegacyData ? ", more than this folder" : "")"
       )
+    }
+    if let space = nearby?.space {
+      lines.append("nearby: \(space.sentence)")
+      for place in space.notOpened.prefix(10) {
+        lines.append("not opened nearby: \(place.path): \(place.reason)")
+      }
+      if space.notOpened.count > 10 {
+        lines.append("not opened nearby: \(space.notOpened.count - 10) more")
+      }
     }
     lines.append("recoverable legacy data: \(survey.hasRecoverableLegacyData ? "yes" : "no")")
     lines.append(

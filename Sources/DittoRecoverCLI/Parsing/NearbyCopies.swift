@@ -1,159 +1,361 @@
 import ContainerFiles
 import DittoStore
 import LegacyMigration
+import LegacyStore
 import SafeFiles
+import Salvage
 
-/// Copies of a container near the folder given: where Finder, Files and zip tools put a second
-/// copy. Before the tool says "nothing here" (or imports less than a copy holds), it looks at
-/// them, so that an answer never sounds final while the dittos are one folder away.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Copies of a container near the folder given, found by what the files hold, never by their
+/// names. Before the tool says "nothing here" (or imports less than a copy holds), it looks, and it
+/// says where it looked: an answer never sounds final while the dittos are one folder away, or
+/// while a folder nearby could not be opened.
 ///
-/// Looked at (links never followed, hidden folders left out):
-/// - siblings named as duplicates are named: `<name> copy`, `<name> copy 2`, `<name> 2`,
-///   `<name> (1)`, `<name>-1`, and the localized "copy" words Finder uses;
-/// - an Xcode `.xcappdata` bundle beside it (its `AppData`);
-/// - containers up to three folders below the folder given, when it is not a container itself (a
-///   zip unpacked inside a zip).
+/// THE SEARCHED SPACE: the folder holding the one given (its siblings, whatever their names) and
+/// everything below it, down to ``depth`` folders below the folder given (a container six folders
+/// down, and the three levels of the app's store folders inside it), at most ``entryBudget`` entries and ``readBudget`` databases read. Links are never
+/// followed; a FIFO, a socket or a device is never opened.
 ///
-/// Each folder that has a container's layout is surveyed (read on private snapshots, nothing
-/// written); those holding legacy data are returned with their counts, most dittos first.
+/// WHAT COUNTS: every regular file whose first bytes are SQLite's ("SQLite format 3") or a `-wal`'s
+/// (its magic number), under any name and in any letter case. A file SQLite pairs with a main file
+/// (`<name>-wal`) belongs to that store. Each store is placed:
+///
+///   WHERE IT IS                                        WHAT IT IS       THE COMMAND THAT READS IT
+///   a place the app's probe reads, below a folder A    a container copy `--container A`
+///   (`Ditto.sqlite` in any case, in A, A/Documents,
+///   A/Library/Application Support[/Ditto])
+///   anywhere else, under any name                      a store file     `recover --from FILE`
+///
+/// A container copy is surveyed as `--container` reads it; a store file is read on a snapshot (or
+/// rebuilt by salvage when only its `-wal` is left, or SQLite cannot open it). Databases that are
+/// not Ditto 2.x stores (the 3.x library, another app's) are left out by what they hold.
+///
+/// "NOT OPENED": a folder the search could not list, a link it did not follow, a file it could
+/// not read, a level below the depth: each is named, and while one is, "nothing" is never said.
 struct NearbyCopies {
-  /// A container copy nearby that holds legacy data.
+  /// A copy nearby that holds legacy data.
   struct Copy: Equatable, Encodable {
-    /// The folder to pass as `--container`.
+    /// The folder to pass as `--container` (kind `container`), or the file to pass as `--from`
+    /// (kind `store`).
     let path: String
-    /// Dittos that read as they are there (its chosen store and the App Group defaults' keys).
+    /// Dittos a recovery from it would give (its `-wal` applied, or rebuilt by salvage).
     let dittos: Int
     /// True when it holds legacy files (a store, a lone `-wal`, defaults keys), read or not.
     let hasLegacyData: Bool
     /// How it relates to the folder given: `sibling`, `xcappdata` or `below`.
     let relation: String
+    /// `container` (a folder with a container's layout) or `store` (a store file elsewhere).
+    let kind: String
   }
 
-  /// The words Finder and Files put after a name they duplicate (English first).
-  static let copyWords = [
-    "copy", "Copy", "Kopie", "copie", "copia", "kopia", "kopio", "kopi", "cópia", "másolat",
-    "kópia", "копия", "コピー", "副本", "拷贝", "복사본", "Αντίγραφο", "kopya", "salinan",
-  ]
+  /// A place nearby the search could not look into.
+  struct NotOpened: Equatable, Encodable {
+    let path: String
+    let reason: String
+  }
 
-  /// How deep below the folder given containers are looked for.
-  static let depth = 3
-  /// At most this many folders are listed while looking below (a home folder given by mistake
-  /// must not turn into a walk of the disk).
-  static let folderBudget = 4000
+  /// What was searched, so that an answer can say it.
+  struct Space: Equatable, Encodable {
+    /// The folder searched (the one holding the folder given).
+    let root: String
+    /// Levels searched below the folder given.
+    let depth: Int
+    /// Folders listed.
+    let folders: Int
+    /// Files whose first bytes were read.
+    let filesExamined: Int
+    /// False when a budget stopped the search before the whole space was seen.
+    let complete: Bool
+    /// What could not be looked into.
+    let notOpened: [NotOpened]
 
-  /// True when `name` is how a duplicate of `original` is named (`original copy`,
-  /// `original 2`, `original (1)`, `original copy 3`, `original-1`).
-  static func isDuplicateName(_ name: String, of original: String) -> Bool {
-    guard name != original, name.hasPrefix(original) else { return false }
-    var rest = Substring(name.dropFirst(original.count))
-    func dropNumber(_ text: inout Substring) -> Bool {
-      let digits = text.prefix { $0.isASCII && $0.isNumber }
-      guard !digits.isEmpty else { return false }
-      text = text.dropFirst(digits.count)
-      return true
-    }
-    if rest.hasPrefix(" (") {
-      rest = rest.dropFirst(2)
-      return dropNumber(&rest) && rest == ")"
-    }
-    if rest.hasPrefix("-") || rest.hasPrefix("_") {
-      rest = rest.dropFirst()
-      return dropNumber(&rest) && rest.isEmpty
-    }
-    guard rest.hasPrefix(" ") else { return false }
-    rest = rest.dropFirst()
-    if dropNumber(&rest) { return rest.isEmpty }
-    for word in copyWords where rest.hasPrefix(word) {
-      var after = rest.dropFirst(word.count)
-      if after.isEmpty { return true }
-      if after.hasPrefix(" ") {
-        after = after.dropFirst()
-        return dropNumber(&after) && after.isEmpty
+    /// True when "nothing" may be said about this space: all of it seen, nothing left unopened.
+    var isExhaustive: Bool { complete && notOpened.isEmpty }
+
+    /// `searched 12 folders beside and below X (6 levels down)`, and what was not.
+    var sentence: String {
+      var text =
+        "searched \(plural(folders, "folder")) and \(plural(filesExamined, "file")) beside and below \(root) (to \(depth) levels below the folder given), by content"
+      if !complete { text += "; stopped at the search's limit before the end" }
+      if !notOpened.isEmpty {
+        text += "; \(plural(notOpened.count, "place")) not opened"
       }
+      return text
     }
-    return false
   }
 
-  /// The folders near `folder` (the one read) and `given` (the one named) that have a
-  /// container's layout, in a stable order; `folder` itself is never among them.
-  static func candidates(given: String, folder: String) -> [(path: String, relation: String)] {
-    var found: [(String, String)] = []
-    var seen: Set<String> = [folder]
-    func add(_ path: String, _ relation: String) {
-      guard !seen.contains(path) else { return }
-      seen.insert(path)
-      found.append((path, relation))
-    }
-    // Siblings of the folder read, and of the folder given when it is another.
-    for base in [folder, given] {
-      let (parent, name) = split(base)
-      guard !name.isEmpty else { continue }
-      for child in subfolders(of: parent) {
-        let path = join(parent, child)
-        if child.hasSuffix(".xcappdata") {
-          let appData = path + "/AppData"
-          if appData != folder, FolderResolution.has(.appGroupContainer, at: appData) {
-            add(appData, "xcappdata")
+  /// What the search found and where it looked.
+  struct Findings: Equatable {
+    /// Copies holding legacy data, most dittos first.
+    var copies: [Copy]
+    var space: Space
+  }
+
+  /// Levels of folders searched below the folder given: a container six folders down, and the
+  /// folders the app's probe reads inside it (`Library/Application Support/Ditto`, three more).
+  static let depth = 9
+  /// Entries (files and folders) looked at, at most: a home folder given by mistake must not
+  /// turn into a walk of the disk.
+  static let entryBudget = 50_000
+  /// Databases read at most.
+  static let readBudget = 64
+
+  /// Searches the space around `given` (the folder named) for copies of `folder` (the container
+  /// read, `given` or a folder inside it); `folder`'s own stores are never counted as copies.
+  static func search(given: String, folder: String) -> Findings {
+    let root = parent(of: given)
+    var notOpened: [NotOpened] = []
+    var sqliteFiles: [String] = []
+    var walFiles: [String] = []
+    var examined = 0
+    // Below the parent: the siblings are one level down, the folder given's own levels one more.
+    let walker = DirectoryWalker(
+      reportLimit: entryBudget, examineLimit: entryBudget, depthLimit: depth + 2)
+    let summary: DirectoryWalkSummary
+    do {
+      // The folder as the user named it may sit behind a link (`/var` on a Mac): it is opened
+      // as they named it, and only what lies below it is never followed.
+      summary = try walker.walk(root: resolved(root)) { entry in
+        let path = join(root, PrintablePath.escape(entry.relativePath))
+        guard let rawPath = UserPath.validUTF8(entry.relativePath).map({ join(root, $0) }) else {
+          if entry.status.kind == .regular || entry.status.kind == .symbolicLink {
+            notOpened.append(NotOpened(path: path, reason: "a name that is not UTF-8"))
           }
-        } else if isDuplicateName(child, of: name),
-          FolderResolution.has(.appGroupContainer, at: path)
-        {
-          add(path, "sibling")
+          return
+        }
+        // The folder read's own store places: the survey reports them, links and all.
+        guard !isOwnStoreFile(rawPath, of: folder) else { return }
+        switch entry.status.kind {
+        case .symbolicLink:
+          notOpened.append(NotOpened(path: path, reason: "a symbolic link (not followed)"))
+        case .regular:
+          guard entry.status.size >= 32 else { return }
+          examined += 1
+          switch sniff(rawPath) {
+          case .sqlite: sqliteFiles.append(rawPath)
+          case .wal: walFiles.append(rawPath)
+          case .other:
+            // A store's name in a probed place is a candidate whatever its bytes (a store whose
+            // header is damaged may still be salvaged): the survey decides.
+            if containerHolding(rawPath, within: root) != nil { sqliteFiles.append(rawPath) }
+          case .unreadable(let reason): notOpened.append(NotOpened(path: path, reason: reason))
+          }
+        default:
+          break  // FIFOs, sockets, devices: never opened, never a store
         }
       }
+    } catch {
+      let space = Space(
+        root: root, depth: depth, folders: 0, filesExamined: 0, complete: false,
+        notOpened: [NotOpened(path: root, reason: error.reason)])
+      return Findings(copies: [], space: space)
     }
-    // Below the folder given (and the folder read), up to `depth` folders down: only when the
-    // folder given is not itself a container (a download, an unpacked zip); a container's own
-    // folders are not walked at every run.
-    guard !FolderResolution.has(.appGroupContainer, at: given) else { return found }
-    var budget = folderBudget
-    var level = [given] + (folder == given ? [] : [folder])
-    for _ in 0..<depth {
-      var next: [String] = []
-      for parent in level {
-        for child in subfolders(of: parent) {
-          budget -= 1
-          if budget < 0 { return found }
-          let path = join(parent, child)
-          let place =
-            child.hasSuffix(".xcappdata")
-              && FolderResolution.has(
-                .appGroupContainer, at: path + "/AppData")
-            ? path + "/AppData" : path
-          if FolderResolution.has(.appGroupContainer, at: place) {
-            add(place, "below")
-          }
-          next.append(path)
-        }
-      }
-      level = next
+    var complete = !summary.stoppedEarly && summary.leftOut == 0
+    for problem in summary.problems {
+      let path = join(root, problem.displayPath.dropFirst().description)
+      let reason =
+        problem.error.operation == "descend into"
+        ? "deeper than the search goes" : problem.error.reason
+      notOpened.append(NotOpened(path: path, reason: reason))
     }
-    return found
-  }
 
-  /// The `candidates` holding legacy data, each surveyed once, most dittos first (ties: as found).
-  static func find(in candidates: [(path: String, relation: String)]) -> [Copy] {
-    candidates.compactMap { candidate in
-      let survey = survey(of: candidate.path)
-      guard survey.hasRecoverableLegacyData else { return nil }
-      return Copy(
-        path: candidate.path, dittos: survey.readableDittos, hasLegacyData: true,
-        relation: candidate.relation)
+    // Group: a `-wal` SQLite pairs with its main file belongs to that store.
+    let mains = Set(sqliteFiles)
+    let loneWALs = walFiles.filter {
+      !($0.hasSuffix("-wal") && mains.contains(String($0.dropLast(4))))
     }
-    .enumerated().sorted { lhs, rhs in
+    var containers: [String] = []
+    var storeFiles: [String] = []
+    for file in sqliteFiles + loneWALs {
+      if let container = containerHolding(file, within: root), container != folder {
+        if !containers.contains(container) { containers.append(container) }
+      } else {
+        storeFiles.append(file)
+      }
+    }
+
+    var copies: [Copy] = []
+    var reads = 0
+    for container in containers {
+      guard reads < readBudget else {
+        complete = false
+        break
+      }
+      reads += 1
+      let survey = survey(of: container)
+      guard survey.hasRecoverableLegacyData else { continue }
+      copies.append(
+        Copy(
+          path: container, dittos: StatusRendering.Recoverable(survey).dittos,
+          hasLegacyData: true, relation: relation(of: container, given: given), kind: "container"))
+    }
+    for file in storeFiles {
+      guard reads < readBudget else {
+        complete = false
+        break
+      }
+      reads += 1
+      switch count(file) {
+      case .dittos(let dittos):
+        copies.append(
+          Copy(
+            path: file, dittos: dittos, hasLegacyData: true,
+            relation: relation(of: file, given: given), kind: "store"))
+      case .notALegacyStore:
+        continue
+      case .notRead(let reason):
+        notOpened.append(NotOpened(path: file, reason: reason))
+      }
+    }
+    let sorted = copies.enumerated().sorted { lhs, rhs in
       lhs.element.dittos != rhs.element.dittos
         ? lhs.element.dittos > rhs.element.dittos : lhs.offset < rhs.offset
     }
     .map(\.element)
+    let space = Space(
+      root: root, depth: depth, folders: summary.directoriesListed, filesExamined: examined,
+      complete: complete, notOpened: notOpened)
+    return Findings(copies: sorted, space: space)
   }
 
-  /// What a container copy at `path` holds, read on snapshots, nothing written, nothing logged.
+  /// What a container copy at `path` holds, read on snapshots, nothing written, nothing logged;
+  /// lone `-wal` files rebuilt, as `recover` would.
   static func survey(of path: String) -> LegacySurvey {
     let layout = ContainerLayout(container: path)
     return LegacyDataMigrator(
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: .disabled
-    ).survey(.contents)
+    ).survey(.contentsAndSalvage)
+  }
+
+  // MARK: - Content
+
+  private enum Sniffed {
+    case sqlite, wal, other
+    case unreadable(String)
+  }
+
+  /// What the first bytes of `path` say it is (opened without following links, never blocking).
+  private static func sniff(_ path: String) -> Sniffed {
+    let file: ReadOnlyFile
+    do {
+      file = try ReadOnlyFile(path: path)
+    } catch {
+      switch error {
+      case .access(let access): return .unreadable(access.reason)
+      case .notARegularFile: return .other
+      }
+    }
+    let head: [UInt8]
+    do {
+      head = try file.read(count: 16, at: 0)
+    } catch {
+      return .unreadable(error.reason)
+    }
+    if head.count == 16, head == Array("SQLite format 3\0".utf8) { return .sqlite }
+    if head.count >= 8 {
+      let magic =
+        UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8
+        | UInt32(head[3])
+      let version =
+        UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8
+        | UInt32(head[7])
+      if magic & ~1 == 0x377F_0682, version == 3_007_000 { return .wal }
+    }
+    return .other
+  }
+
+  private enum Count {
+    case dittos(Int)
+    case notALegacyStore
+    case notRead(String)
+  }
+
+  /// The dittos a store file (or a lone `-wal`) gives: read on a snapshot; rebuilt by salvage
+  /// when SQLite cannot read it.
+  private static func count(_ file: String) -> Count {
+    let isLoneWAL = sniffIsWAL(file)
+    if !isLoneWAL {
+      do throws(LegacyStoreError) {
+        let summary = try CoreDataStore.withSnapshot(of: file) {
+          store throws(LegacyStoreError) in
+          try LegacyStoreReader(store: store).count()
+        }
+        return .dittos(summary.dittos)
+      } catch {
+        switch error {
+        case .notACoreDataStore, .notADittoStore, .ditto3Library: return .notALegacyStore
+        case .permissionDenied, .busy, .ioError, .unreadable, .noSpaceForSnapshot, .changing,
+          .notFound, .notARegularFile, .linkedFolder:
+          return .notRead(error.description)
+        case .notADatabase, .damaged: break  // salvage decides
+        }
+      }
+    }
+    do throws(LegacyStoreError) {
+      let result = try Salvager.salvage(path: file, options: SalvageOptions())
+      return result.library.dittoCount > 0 ? .dittos(result.library.dittoCount) : .notALegacyStore
+    } catch {
+      return .notALegacyStore
+    }
+  }
+
+  private static func sniffIsWAL(_ file: String) -> Bool {
+    if case .wal = sniff(file) { return true }
+    return false
+  }
+
+  // MARK: - Places
+
+  /// The container folder whose probe reads `file`: `file` is `Ditto.sqlite` (or its `-wal`) in
+  /// some letter case in one of the probed folders of that container, which lies inside `root`.
+  /// Nil for a store anywhere else or under another name.
+  static func containerHolding(_ file: String, within root: String) -> String? {
+    let (folder, name) = split(file)
+    let storeName = name.lowercased().hasSuffix("-wal") ? String(name.dropLast(4)) : name
+    guard LegacyStoreProbe.isStoreName(Array(storeName.utf8)) else { return nil }
+    // The longest probed folder first: `A/Library/Application Support/Ditto.sqlite` is A's.
+    for probed in LegacyStoreProbe.containerFolders.sorted(by: { $0.count > $1.count }) {
+      let container: String
+      if probed.isEmpty {
+        container = folder
+      } else if folder.hasSuffix("/" + probed) {
+        container = String(folder.dropLast(probed.count + 1))
+      } else {
+        continue
+      }
+      if container.hasPrefix(root + "/") || (root == "/" && container != "/") {
+        return container
+      }
+    }
+    return nil
+  }
+
+  /// True for the files `folder`'s own probe reads (its stores and their `-wal` files).
+  private static func isOwnStoreFile(_ path: String, of folder: String) -> Bool {
+    guard let container = containerHolding(path, within: parent(of: folder)) else { return false }
+    return container == folder
+  }
+
+  private static func relation(of path: String, given: String) -> String {
+    if path.hasSuffix(".xcappdata/AppData") { return "xcappdata" }
+    return path.hasPrefix(given + "/") ? "below" : "sibling"
+  }
+
+  /// `path` with its links resolved (itself when it cannot be).
+  static func resolved(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  private static func parent(of path: String) -> String {
+    split(path).parent
   }
 
   private static func split(_ path: String) -> (parent: String, name: String) {
@@ -164,10 +366,5 @@ struct NearbyCopies {
 
   private static func join(_ parent: String, _ child: String) -> String {
     parent == "/" ? "/" + child : parent + "/" + child
-  }
-
-  /// The folders in `path` (links not followed, hidden ones left out), in name order.
-  private static func subfolders(of path: String) -> [String] {
-    FolderResolution.subfolders(of: path).sorted()
   }
 }

@@ -122,29 +122,47 @@ struct ContainerOptions {
     if let home = layout.home { try InputError.requireFolder(home, option: Self.home.spec) }
   }
 
-  /// The copies of the container nearby (beside it, or up to three folders below the folder
-  /// given) that hold legacy data the folder read does not: every copy when the folder read holds
-  /// none, else those holding more dittos than it. Empty without `--container`, or when no
-  /// folder nearby has a container's layout (nothing is read then).
+  /// The search around the container (``NearbyCopies``): the copies that hold legacy data the
+  /// folder read does not (every copy when the folder read holds none, else those that would give
+  /// more dittos than it) and the space searched. Nil without `--container`.
   ///
   /// - Parameter survey: the folder read's survey, when the caller has one (else it is made).
-  func nearbyCopies(given survey: LegacySurvey? = nil) -> [NearbyCopies.Copy] {
-    nearbyCopiesAndHere(given: survey)?.copies ?? []
+  func nearby(given survey: LegacySurvey? = nil) -> NearbyCopies.Findings? {
+    nearbyAndHere(given: survey)?.findings
   }
 
-  /// The copies nearby that hold more than the folder read, and that folder's survey; nil when no
-  /// folder nearby has a container's layout (then nothing was surveyed). The places nearby are
-  /// listed once, and each surveyed once.
-  private func nearbyCopiesAndHere(given survey: LegacySurvey?)
-    -> (copies: [NearbyCopies.Copy], here: LegacySurvey)?
+  /// ``nearby(given:)`` and the folder read's survey.
+  private func nearbyAndHere(given survey: LegacySurvey?)
+    -> (findings: NearbyCopies.Findings, here: LegacySurvey)?
   {
     guard hasContainer, let resolution = containerResolution else { return nil }
-    let candidates = NearbyCopies.candidates(given: resolution.given, folder: layout.container)
-    guard !candidates.isEmpty else { return nil }
+    var findings = NearbyCopies.search(given: resolution.given, folder: layout.container)
     let here = survey ?? NearbyCopies.survey(of: layout.container)
-    let copies = NearbyCopies.find(in: candidates)
-    guard here.hasRecoverableLegacyData else { return (copies, here) }
-    return (copies.filter { $0.dittos > here.readableDittos }, here)
+    // A store the folder's own probe names through a link is that link's, not a copy.
+    let linkedHere = Set(here.skipped.compactMap { NearbyCopies.resolved($0.path) })
+    findings.copies.removeAll {
+      $0.kind == "store" && linkedHere.contains(NearbyCopies.resolved($0.path))
+    }
+    if here.hasRecoverableLegacyData {
+      let dittos = StatusRendering.Recoverable(here).dittos
+      findings.copies = findings.copies.filter { $0.dittos > dittos }
+    }
+    return (findings, here)
+  }
+
+  /// The command that reads `copy` instead of the container: for a container copy, the command
+  /// the user ran with `--container` replaced (the library stays the one the command would have
+  /// written: the folder's own `Ditto.store` when it exists); for a store file, `status --from`
+  /// after `status`, else `recover --from` into that library (`--dry-run` kept).
+  func invocation(_ invocation: [String], reading copy: NearbyCopies.Copy) -> [String] {
+    guard copy.kind == "store" else { return self.invocation(invocation, readingCopy: copy.path) }
+    let program = invocation.first ?? "ditto-recover"
+    if invocation.dropFirst().first == "status" {
+      return [program, "status", "--from", copy.path]
+    }
+    var words = [program, "recover", "--from", copy.path, "--library", libraryPath]
+    if invocation.contains("--dry-run") { words.append("--dry-run") }
+    return words
   }
 
   /// The command the user ran, reading `copy` as the container instead; the library stays the
@@ -182,17 +200,30 @@ struct ContainerOptions {
   }
 
   /// Stops (exit 66) before anything is read into a library or a flag is written when the folder
-  /// read holds no legacy data and a copy nearby does; when the folder read holds fewer dittos
-  /// than a copy, stops too if `stopsWhenFewer` (the automatic path, which would set its flag),
-  /// else names the copies on standard error and goes on. Never guesses: each copy is named with
-  /// the command that reads it.
+  /// read holds no legacy data and a copy nearby does, or when it holds none and the search
+  /// nearby could not look everywhere (a folder not opened: "nothing" would be a guess); when the
+  /// folder read holds fewer dittos than a copy, stops too if `stopsWhenFewer` (the automatic
+  /// path, which would set its flag), else names the copies on standard error and goes on. Never
+  /// guesses: each copy is named with the command that reads it, and the space searched is said.
   ///
   /// - Throws: ``InputError``.
   func requireNoBetterCopy(_ context: ToolContext, stopsWhenFewer: Bool) throws(InputError) {
-    guard let (copies, here) = nearbyCopiesAndHere(given: nil), !copies.isEmpty else { return }
+    guard let (findings, here) = nearbyAndHere(given: nil) else { return }
+    let copies = findings.copies
+    let space = findings.space
+    guard !copies.isEmpty else {
+      guard !here.hasRecoverableLegacyData else { return }
+      guard space.isExhaustive else {
+        throw InputError(
+          "--container \(layout.container) holds no legacy data, and the search for copies nearby could not look everywhere (\(space.sentence)): \(Self.notOpenedList(space)); nothing was read or written (no flag): give the folder that holds the copy, or make these readable and run the command again",
+          next: [.command(context.invocation, label: "again, once they can be read")])
+      }
+      context.diagnose("note: no copy nearby holds legacy data: \(space.sentence)")
+      return
+    }
     let steps = copies.map { copy in
       NextStep.command(
-        invocation(context.invocation, readingCopy: copy.path),
+        invocation(context.invocation, reading: copy),
         label:
           "\(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
     }
@@ -204,12 +235,20 @@ struct ContainerOptions {
     }
     if stopsWhenFewer {
       throw InputError(
-        "--container \(layout.container) holds \(plural(here.readableDittos, "ditto")), fewer than \(copies.count == 1 ? "a copy of it nearby" : "copies of it nearby"): \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
+        "--container \(layout.container) holds \(plural(StatusRendering.Recoverable(here).dittos, "ditto")), fewer than \(copies.count == 1 ? "a copy of it nearby" : "copies of it nearby"): \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
         next: steps)
     }
     context.diagnose(
       "note: \(copies.count == 1 ? "a copy" : "\(copies.count) copies") of this container nearby \(copies.count == 1 ? "holds" : "hold") more dittos: \(names)\n"
         + steps.lines.joined(separator: "\n"))
+  }
+
+  /// The places a search could not open, one phrase each (the first 10, then a count).
+  static func notOpenedList(_ space: NearbyCopies.Space) -> String {
+    var parts = space.notOpened.prefix(10).map { "\($0.path) (\($0.reason))" }
+    if space.notOpened.count > 10 { parts.append("\(space.notOpened.count - 10) more") }
+    if !space.complete { parts.append("the rest of the space, past the search's limit") }
+    return parts.joined(separator: ", ")
   }
 
   /// Stops (exit 74) when there is no library to write into: a `Ditto.store` is never created here
