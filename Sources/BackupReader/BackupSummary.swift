@@ -48,16 +48,29 @@ package struct BackupSummary: Sendable {
     return false
   }
 
+  /// True when the manifest was read and lists a non-empty store or a non-empty `-wal` of one.
+  package var holdsLegacyStoreData: Bool {
+    if case .success(let listing) = listing { return listing.holdsLegacyStoreData }
+    return false
+  }
+
+  /// True when the manifest was read and lists any file of Ditto's domains.
+  package var hasDittoFiles: Bool {
+    if case .success(let listing) = listing { return !listing.entries.isEmpty }
+    return false
+  }
+
   /// The error, when the manifest could not be read.
   package var error: BackupError? {
     if case .failure(let error) = listing { return error }
     return nil
   }
 
-  /// The newest of `summaries` whose manifest lists a non-empty Ditto store: latest date first, a backup
-  /// without a date counts as oldest; on a tie, the later one in the list. Nil when none does.
+  /// The newest of `summaries` whose manifest lists a non-empty Ditto store or a non-empty `-wal`
+  /// of one (``holdsLegacyStoreData``): latest date first, a backup without a date counts as
+  /// oldest; on a tie, the later one in the list. Nil when none does.
   package static func newestWithDittoStore(_ summaries: [BackupSummary]) -> BackupSummary? {
-    newest(summaries.filter(\.hasDittoStore))
+    newest(summaries.filter(\.holdsLegacyStoreData))
   }
 
   /// The backups among `summaries` whose manifest could not be read and that may be newer than

@@ -119,7 +119,23 @@ package struct ManifestListing: Sendable, Equatable {
     return best ?? unknownSize
   }
 
+  /// True when a store or a `-wal` of a store's name is listed with a size that is not a recorded 0:
+  /// the legacy data a recovery reads. A `-wal` alone is what a 3.0.0 device that deleted the main
+  /// file leaves, and it holds every committed row: the backup holds the dittos as much as one with
+  /// the store.
+  package var holdsLegacyStoreData: Bool {
+    hasDittoStore
+      || files.contains { entry in
+        Self.isWALName(entry.relativePath) && entry.expectedBytes != 0
+      }
+  }
+
   static let storeNames: Set<String> = ["ditto.sqlite"]
+
+  static func isWALName(_ relativePath: String) -> Bool {
+    let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+    return name.lowercased() == "ditto.sqlite-wal"
+  }
 
   static func isStoreName(_ relativePath: String) -> Bool {
     let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath

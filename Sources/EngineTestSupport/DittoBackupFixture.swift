@@ -34,11 +34,13 @@ package enum DittoBackupFixture {
   ///   - includesDitto: false leaves Ditto's domains out (a backup of a device without Ditto).
   ///   - encryption: encrypts the backup (files, manifest, keybag in Manifest.plist).
   ///   - library: the Ditto 3.x library in the App Group domain; nil for a device that never ran 3.x.
+  ///   - storeFiles: the store's files the backup holds, by suffix (`["-wal"]`: a device where 3.0.0
+  ///     deleted the main file and left its `-wal`).
   @discardableResult
   package static func build(
     at root: String, date: Date, deviceName: String = "Test iPhone", includesDitto: Bool = true,
     storeSpec: LegacyStoreSpec = store, encryption: BackupEncryption? = nil,
-    library: SwiftDataStoreSpec? = .empty
+    library: SwiftDataStoreSpec? = .empty, storeFiles: [String] = ["", "-wal", "-shm"]
   ) throws -> BackupBuilder {
     let builder = try BackupBuilder(root: root, encryption: encryption)
     try builder.writeStandardPlists(deviceName: deviceName, date: date)
@@ -50,7 +52,7 @@ package enum DittoBackupFixture {
       let scratch = try TemporaryDirectory("backup-store")
       try LegacyStoreWriter.write(
         storeSpec, to: scratch.appending("Ditto.sqlite"), journal: .walOnly)
-      for suffix in ["", "-wal", "-shm"] {
+      for suffix in storeFiles {
         let bytes = try Data(
           contentsOf: URL(fileURLWithPath: scratch.appending("Ditto.sqlite" + suffix)))
         try builder.addFile(

@@ -151,7 +151,7 @@ struct BackupCommand: Command {
     let why: String
     let chosen: BackupSummary
     if let newest = BackupSummary.newestWithDittoStore(summaries) {
-      (chosen, why) = (newest, "the newest that holds a Ditto store")
+      (chosen, why) = (newest, "the newest that holds a Ditto store (or its -wal)")
     } else if let newest = BackupSummary.newest(withDittoFiles) {
       (chosen, why) = (newest, "none holds a Ditto store; the newest with Ditto files")
     } else if let newest = BackupSummary.newest(readable) {
@@ -175,6 +175,86 @@ struct BackupCommand: Command {
           chosen: chosen, undecided: undecided, root: backupRoot, invocation: context.invocation))
     }
     return chosen
+  }
+
+  /// Stops before anything is made when the chosen backup lists no file of Ditto at all: another
+  /// app's backup, or a device without Ditto, is called what it is (never "made before Ditto 3.0"),
+  /// and the backups that do hold Ditto files are named. Exit 66; 65 when other backups could not
+  /// be read (they may hold Ditto's files: "nothing" is not proven).
+  static func requireDittoFiles(
+    _ chosen: BackupSummary, summaries: [BackupSummary], invocation: [String]
+  ) throws {
+    guard case .success(let listing) = chosen.listing, listing.entries.isEmpty else { return }
+    let others = summaries.filter { $0.backup.path != chosen.backup.path && $0.hasDittoFiles }
+    let unreadable = summaries.filter { $0.error != nil }
+    let steps: [NextStep] = others.map { other in
+      .command(
+        Self.invocation(invocation, readingBackup: other.backup.path),
+        label:
+          "a backup that holds Ditto files (\(BackupRendering.isoDate(other.backup.metadata.date) ?? "undated"))"
+      )
+    }
+    let message =
+      "\(chosen.backup.path) (\(chosen.backup.metadata.deviceName ?? "unknown device")) lists no file of Ditto (\(listing.totalRows) files, none in Ditto's domains): a backup of a device without Ditto, or of another app; nothing was made"
+    guard unreadable.isEmpty else {
+      throw DataError(
+        message
+          + "; \(unreadable.count) other backups could not be read and may hold Ditto data",
+        next: steps)
+    }
+    throw InputError(message, next: steps)
+  }
+
+  /// Stops (exit 65) before anything is imported or written when a store (or its `-wal`) the
+  /// manifest lists could not be rebuilt from the backup (its stored file missing or unreadable):
+  /// the backup's dittos could not be read, which is never "nothing on disk". The other backups
+  /// that list a store are named with the command that reads each.
+  static func requireListedStoresRebuilt(
+    _ rebuild: RebuildReport, chosen: BackupSummary, summaries: [BackupSummary],
+    invocation: [String]
+  ) throws(DataError) {
+    let lost = rebuild.failedEngineInputs.filter {
+      let name = ($0.relativePath.split(separator: "/").last.map(String.init) ?? "").lowercased()
+      return name == "ditto.sqlite" || name == "ditto.sqlite-wal"
+    }
+    guard !lost.isEmpty else { return }
+    let others = summaries.filter {
+      $0.backup.path != chosen.backup.path && $0.holdsLegacyStoreData
+    }
+    let files = lost.map {
+      "\($0.domain)/\($0.relativePath) (\($0.status.rawValue)\($0.reason.map { ": " + $0 } ?? ""))"
+    }
+    throw DataError(
+      "could not read the Ditto store of \(chosen.backup.path): the manifest lists \(files.joined(separator: ", ")), but the backup does not give its bytes; nothing was imported or written\(others.isEmpty ? "" : "; \(others.count == 1 ? "another backup lists" : "\(others.count) other backups list") a store")",
+      next: others.map { other in
+        .command(
+          Self.invocation(invocation, readingBackup: other.backup.path),
+          label:
+            "the backup of \(BackupRendering.isoDate(other.backup.metadata.date) ?? "an unknown date"), which lists a store"
+        )
+      })
+  }
+
+  /// The command the user ran, reading the backup folder `path` instead of the one given.
+  static func invocation(_ invocation: [String], readingBackup path: String) -> [String] {
+    var words = invocation.filter { $0 != "--json" }
+    // `ditto-recover backup <sub> [BACKUP]`: the first word after the subcommand that is no option.
+    var index = 3
+    while index < words.count {
+      let word = words[index]
+      if word.hasPrefix("-") {
+        // Options with a value: --out, --library, --password-file.
+        if !word.contains("="), ["--out", "--library", "--password-file"].contains(word) {
+          index += 1
+        }
+        index += 1
+        continue
+      }
+      words[index] = path
+      return words
+    }
+    words.append(path)
+    return words
   }
 
   /// What to do when a newer backup could not be read: open it (the password steps, when it is

@@ -26,6 +26,8 @@ struct BackupExtractCommand: Command {
   func run(_ context: ToolContext) throws -> CommandOutput {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(
       root: backupRoot, passwordFile: passwordFile, context: context)
+    try BackupCommand.requireDittoFiles(
+      chosen, summaries: summaries, invocation: context.invocation)
     let metadata = chosen.backup.metadata
     if metadata.isSnapshotUnfinished {
       context.diagnose(
@@ -56,6 +58,8 @@ struct BackupExtractCommand: Command {
     for problem in rebuild.folderProblems + listing.problems {
       context.diagnose("warning: \(problem)")
     }
+    try BackupCommand.requireListedStoresRebuilt(
+      rebuild, chosen: chosen, summaries: summaries, invocation: context.invocation)
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let extraction = RecoveryExtraction(
       layout: layout, includesSalvage: salvage || includesNeverCommitted,

@@ -40,6 +40,8 @@ struct BackupRecoverCommand: Command {
   func run(_ context: ToolContext) throws -> CommandOutput {
     let (chosen, listing, summaries) = try BackupCommand.chooseListing(
       root: backupRoot, passwordFile: passwordFile, context: context)
+    try BackupCommand.requireDittoFiles(
+      chosen, summaries: summaries, invocation: context.invocation)
     if chosen.backup.metadata.isSnapshotUnfinished {
       context.diagnose(
         "warning: Status.plist says \(chosen.backup.metadata.snapshotState ?? ""): the backup may be incomplete"
@@ -68,6 +70,10 @@ struct BackupRecoverCommand: Command {
       context.diagnose("warning: \(problem)")
     }
 
+    // Before anything is published or imported: a listed store the backup does not give is
+    // "could not read", never "nothing".
+    try BackupCommand.requireListedStoresRebuilt(
+      rebuild, chosen: chosen, summaries: summaries, invocation: context.invocation)
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
     if library == nil, !LibraryFailure.exists(libraryPath) {

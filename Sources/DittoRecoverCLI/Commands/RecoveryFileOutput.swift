@@ -105,15 +105,27 @@ enum RecoveryFileOutput {
     }
     let (info, report) = written
     var exitCode = ExitCode.success
+    /// Dittos left out of the file, said with the option that puts them in.
+    func leftOut(_ note: String, adding option: String, label: String) {
+      context.diagnose(
+        "note: \(note)\n"
+          + [NextStep.command(context.invocation + [option], label: label)].lines.joined(
+            separator: "\n"))
+    }
     let left = extraction.readReport.neverCommittedLeft
     if left > 0 {
-      context.diagnose(
-        "note: \(plural(left, "more ditto", "more dittos")) only in -wal frames never committed are not in the file (SQLite would never have shown them)\n"
-          + [
-            NextStep.command(
-              context.invocation + [includeNeverCommitted.spec.synopsisName],
-              label: "a file with them too, in categories of their own")
-          ].lines.joined(separator: "\n"))
+      leftOut(
+        "\(plural(left, "more ditto", "more dittos")) only in -wal frames never committed are not in the file (SQLite would never have shown them)",
+        adding: includeNeverCommitted.spec.synopsisName,
+        label: "a file with them too, in categories of their own")
+    }
+    // What only salvage reads (a lone -wal, a store SQLite cannot open) is never left silently.
+    let more = extraction.trigger == .auto ? extraction.dittosSalvageWouldAdd() : 0
+    if more > 0 {
+      leftOut(
+        "salvage rebuilds \(plural(more, "more ditto", "more dittos")) from a lone -wal or a store SQLite cannot read; they are not in the file",
+        adding: salvage.spec.synopsisName,
+        label: "a file with the dittos salvage rebuilds too (to a new name)")
     }
     if report.outcome == .foundUnreadable {
       context.printError(
