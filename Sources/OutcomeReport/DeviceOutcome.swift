@@ -45,6 +45,9 @@ struct DeviceTally: Sendable {
   var unreadable = 0
   /// The lines of the first unreadable mentions (at most ``DeviceOutcome/unreadableLineLimit``).
   var unreadableLines: [Int] = []
+  /// Tags whose fields could not be read (malformed), and the lines of the first ones.
+  var malformed = 0
+  var malformedLines: [Int] = []
   /// How the input was encoded, when not plain UTF-8 (`gzip`, `UTF-16LE`).
   var encoding: String?
   /// What stopped the input from being read whole.
@@ -89,7 +92,7 @@ struct DeviceTally: Sendable {
       source: decisive?.tag.source ?? undecided?.tag.source, from: decisive?.tag.from,
       laterManual: later, sameCaptureAs: sameCaptureAs.map { inputs[$0] },
       pendingReason: undecided?.tag.pendingReason, unreadableMentions: unreadable,
-      unreadableLines: unreadableLines,
+      unreadableLines: unreadableLines, malformedTags: malformed, malformedLines: malformedLines,
       encoding: encoding, problem: problem,
       decidingSums: decisive.map {
         OutcomeSums(
@@ -131,6 +134,11 @@ package struct DeviceOutcome: Equatable, Sendable {
   /// The 1-based lines of the first unreadable mentions (at most ``unreadableLineLimit``), so each
   /// can be found in the file.
   package let unreadableLines: [Int]
+  /// Tags of this input whose fields could not be read (malformed): each may have been the
+  /// device's deciding tag, so the device's reading is not whole.
+  package let malformedTags: Int
+  /// The 1-based lines of the first malformed tags (at most ``unreadableLineLimit``).
+  package let malformedLines: [Int]
   /// How many lines of unreadable mentions a device keeps.
   package static let unreadableLineLimit = 10
   /// How the input was encoded when it was not plain UTF-8: `gzip`, `UTF-16LE`, `UTF-16BE`, or
@@ -142,9 +150,12 @@ package struct DeviceOutcome: Equatable, Sendable {
   init(
     input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
     laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil,
-    unreadableMentions: Int = 0, unreadableLines: [Int] = [], encoding: String? = nil,
-    problem: InputProblem? = nil, decidingSums: OutcomeSums? = nil
+    unreadableMentions: Int = 0, unreadableLines: [Int] = [], malformedTags: Int = 0,
+    malformedLines: [Int] = [], encoding: String? = nil, problem: InputProblem? = nil,
+    decidingSums: OutcomeSums? = nil
   ) {
+    self.malformedTags = malformedTags
+    self.malformedLines = malformedLines
     self.unreadableLines = unreadableLines
     self.decidingSums = decidingSums
     self.unreadableMentions = unreadableMentions
@@ -168,8 +179,8 @@ package struct DeviceOutcome: Equatable, Sendable {
   package var isPending: Bool { pendingReason != nil }
 
   /// True when the input may hold tags that were not counted: mentions that could not be read,
-  /// or a problem that kept it from being read whole.
-  package var isIncomplete: Bool { unreadableMentions > 0 || problem != nil }
+  /// tags whose fields could not be read, or a problem that kept it from being read whole.
+  package var isIncomplete: Bool { unreadableMentions > 0 || malformedTags > 0 || problem != nil }
 }
 
 /// A manual attempt that came after a device's deciding tag and changed what it says.

@@ -295,8 +295,7 @@ struct InputReader {
       for _ in 0..<continuationMentions { tally.cannotRead() }
       return
     }
-    let spaced = entry.head + entry.continuation.flatMap { [UInt8(ascii: " ")] + $0 }
-    for joined in [cut, spaced] where Self.readsAsDittoTag(joined) {
+    if let joined = Self.joinedAsDittoTag(entry.head, entry.continuation) {
       Self.record(joined, into: &tally)
       for _ in 0..<entry.droppedMentions { tally.cannotRead() }
       return
@@ -316,6 +315,30 @@ struct InputReader {
       for _ in 0..<continuationMentions { tally.cannotRead() }
     }
   }
+
+  /// Pieces of a wrapped entry joined back into a line that reads as a Ditto tag, or nil. Every
+  /// line's trailing blanks were trimmed, so a wrap that fell after a blank (`fold -s`, or `fold`
+  /// landing on one) lost it: at each cut the pieces are joined as they are, or with one blank
+  /// between, and the first combination that reads as a tag wins, joining as cut first (a cut
+  /// inside a word or a value, `migration_o` / `utcome`). An entry cut more than ``joinLimit``
+  /// times is tried as cut and with a blank at every cut only.
+  private static func joinedAsDittoTag(_ head: [UInt8], _ pieces: [[UInt8]]) -> [UInt8]? {
+    let cuts = pieces.count
+    let masks: [UInt64] =
+      cuts <= joinLimit ? Array(0..<(UInt64(1) << UInt64(cuts))) : [0, (UInt64(1) << 63) - 1]
+    for mask in masks {
+      var joined = head
+      for (index, piece) in pieces.enumerated() {
+        if mask >> UInt64(min(index, 62)) & 1 == 1 { joined.append(UInt8(ascii: " ")) }
+        joined += piece
+      }
+      if readsAsDittoTag(joined) { return joined }
+    }
+    return nil
+  }
+
+  /// Cuts inside one entry up to which every combination of joins is tried (2^10 at most).
+  static let joinLimit = 10
 
   /// True when `line` is `log show`'s echo of its predicate (`Filtering the log data using …`),
   /// at its start or after a `grep -H` prefix.

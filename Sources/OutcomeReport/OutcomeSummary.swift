@@ -148,6 +148,13 @@ package struct OutcomeSummary: Equatable, Sendable {
         "\(unreadable) \(unreadable == 1 ? "mention" : "mentions") of migration_outcome in "
           + "\(holding) \(holding == 1 ? "input" : "inputs") could not be read")
     }
+    let malformedTags = inputs.reduce(0) { $0 + $1.malformedTags }
+    if malformedTags > 0 {
+      let holding = inputs.filter { $0.malformedTags > 0 }.count
+      parts.append(
+        "\(malformedTags) \(malformedTags == 1 ? "tag" : "tags") in \(holding) "
+          + "\(holding == 1 ? "input" : "inputs") could not be read (malformed)")
+    }
     let binary = inputs.filter { $0.problem == .binary }.count
     if binary > 0 {
       parts.append("\(binary) \(binary == 1 ? "input is" : "inputs are") not text")
@@ -266,6 +273,9 @@ package struct OutcomeSummaryOutput: Encodable {
     let input: String
     let unreadableMentions: Int
     @OmittedWhenNil var unreadableLines: [Int]? = nil
+    /// Tags of the input whose fields could not be read, and the lines of the first ones.
+    @OmittedWhenNil var malformedTags: Int? = nil
+    @OmittedWhenNil var malformedLines: [Int]? = nil
     @OmittedWhenNil var problem: String? = nil
     @OmittedWhenNil var problemCode: String? = nil
     @OmittedWhenNil var encoding: String? = nil
@@ -274,6 +284,10 @@ package struct OutcomeSummaryOutput: Encodable {
       input = device.input
       unreadableMentions = device.unreadableMentions
       if !device.unreadableLines.isEmpty { unreadableLines = device.unreadableLines }
+      if device.malformedTags > 0 {
+        malformedTags = device.malformedTags
+        malformedLines = device.malformedLines
+      }
       problem = device.problem?.description
       problemCode = device.problem?.code
       encoding = device.encoding

@@ -115,6 +115,11 @@ struct OutcomeTally {
 
   private mutating func noteMalformed() {
     malformed += 1
+    if devices.isEmpty { beginDevice("-") }
+    devices[devices.count - 1].malformed += 1
+    if devices[devices.count - 1].malformedLines.count < DeviceOutcome.unreadableLineLimit {
+      devices[devices.count - 1].malformedLines.append(line)
+    }
     if malformedLocations.count < Self.malformedLocationLimit {
       malformedLocations.append((max(devices.count - 1, 0), line))
     }

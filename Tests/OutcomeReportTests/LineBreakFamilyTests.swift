@@ -112,3 +112,75 @@ import Testing
     }
   }
 }
+
+/// A capture wrapped by `fold -w W` or `fold -s -w W` (W from 40 to 200), as a terminal or a mail
+/// client leaves it: every tag is counted whole, wherever a cut falls (inside a value, after a
+/// blank, inside the word `migration_outcome`), and nothing is left malformed or unreadable.
+@Suite struct WrapWidthFamilyTests {
+  /// `text` folded at `width` columns (ASCII), at the last blank within the width when
+  /// `atBlanks` (the blank stays at the line's end, as `fold -s` leaves it).
+  static func folded(_ text: String, width: Int, atBlanks: Bool) -> String {
+    var output = ""
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var rest = Substring(line)
+      while rest.count > width {
+        var cut = rest.index(rest.startIndex, offsetBy: width)
+        if atBlanks, let blank = rest[..<cut].lastIndex(of: " ") {
+          cut = rest.index(after: blank)
+        }
+        output += rest[..<cut] + "\n"
+        rest = rest[cut...]
+      }
+      output += rest + "\n"
+    }
+    return String(output.dropLast())
+  }
+
+  @Test func everyTagOfAWrappedCaptureIsCountedAtAnyWidth() {
+    var generator = LineBreakFamilyTests.Generator(state: 0xF01D)
+    for member in 0..<80 {
+      let count = Int.random(in: 1...10, using: &generator)
+      var text = ""
+      var expected = [String: Int]()
+      for index in 0..<count {
+        let outcome = LineBreakFamilyTests.outcomes.randomElement(using: &generator)!
+        expected[outcome, default: 0] += 1
+        let pid = Int.random(in: 1...99_999, using: &generator)
+        text +=
+          "2026-11-30 10:\(10 + index % 50):3\(index % 10).\(100_000 + member)-0800  0x\(String(pid, radix: 16))  Default  0x0  \(pid)  0  Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=\(Bool.random(using: &generator) ? "auto" : "manual") outcome=\(outcome) categories=\(index) dittos=\(index * 7) inserted=\(index)\n"
+        if Bool.random(using: &generator) {
+          text +=
+            "2026-11-30 10:\(10 + index % 50):3\(index % 10).\(200_000 + member)-0800  0x1a2b  Default  0x0  \(pid)  0  Ditto: [io.kern.ditto:Keyboard] a line about something else entirely\n"
+        }
+      }
+      let width = Int.random(in: 40...200, using: &generator)
+      let atBlanks = Bool.random(using: &generator)
+      let bytes = Array(Self.folded(text, width: width, atBlanks: atBlanks).utf8)
+      let summary = LineBreakFamilyTests.scan(
+        bytes, name: "wrapped-\(member)", pieces: 200, using: &generator)
+      let how = "member \(member), width \(width)\(atBlanks ? " -s" : "")"
+      #expect(summary.total == count, "\(how): \(summary.total) of \(count) tags counted")
+      #expect(summary.malformed == 0, "\(how): \(summary.malformed) malformed")
+      #expect(!summary.isIncomplete, "\(how): incomplete")
+      for (outcome, number) in expected {
+        #expect(summary.byOutcome[OutcomeCode(rawValue: outcome)!] == number, "\(how): \(outcome)")
+      }
+    }
+  }
+
+  /// A tag that no join can read is not silently dropped: the sample is incomplete, and the line
+  /// is named.
+  @Test func aTagThatCannotBeReadMakesTheSampleIncompleteAndIsLocated() {
+    var scanner = OutcomeScanner(options: OutcomeScanner.Options(unit: .tag))
+    scanner.beginInput(name: "broken.log")
+    scanner.consume(
+      Array(
+        "2026-11-30 10:15:30.000000-0800  0x1a2b  Default  0x0  1234  0  Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success categories=1 dittos=1 inserted=1\n2026-11-30 10:15:31.000000-0800  0x1a2b  Default  0x0  1234  0  Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=succ#ss categories=1 dittos=1 inserted=1\n"
+          .utf8)[...])
+    let summary = scanner.finish()
+    #expect(summary.total == 1)
+    #expect(summary.malformed == 1)
+    #expect(summary.isIncomplete)
+    #expect(summary.incompleteDevices.first?.malformedLines == [2])
+  }
+}

@@ -30,7 +30,8 @@ struct ReportRenderingTests {
       + #""found_unreadable":0,"library_error":0,"no_new_data":6,"nothing_on_disk":6,"success":9},"#
       + #""manual":{"empty_store":0,"found_unreadable":1,"library_error":0,"no_new_data":0,"#
       + #""nothing_on_disk":0,"success":2}},"confidence":0.95,"duplicates":1,"ignored":0,"#
-      + #""incomplete":false,"inputProblems":[],"inputs":2,"intervals":{"empty_store":[0.021355,0.241416],"#
+      + #""incomplete":true,"inputProblems":[{"input":"-","malformedLines":[26],"malformedTags":1,"#
+      + #""unreadableMentions":0}],"inputs":2,"intervals":{"empty_store":[0.021355,0.241416],"#
       + #""found_unreadable":[0.006822,0.188928],"gone":[0.110338,0.420516],"#
       + #""library_error":[0.0,0.128729],"no_new_data":[0.110338,0.420516],"#
       + #""nothing_on_disk":[0.110338,0.420516],"recoverable":[0.462206,0.805878],"#
@@ -125,6 +126,9 @@ struct ReportRenderingTests {
       (a repeated line is one entry already counted, seen again in an overlapping capture)
       Inputs: 2 (syslog 1, plain 1)
       Weighed: 26 tags (every valid tag weighs the same)
+      Incomplete: the sample is incomplete: 1 tag in 1 input could not be read (malformed). Their devices
+        may be missing or decided by fewer tags than they logged: look at these files (or capture them
+        again as `log show` text) before relying on the verdict.
 
       OUTCOME               COUNT    SHARE     AUTO   MANUAL   95% INTERVAL
       success                  11    42.3%        9        2     25.5-61.1%
@@ -137,7 +141,7 @@ struct ReportRenderingTests {
 
       Sums over valid tags: categories 26, dittos 126, inserted 92
 
-      Verdict: too_few (too few to tell)
+      Verdict: too_few (too few to tell), on an incomplete sample
         26 tags weighed; the success + no_new_data interval is 34.4 points wide, more than 30.0: more tags
           are needed.
         success + no_new_data: 17 of 26 = 65.4%, 95% interval 46.2% to 80.6% ("recoverable" from 60.0%)

@@ -14,12 +14,13 @@ struct OutcomesCommand: Command {
     ndjson style, wrapped lines joined), Console copies in any language, or plain 'grep
     migration_outcome' output, from the files given, the files in a folder (and below it), or
     standard input, in one streaming pass; gzip, UTF-16, CR or mixed line ends and TextEdit's RTF
-    are read by content, hard wraps are joined, binary data never counts. Testers' log archives are
+    are read by content, hard wraps are joined at any width, binary data never counts. Testers' log archives are
     read directly, told by content (a .logarchive folder, a tracev3 file, a sysdiagnose .tar.gz:
     no Mac needed), each one device; so is every file of a .zip of captures. A mention that cannot be
     read is named with its file and line and makes the sample incomplete. Lines from other
-    subsystems or categories are ignored; malformed tags are counted apart; entries repeated across
-    overlapping captures are counted once.
+    subsystems or categories are ignored; malformed tags are counted apart, named with their file and
+    line, and make the sample incomplete; entries repeated across overlapping captures are counted
+    once.
 
     Each file is one device (standard input is one device). A device weighs once: its first automatic
     outcome that says something about the old data, else its first such manual one, in timestamp order
@@ -175,7 +176,12 @@ struct OutcomesCommand: Command {
     for device in summary.incompleteDevices {
       if device.unreadableMentions > 0 {
         context.diagnose(
-          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device)); the verdict is on an incomplete sample"
+          "warning: \(device.input): \(plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device.unreadableLines, total: device.unreadableMentions)); the verdict is on an incomplete sample"
+        )
+      }
+      if device.malformedTags > 0 {
+        context.diagnose(
+          "warning: \(device.input): \(plural(device.malformedTags, "migration_outcome tag")) could not be read (malformed fields) at \(Self.lineWords(device.malformedLines, total: device.malformedTags)); the verdict is on an incomplete sample"
         )
       }
       if let problem = device.problem {
@@ -357,10 +363,10 @@ struct OutcomesCommand: Command {
   }
 
   /// `line 3`, `lines 3, 17 and 40`, `lines 3, 17, … (the first 10)`.
-  static func lineWords(_ device: DeviceOutcome) -> String {
-    let lines = device.unreadableLines.map(String.init)
+  static func lineWords(_ numbers: [Int], total: Int) -> String {
+    let lines = numbers.map(String.init)
     guard lines.count > 1 else { return "line " + (lines.first ?? "?") }
-    if device.unreadableMentions > lines.count {
+    if total > lines.count {
       return "lines " + lines.joined(separator: ", ") + ", … (the first \(lines.count))"
     }
     return "lines " + lines.dropLast().joined(separator: ", ") + " and " + lines[lines.count - 1]
