@@ -10,23 +10,38 @@ import SafeFiles
 /// systems) is still a path: Swift's `CommandLine.arguments` would replace its bad bytes and name
 /// another file.
 ///
-/// Each such argument is given to the tool as a symbolic link, in a private folder of this run,
-/// whose target is the argument's bytes (an absolute path; for a path that does not exist yet, an
-/// output, the link goes to its folder and the name is kept). Everything the tool prints names
-/// the argument as the user typed it, bad bytes shown as `\xNN` (``display(_:json:)``). The folder
-/// is removed by ``remove()``.
+/// Each such argument is given to the tool through a private folder of this run:
+///
+///   WHERE THE BAD BYTES ARE       WHAT THE TOOL IS GIVEN
+///   in a folder of the path       a link to that folder, the rest of the path kept
+///   in the name of a file         a copy of the file (and of its `-wal`, `-shm`, `-journal`), read
+///                                 in place of it: the file itself is only ever read
+///   in the name of a folder       a link to the folder
+///   in a name the tool would      nothing: the run stops (exit 73) before anything is read,
+///   write (`--library`, `--out`,  saying so; a copy would take the write, and the user's file
+///   `--html`)                     would not get it
+///
+/// Everything the tool prints names the argument as the user typed it, bad bytes shown as `\xNN`
+/// (``display(_:json:)``). The folder is removed by ``remove()``.
 package final class RawArguments {
   /// The arguments, after the program's name.
   package let arguments: [String]
   /// Link path → how to show it, and the argument's bytes as typed.
   private var aliases: [(link: String, shown: String, bytes: [UInt8])] = []
   private var folder: PrivateDirectory?
+  /// Why the run cannot go on: an argument the tool would write names a file that is not valid
+  /// UTF-8.
+  package private(set) var refusal: OutputError?
+
+  /// The options whose value is a file the tool writes.
+  static let writtenOptions: Set<String> = ["--library", "--out", "--html"]
 
   /// Reads `argv[1…]`.
   package init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
     var decoded: [String] = []
     var links: [(String, String, [UInt8])] = []
     var folder: PrivateDirectory?
+    var refusal: OutputError?
     for index in 1..<Int(max(argc, 1)) {
       guard let pointer = argv[index] else { continue }
       let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map {
@@ -35,6 +50,31 @@ package final class RawArguments {
       if let text = UserPath.validUTF8(bytes) {
         decoded.append(text)
         continue
+      }
+      let name = bytes.lastIndex(of: 0x2F).map { Array(bytes[($0 + 1)...]) } ?? bytes
+      if UserPath.validUTF8(name) == nil {
+        let shown = PrintablePath.escape(bytes)
+        if let previous = decoded.last, Self.writtenOptions.contains(previous) {
+          refusal =
+            refusal
+            ?? OutputError.cannotWrite(
+              "\(previous) \(shown): a name that is not valid UTF-8 cannot be written by this tool (nothing was read or written): give a name in UTF-8, or rename the file"
+            )
+          decoded.append(shown)
+          continue
+        }
+        if Self.isRegularFile(bytes) {
+          do {
+            if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
+            guard let folder else { continue }
+            let copy = try RawArguments.copy(bytes, number: links.count, in: folder.path)
+            decoded.append(copy)
+            links.append((copy, shown, bytes))
+          } catch {
+            decoded.append(shown)  // reported as missing, by its bytes
+          }
+          continue
+        }
       }
       do {
         if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
@@ -57,6 +97,7 @@ package final class RawArguments {
       }
     }
     arguments = decoded
+    self.refusal = refusal
     aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
     self.folder = folder
   }
@@ -153,6 +194,61 @@ package final class RawArguments {
       throw FileAccessError(path: link, operation: "symlink", code: errno)
     }
     return (link + tail, PrintablePath.escape(bytes))
+  }
+
+  /// True when `bytes` name a regular file (the name itself not followed if a link).
+  private static func isRegularFile(_ bytes: [UInt8]) -> Bool {
+    var info = stat()
+    guard lstat(nullTerminated(bytes), &info) == 0 else { return false }
+    return info.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// Copies the regular file at `bytes`, and its SQLite companions (`-wal`, `-shm`, `-journal`)
+  /// when they are regular files, into a new folder of `folder`, under the name shown as
+  /// `\xNN`; returns the copy's path. The originals are only read.
+  private static func copy(_ bytes: [UInt8], number: Int, in folder: String) throws -> String {
+    let target = folder + "/arg\(number)"
+    guard mkdir(target, 0o700) == 0 else {
+      throw FileAccessError(path: target, operation: "create", code: errno)
+    }
+    let name = bytes.lastIndex(of: 0x2F).map { Array(bytes[($0 + 1)...]) } ?? bytes
+    let copy = target + "/" + PrintablePath.escape(name).replacingOccurrences(of: "/", with: "_")
+    try copyFile(from: bytes, to: copy)
+    for suffix in ["-wal", "-shm", "-journal"] where isRegularFile(bytes + Array(suffix.utf8)) {
+      try copyFile(from: bytes + Array(suffix.utf8), to: copy + suffix)
+    }
+    return copy
+  }
+
+  private static func copyFile(from source: [UInt8], to destination: String) throws {
+    let input = open(nullTerminated(source), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard input >= 0 else {
+      throw FileAccessError(path: PrintablePath.escape(source), operation: "open", code: errno)
+    }
+    defer { close(input) }
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard output >= 0 else {
+      throw FileAccessError(path: destination, operation: "create", code: errno)
+    }
+    defer { close(output) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      guard count >= 0 else {
+        throw FileAccessError(path: PrintablePath.escape(source), operation: "read", code: errno)
+      }
+      if count == 0 { return }
+      var written = 0
+      while written < count {
+        let step = buffer.withUnsafeBytes {
+          write(output, $0.baseAddress! + written, count - written)
+        }
+        guard step > 0 else {
+          throw FileAccessError(path: destination, operation: "write", code: errno)
+        }
+        written += step
+      }
+    }
   }
 
   private static func nullTerminated(_ bytes: [UInt8]) -> [CChar] {

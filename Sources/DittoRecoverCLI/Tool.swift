@@ -32,9 +32,12 @@ package enum Tool {
     return [("commit", commit.isEmpty ? nil : commit), ("built", date.isEmpty ? nil : date)]
   }
 
-  /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code.
-  package static func main(_ arguments: [String], context: ToolContext) -> Int32 {
-    definition.main(arguments, context: context)
+  /// Runs `ditto-recover` with `arguments` (without the program name) and returns the exit code;
+  /// with a `refusal` (an argument the run cannot take), reports it instead of running.
+  package static func main(
+    _ arguments: [String], context: ToolContext, refusal: (any Error)? = nil
+  ) -> Int32 {
+    definition.main(arguments, context: context, refusal: refusal)
   }
 }
 
@@ -72,12 +75,16 @@ package struct CommandLineTool {
 
   var root: CommandPath { CommandPath(tool: name, commands: []) }
 
-  /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-  package func main(_ arguments: [String], context: ToolContext) -> Int32 {
+  /// Runs the tool with `arguments` (without the program name) and returns the exit code; with a
+  /// `refusal` (an argument the run cannot take), reports it as the run's error instead.
+  package func main(_ arguments: [String], context: ToolContext, refusal: (any Error)? = nil)
+    -> Int32
+  {
     context.invocation = [name] + arguments
     let arguments = Self.commonFlagsMovedAfterTheCommand(arguments)
     // The one decision: text or JSON, for everything this run prints.
     context.isJSON = Self.asksForJSON(arguments)
+    if let refusal { return failure(refusal, context) }
     if arguments.first == "--version" {
       let rest = arguments.dropFirst()
       if context.isJSON {

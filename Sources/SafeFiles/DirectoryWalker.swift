@@ -58,11 +58,14 @@ package struct DirectoryWalker: Sendable {
 
   /// Walks `root`, calling `visit` for each non-directory entry up to the report limit.
   ///
+  /// - Parameter followingRootLink: when `root` itself is a symbolic link (a folder a person named
+  ///   through a link), walks its target; links below it are never followed either way.
   /// - Throws: ``FileAccessError`` only when `root` itself cannot be opened; problems below it are collected.
-  package func walk(root: String, visit: (DirectoryEntry) -> Void) throws(FileAccessError)
-    -> DirectoryWalkSummary
-  {
-    let fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+  package func walk(
+    root: String, followingRootLink: Bool = false, visit: (DirectoryEntry) -> Void
+  ) throws(FileAccessError) -> DirectoryWalkSummary {
+    let fd = open(
+      root, O_RDONLY | O_DIRECTORY | (followingRootLink ? 0 : O_NOFOLLOW) | O_CLOEXEC)
     guard fd >= 0 else { throw FileAccessError(path: root, operation: "open", code: errno) }
     var summary = DirectoryWalkSummary()
     var examined = 0

@@ -15,7 +15,7 @@ let context = ToolContext(
   standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
   standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false))
 context.shownPath = { raw.display($0, json: false) }
-let code = Tool.main(raw.arguments, context: context)
+let code = Tool.main(raw.arguments, context: context, refusal: raw.refusal)
 raw.remove()
 Interruption.reportLeftovers()
 Interruption.exit(code)

@@ -471,10 +471,11 @@ struct ConcurrentWriterTests {
       let advice = (run.json?["advice"] as? [String]) ?? []
       #expect(advice.first?.contains("belongs to root (mode 0600)") == true, "\(advice)")
       #expect(advice.first?.contains("nobody") == true, "\(advice)")
-      #expect(
-        advice.contains {
-          $0.hasPrefix("sudo ditto-recover recover") && $0.hasSuffix("  # as an administrator")
-        })
+      // The program by its absolute path: sudo's secure_path need not hold its folder.
+      let sudo = advice.first { $0.hasPrefix("sudo ") && $0.hasSuffix("  # as an administrator") }
+      let program = sudo?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+      #expect(program.hasPrefix("/") && access(program, X_OK) == 0, "\(advice)")
+      #expect(sudo?.contains("ditto-recover recover --container") == true, "\(advice)")
       let text = try device.run(
         ["recover", "--container", device.container], wrapper: Self.wrapper,
         executable: executable)

@@ -248,7 +248,9 @@ struct OutcomesCommand: Command {
       var notFiles: [(input: String, reason: String)] = []
       let walk: DirectoryWalkSummary
       do {
-        walk = try DirectoryWalker().walk(root: UserPath.resolved(file)) { entry in
+        // The folder as named (an argument whose name is not UTF-8 is a link to it).
+        walk = try DirectoryWalker().walk(root: UserPath.resolved(file), followingRootLink: true) {
+          entry in
           let parts = entry.relativePath.split(separator: UInt8(ascii: "/"))
           // A .logarchive inside the folder is one device, read whole.
           if let archive = parts.firstIndex(where: {

@@ -35,7 +35,7 @@ enum NextSteps {
     case .permissionDenied(let file, _):
       var steps = [NextStep.note(permissionLine(file))]
       if geteuid() != 0 {
-        steps.append(.command(["sudo"] + invocation, label: "as an administrator"))
+        steps.append(.command(ProgramName.asAdministrator(invocation), label: "as an administrator"))
       }
       steps.append(
         .note(
@@ -209,7 +209,7 @@ enum NextSteps {
     guard case .inaccessible(let file, _) = error else { return [] }
     var steps = [NextStep.note(permissionLine(file))]
     if geteuid() != 0 {
-      steps.append(.command(["sudo"] + invocation, label: "as an administrator"))
+      steps.append(.command(ProgramName.asAdministrator(invocation), label: "as an administrator"))
     }
     return steps
   }

@@ -108,7 +108,30 @@ struct NearbyCopies {
   /// Searches the space around `given` (the folder named) for copies of `folder` (the container
   /// read, `given` or a folder inside it); `folder`'s own stores are never counted as copies.
   static func search(given: String, folder: String) -> Findings {
-    let root = parent(of: given)
+    var root = parent(of: given)
+    var walkRoot = resolved(root)
+    // The folder given may be a link (an argument whose name is not UTF-8 is given to the tool as
+    // a link this run made): the space is then its target's folder, and what lies inside the
+    // target is named through the link.
+    var inside: (name: [UInt8], path: String)?
+    if (try? FileStatus.of(path: given))??.kind == .symbolicLink, let real = resolvedBytes(given),
+      let slash = real.lastIndex(of: UInt8(ascii: "/")),
+      let parentText = UserPath.validUTF8(Array(real[..<slash]))
+    {
+      root = parentText.isEmpty ? "/" : parentText
+      walkRoot = root
+      inside = (Array(real[(slash + 1)...]), given)
+    }
+    /// The path of an entry below the root, as a string the tool can open; nil when it cannot
+    /// be one (a name that is not UTF-8).
+    func openable(_ relative: [UInt8]) -> String? {
+      if let inside, relative.starts(with: inside.name),
+        relative.count == inside.name.count || relative[inside.name.count] == UInt8(ascii: "/")
+      {
+        return UserPath.validUTF8(Array(relative[inside.name.count...])).map { inside.path + $0 }
+      }
+      return UserPath.validUTF8(relative).map { join(root, $0) }
+    }
     var notOpened: [NotOpened] = []
     var sqliteFiles: [String] = []
     var walFiles: [String] = []
@@ -120,11 +143,18 @@ struct NearbyCopies {
     do {
       // The folder as the user named it may sit behind a link (`/var` on a Mac): it is opened
       // as they named it, and only what lies below it is never followed.
-      summary = try walker.walk(root: resolved(root)) { entry in
+      summary = try walker.walk(root: walkRoot) { entry in
         let path = join(root, PrintablePath.escape(entry.relativePath))
-        guard let rawPath = UserPath.validUTF8(entry.relativePath).map({ join(root, $0) }) else {
-          if entry.status.kind == .regular || entry.status.kind == .symbolicLink {
-            notOpened.append(NotOpened(path: path, reason: "a name that is not UTF-8"))
+        guard let rawPath = openable(entry.relativePath) else {
+          // Looked at by its bytes: only a store or a -wal is named (the tool cannot read it
+          // under that name); anything else is no copy.
+          if entry.status.kind == .symbolicLink
+            || (entry.status.kind == .regular
+              && sniffHead(Array(walkRoot.utf8) + [UInt8(ascii: "/")] + entry.relativePath)
+                != .other)
+          {
+            notOpened.append(
+              NotOpened(path: path, reason: "a name that is not UTF-8 (rename it to read it)"))
           }
           return
         }
@@ -235,36 +265,39 @@ struct NearbyCopies {
 
   // MARK: - Content
 
-  private enum Sniffed {
+  private enum Sniffed: Equatable {
     case sqlite, wal, other
     case unreadable(String)
   }
 
   /// What the first bytes of `path` say it is (opened without following links, never blocking).
   private static func sniff(_ path: String) -> Sniffed {
-    let file: ReadOnlyFile
-    do {
-      file = try ReadOnlyFile(path: path)
-    } catch {
-      switch error {
-      case .access(let access): return .unreadable(access.reason)
-      case .notARegularFile: return .other
+    sniffHead(Array(path.utf8))
+  }
+
+  /// What the first 16 bytes of the regular file at `path` (its bytes, any name) say it is.
+  private static func sniffHead(_ path: [UInt8]) -> Sniffed {
+    let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) {
+        open($0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       }
     }
-    let head: [UInt8]
-    do {
-      head = try file.read(count: 16, at: 0)
-    } catch {
-      return .unreadable(error.reason)
+    guard descriptor >= 0 else {
+      return errno == ELOOP ? .other : .unreadable(String(cString: strerror(errno)))
     }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .other }
+    var head = [UInt8](repeating: 0, count: 16)
+    let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 16, 0) }
+    guard count >= 0 else { return .unreadable(String(cString: strerror(errno))) }
+    head = Array(head.prefix(count))
     if head.count == 16, head == Array("SQLite format 3\0".utf8) { return .sqlite }
     if head.count >= 8 {
       let magic =
-        UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8
-        | UInt32(head[3])
+        UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3])
       let version =
-        UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8
-        | UInt32(head[7])
+        UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7])
       if magic & ~1 == 0x377F_0682, version == 3_007_000 { return .wal }
     }
     return .other
@@ -345,6 +378,13 @@ struct NearbyCopies {
   private static func relation(of path: String, given: String) -> String {
     if path.hasSuffix(".xcappdata/AppData") { return "xcappdata" }
     return path.hasPrefix(given + "/") ? "below" : "sibling"
+  }
+
+  /// The bytes of `path` with its links resolved, nil when it cannot be resolved.
+  static func resolvedBytes(_ path: String) -> [UInt8]? {
+    guard let real = realpath(path, nil) else { return nil }
+    defer { free(real) }
+    return UnsafeBufferPointer(start: real, count: strlen(real)).map { UInt8(bitPattern: $0) }
   }
 
   /// `path` with its links resolved (itself when it cannot be).

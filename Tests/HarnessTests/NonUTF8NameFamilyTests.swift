@@ -1,0 +1,135 @@
+import EngineTestSupport
+import Foundation
+import StoreFixtures
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file or folder whose own name is not valid UTF-8 (possible on Linux file systems), over a
+/// generated family of names: every command that reads it reads it (the file only read, its bytes
+/// unchanged); one that would write such a name stops before reading or writing anything and
+/// says why (exit 74), never "is a symbolic link" or "already exists".
+@Suite struct NonUTF8NameFamilyTests {
+  static let spec = FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 61)
+
+  /// A name from a large space with bytes that are not UTF-8 in it (a lone continuation byte, a
+  /// cut sequence, 0xFE/0xFF), before the extension.
+  static func name(using generator: inout SeededGenerator, extension ext: String) -> [UInt8] {
+    let stems = ["store", "Ditto", "データ", "x", "my dittos", "copy (2)"]
+    let bad: [[UInt8]] = [
+      [0xFF], [0x80], [0xC3], [0xE2, 0x82], [0xFE, 0xFE], [0xED, 0xA0, 0x80],
+    ]
+    var bytes = Array(stems.randomElement(using: &generator)!.utf8)
+    let at = Int.random(in: 0...bytes.count, using: &generator)
+    bytes.insert(contentsOf: bad.randomElement(using: &generator)!, at: at)
+    return bytes + Array(ext.utf8)
+  }
+
+  /// A shell word that expands to `bytes` (`"$(printf '…')"`, every byte outside printable ASCII
+  /// as an octal escape).
+  static func shellWord(_ bytes: [UInt8]) -> String {
+    var text = ""
+    for byte in bytes {
+      if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "'"), byte != UInt8(ascii: "\\"),
+        byte != UInt8(ascii: "%")
+      {
+        text.append(Character(UnicodeScalar(byte)))
+      } else {
+        text += "\\" + String(byte, radix: 8).leftPadded(to: 3)
+      }
+    }
+    return "\"$(printf '" + text + "')\""
+  }
+
+  static func makeFile(_ contents: [UInt8], at path: [UInt8]) -> Int32 {
+    let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) {
+        open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      }
+    }
+    guard descriptor >= 0 else { return errno }
+    defer { close(descriptor) }
+    let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    return written == contents.count ? 0 : EIO
+  }
+
+  static func contents(of path: [UInt8]) -> [UInt8]? {
+    let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY) }
+    }
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count <= 0 { return bytes }
+      bytes += buffer.prefix(count)
+    }
+  }
+
+  @Test func aStoreWhoseNameIsNotUTF8IsReadByEveryCommand() throws {
+    let folder = try TemporaryDirectory("non-utf8-names")
+    let source = folder.appending("source.sqlite")
+    try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
+    let store = Array(try Data(contentsOf: URL(fileURLWithPath: source)))
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D7F))
+    for member in 0..<6 {
+      let name = Self.name(using: &generator, extension: ".sqlite")
+      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let made = Self.makeFile(store, at: path)
+      if made == EILSEQ {
+        // A file system that refuses such names (APFS) has nothing to test here; say so.
+        Issue.record("this file system refuses names that are not UTF-8: run these tests on Linux")
+        return
+      }
+      #expect(made == 0)
+      let word = Self.shellWord(path)
+      let count = Self.spec.readableDittoCount
+      for command in ["salvage \(word)", "inspect \(word)", "status --from \(word)"] {
+        let run = try ToolRun.pasted("ditto-recover \(command)", in: folder.path)
+        #expect(run.exitCode == 0, "member \(member): \(command): \(run.standardError)")
+        #expect(!run.standardError.contains("symbolic link"), "member \(member): \(command)")
+      }
+      let exported = try ToolRun.pasted(
+        "ditto-recover export --legacy \(word) --format json", in: folder.path)
+      #expect(exported.exitCode == 0, "member \(member): \(exported.standardError)")
+      #expect(exported.standardOutput.components(separatedBy: "\"text\"").count - 1 == count)
+      #expect(Self.contents(of: path) == store, "member \(member): the file changed")
+    }
+  }
+
+  @Test func aNameTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
+    let folder = try TemporaryDirectory("non-utf8-outputs")
+    let source = folder.appending("source.sqlite")
+    try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
+    for member in 0..<4 {
+      let library = Self.name(using: &generator, extension: ".store")
+      let out = Self.name(using: &generator, extension: ".dittorecovery")
+      let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      for (command, name) in [
+        ("recover --from source.sqlite --library", library),
+        ("extract --container . --out", out),
+      ] {
+        let run = try ToolRun.pasted(
+          "ditto-recover \(command) \(Self.shellWord(name))", in: folder.path)
+        #expect(run.exitCode == 74, "member \(member): \(command): \(run.standardError)")
+        #expect(run.standardError.contains("not valid UTF-8 cannot be written"))
+        #expect(!run.standardError.contains("already exists"))
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
+  }
+}
