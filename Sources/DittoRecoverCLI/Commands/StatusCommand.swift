@@ -40,9 +40,11 @@ struct StatusCommand: Command {
       // Nothing is guessed: each folder that could be the container, with the command for it.
       let headline =
         "recoverable: unknown: \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.joined(separator: ", ")))"
+      // Exit 66, as every other command on the same folder: the answer is "give the one to read".
       return .result(
         AmbiguousFolderOutput(ambiguous: ambiguity.choices, next: ambiguity.steps.commands),
-        text: ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n")
+        text: ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n",
+        exitCode: .noInput)
     }
     try target.validate(context)
     let migrator = target.makeMigrator(context)
