@@ -204,7 +204,8 @@ import Testing
     let backupAsContainer = try run(["recover", "--container", backup])
     #expect(backupAsContainer.exitCode == 66)
     #expect(backupAsContainer.standardError.contains("is a Finder/iTunes backup"))
-    #expect(backupAsContainer.standardError.contains("next: \(ToolRunner.programAsRun) backup recover"))
+    #expect(
+      backupAsContainer.standardError.contains("next: \(ToolRunner.programAsRun) backup recover"))
     let containerAsBackup = try run(["backup", "list", device])
     #expect(containerAsBackup.standardError.contains("is a copied App Group container"))
     // --from with --library needs no container.

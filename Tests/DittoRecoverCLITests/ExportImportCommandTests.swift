@@ -1,6 +1,6 @@
+import EngineTestSupport
 import Foundation
 import StoreFixtures
-import EngineTestSupport
 import TestSupport
 import Testing
 

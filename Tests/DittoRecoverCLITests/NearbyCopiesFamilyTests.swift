@@ -193,6 +193,32 @@ import Testing
         atPath: given + "/Library/Preferences/group.io.kern.ditto.plist"))
   }
 
+  /// A copy with fewer dittos than the folder read, but some it lacks, is named (by what it
+  /// holds, not by its count); a copy holding only what the folder gives is not.
+  @Test func aCopyWithFewerButDifferentDittosIsNamed() throws {
+    let folder = try TemporaryDirectory("nearby-different")
+    let given = folder.appending("group.io.kern.ditto")
+    try ContainerBuilder(root: given).writeStore(Self.spec)
+    _ = try LibraryFixtures.copy(.empty, toFolder: given)
+    let subset = folder.appending("group.io.kern.ditto - Copy")
+    try ContainerBuilder(root: subset).writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 43))
+    let different = folder.appending("old backup")
+    try ContainerBuilder(root: different).writeStore(
+      FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 999))
+    let status = ToolRunner.run(["status", "--container", given, "--json"])
+    let copies = status.json?["nearbyCopies"] as? [[String: Any]] ?? []
+    #expect(copies.count == 1, "\(status.standardOutput)")
+    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, different))
+    #expect(copies.first?["missingHere"] as? Int == 2)
+    let migrate = ToolRunner.run(["migrate", "--container", given])
+    #expect(migrate.exitCode == 66, "\(migrate.standardError)")
+    #expect(migrate.standardError.contains("holds dittos it does not"))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: given + "/Library/Preferences/group.io.kern.ditto.plist"))
+  }
+
   /// Nothing anywhere in a space searched whole: "nothing" is said, with what was searched.
   @Test func nothingIsSaidOnlyAboutTheSpaceSearched() throws {
     let folder = try TemporaryDirectory("nearby-none")

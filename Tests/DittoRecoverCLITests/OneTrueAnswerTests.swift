@@ -157,7 +157,9 @@ import Testing
         atPath: given + "/Library/Preferences/group.io.kern.ditto.plist"))
     let recover = try ToolRunner.runProcess(["recover", "--container", given])
     #expect(recover.exitCode == 0)
-    #expect(recover.standardError.contains("note: a copy of this container nearby holds more"))
+    #expect(
+      recover.standardError.contains(
+        "note: a copy of this container nearby holds dittos this folder does not"))
     #expect(Self.names(recover.standardError, copy))
   }
 

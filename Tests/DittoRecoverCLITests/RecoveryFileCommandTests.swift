@@ -1,11 +1,11 @@
 import ContainerFiles
 import DittoStore
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
 import RecoveryFile
 import StoreFixtures
-import EngineTestSupport
 import TestSupport
 import Testing
 

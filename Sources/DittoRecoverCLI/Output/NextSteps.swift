@@ -35,7 +35,8 @@ enum NextSteps {
     case .permissionDenied(let file, _):
       var steps = [NextStep.note(permissionLine(file))]
       if geteuid() != 0 {
-        steps.append(.command(ProgramName.asAdministrator(invocation), label: "as an administrator"))
+        steps.append(
+          .command(ProgramName.asAdministrator(invocation), label: "as an administrator"))
       }
       steps.append(
         .note(

@@ -203,7 +203,7 @@ extension StatusRendering {
     var lines = [first, "container: \(target.layout.container)"]
     for copy in nearbyCopies {
       lines.append(
-        "\(copy.kind == "store" ? "store file" : "copy") nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) \(copy.kind == "store" ? "it would give" : "readable")\(survey.hasRecoverableLegacyData ? ", more than this folder" : "")"
+        "\(copy.kind == "store" ? "store file" : "copy") nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) \(copy.kind == "store" ? "it would give" : "readable")\(copy.missingHere.map { ", \($0) of them not in this folder" } ?? "")"
       )
     }
     if let space = nearby?.space {

@@ -51,6 +51,9 @@ struct NearbyCopies {
     let relation: String
     /// `container` (a folder with a container's layout) or `store` (a store file elsewhere).
     let kind: String
+    /// Of its dittos, those the folder read does not give (by category title and text); nil
+    /// when the folder read holds no legacy data (then every ditto of the copy is missing).
+    var missingHere: Int? = nil
   }
 
   /// A place nearby the search could not look into.
@@ -261,6 +264,55 @@ struct NearbyCopies {
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: .disabled
     ).survey(.contentsAndSalvage)
+  }
+
+  // MARK: - What a place gives
+
+  /// The dittos a recovery from a surveyed container would give, as `title NUL text` keys: every
+  /// store that reads, every lone `-wal` salvage rebuilds, the App Group defaults' keys. Read on
+  /// snapshots; nothing written.
+  static func dittoKeys(of survey: LegacySurvey) -> Set<String> {
+    var keys = Set<String>()
+    for store in survey.stores {
+      if case .read = store.content,
+        let library = try? LegacyStoreReader.read(path: store.candidate.path)
+      {
+        add(library.categories, to: &keys)
+      } else if store.salvage?.dittos ?? 0 > 0 {
+        addSalvaged(store.candidate.path, to: &keys)
+      }
+    }
+    for wal in survey.loneWALs where wal.salvage?.dittos ?? 0 > 0 {
+      addSalvaged(wal.candidate.path, to: &keys)
+    }
+    if case .read(let content) = survey.defaults {
+      add(content.pending + content.version1, to: &keys)
+    }
+    return keys
+  }
+
+  /// The dittos of the store file (or lone `-wal`) at `path`, as ``dittoKeys(of:)`` gives them.
+  static func dittoKeys(ofFile path: String) -> Set<String> {
+    var keys = Set<String>()
+    if let library = try? LegacyStoreReader.read(path: path) {
+      add(library.categories, to: &keys)
+    } else {
+      addSalvaged(path, to: &keys)
+    }
+    return keys
+  }
+
+  private static func add(_ categories: [LegacyCategory], to keys: inout Set<String>) {
+    for category in categories {
+      for ditto in category.dittos where !ditto.text.isEmpty {
+        keys.insert(category.title + "\u{0}" + ditto.text)
+      }
+    }
+  }
+
+  private static func addSalvaged(_ path: String, to keys: inout Set<String>) {
+    guard let result = try? Salvager.salvage(path: path, options: SalvageOptions()) else { return }
+    add(result.library.categories, to: &keys)
   }
 
   // MARK: - Content

@@ -143,9 +143,18 @@ struct ContainerOptions {
     findings.copies.removeAll {
       $0.kind == "store" && linkedHere.contains(NearbyCopies.resolved($0.path))
     }
-    if here.hasRecoverableLegacyData {
-      let dittos = StatusRendering.Recoverable(here).dittos
-      findings.copies = findings.copies.filter { $0.dittos > dittos }
+    if here.hasRecoverableLegacyData, !findings.copies.isEmpty {
+      // A copy is named when it holds dittos the folder read does not give, more or fewer.
+      let hereKeys = NearbyCopies.dittoKeys(of: here)
+      findings.copies = findings.copies.compactMap { copy in
+        let keys =
+          copy.kind == "store"
+          ? NearbyCopies.dittoKeys(ofFile: copy.path)
+          : NearbyCopies.dittoKeys(of: NearbyCopies.survey(of: copy.path))
+        var copy = copy
+        copy.missingHere = keys.subtracting(hereKeys).count
+        return copy.missingHere ?? 0 > 0 ? copy : nil
+      }
     }
     return (findings, here)
   }
@@ -227,7 +236,10 @@ struct ContainerOptions {
         label:
           "\(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))")
     }
-    let names = copies.map { "\($0.path) (\(plural($0.dittos, "ditto")))" }.joined(separator: ", ")
+    let names = copies.map { copy in
+      let missing = copy.missingHere.map { ", \($0) not in this folder" } ?? ""
+      return "\(copy.path) (\(plural(copy.dittos, "ditto"))\(missing))"
+    }.joined(separator: ", ")
     if !here.hasRecoverableLegacyData {
       throw InputError(
         "--container \(layout.container) holds no legacy data, but \(copies.count == 1 ? "a copy of it nearby does" : "\(copies.count) copies of it nearby do"): \(names); nothing was read or written: run the command on the copy",
@@ -235,11 +247,11 @@ struct ContainerOptions {
     }
     if stopsWhenFewer {
       throw InputError(
-        "--container \(layout.container) holds \(plural(StatusRendering.Recoverable(here).dittos, "ditto")), fewer than \(copies.count == 1 ? "a copy of it nearby" : "copies of it nearby"): \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
+        "--container \(layout.container) holds \(plural(StatusRendering.Recoverable(here).dittos, "ditto")), and \(copies.count == 1 ? "a copy of it nearby holds dittos" : "copies of it nearby hold dittos") it does not: \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
         next: steps)
     }
     context.diagnose(
-      "note: \(copies.count == 1 ? "a copy" : "\(copies.count) copies") of this container nearby \(copies.count == 1 ? "holds" : "hold") more dittos: \(names)\n"
+      "note: \(copies.count == 1 ? "a copy" : "\(copies.count) copies") of this container nearby \(copies.count == 1 ? "holds" : "hold") dittos this folder does not: \(names)\n"
         + steps.lines.joined(separator: "\n"))
   }
 
