@@ -314,7 +314,7 @@ let package = Package(
       dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams", "StoreFixtures"]),
     .testTarget(
       name: "OutcomeReportTests",
-      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput"],
+      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput", "StoreFixtures"],
       exclude: ["Samples"]
     ),
   ]
