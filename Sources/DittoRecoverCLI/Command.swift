@@ -41,6 +41,13 @@ package final class ToolContext {
     standardError.write("Error: \(message)\n")
   }
 
+  /// Writes part of an interactive command's dialogue (a question, a line of the guide) on
+  /// standard output as it happens: the one command that converses (`guide`) has no result to
+  /// print at the end but its last words.
+  func converse(_ text: String) {
+    standardOutput.write(text)
+  }
+
   /// Prints one diagnostic line on standard error, as it happens (a warning, a note, progress):
   /// never part of the result, in either mode.
   package func diagnose(_ line: String) {

@@ -26,6 +26,9 @@ package enum Interruption {
     let outputLock: UnsafeMutablePointer<pthread_mutex_t>
     var isJSON = false
     var hasWrittenStandardOutput = false
+    /// Run first when the run is stopped (a terminal's echo turned back on), under `hookLock`.
+    var stopHook: (@Sendable () -> Void)?
+    let hookLock = NSLock()
 
     init() {
       outputLock = .allocate(capacity: 1)
@@ -81,6 +84,12 @@ package enum Interruption {
     Foundation.exit(code)
   }
 
+  /// Sets (or clears, with nil) what runs first if the run is stopped: undoing a change to the
+  /// terminal (its echo, turned off for a password).
+  package static func onStop(_ hook: (@Sendable () -> Void)?) {
+    state.hookLock.withLock { state.stopHook = hook }
+  }
+
   /// The name of an interrupting signal.
   static func name(of signal: Int32) -> String {
     switch signal {
@@ -93,6 +102,7 @@ package enum Interruption {
   }
 
   private static func stop(signal: Int32) -> Never {
+    state.hookLock.withLock { state.stopHook }?()
     // The outputs first: whatever the command's thread prints from now on waits. A write stuck
     // on a pipe nobody reads holds the lock: after two seconds, go on without it.
     var waited = 0

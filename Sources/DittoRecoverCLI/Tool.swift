@@ -1,5 +1,6 @@
 import BuildInfo
 import Exchange
+import Foundation
 import JSONOutput
 
 /// `ditto-recover`: its commands, in help order.
@@ -20,8 +21,19 @@ package enum Tool {
         MigrateCommand.self, RecoverCommand.self, StatusCommand.self, InventoryCommand.self,
         InspectCommand.self, ExportCommand.self, ImportCommand.self, ExtractCommand.self,
         BackupCommand.self, SalvageCommand.self, OutcomesCommand.self, LogsCommand.self,
-        CompletionCommand.self,
+        GuideCommand.self, CompletionCommand.self,
       ])
+  }
+
+  /// The arguments the program runs with: alone on a terminal (a person, not a script), the
+  /// guided recovery; anywhere else (a pipe, CI) `arguments` as given (no arguments: the help).
+  package static func arguments(
+    _ arguments: [String], standardInputIsTerminal: Bool, standardOutputIsTerminal: Bool
+  ) -> [String] {
+    guard arguments.isEmpty, standardInputIsTerminal, standardOutputIsTerminal else {
+      return arguments
+    }
+    return [GuideCommand.name]
   }
 
   /// What `--version --verbose` adds: the commit and date a release was built from (scripts/release),

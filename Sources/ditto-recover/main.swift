@@ -1,4 +1,5 @@
 import DittoRecoverCLI
+import Foundation
 
 // `--json` counts before any `--`: the tool's one rule, here for the process's own outputs.
 let isJSON = CommandLineTool.asksForJSON(Array(CommandLine.arguments.dropFirst()))
@@ -15,7 +16,10 @@ let context = ToolContext(
   standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
   standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false))
 context.shownPath = { raw.display($0, json: false) }
-let code = Tool.main(raw.arguments, context: context, refusal: raw.refusal)
+// Alone on a terminal: the guided recovery (`ditto-recover guide`); in a pipe, the help.
+let arguments = Tool.arguments(
+  raw.arguments, standardInputIsTerminal: isatty(0) == 1, standardOutputIsTerminal: isatty(1) == 1)
+let code = Tool.main(arguments, context: context, refusal: raw.refusal)
 raw.remove()
 Interruption.reportLeftovers()
 Interruption.exit(code)
