@@ -19,6 +19,28 @@ package final class ToolContext {
   /// origin): an argument that is not valid UTF-8 reaches the tool through a link of this run,
   /// which is named here by the user's bytes (`\xNN`), never by the link.
   package var shownPath: (String) -> String = { $0 }
+  /// True when standard error is a terminal a person watches (set by the program's `main`): only
+  /// then is progress shown, and never with `--json`.
+  package var errorIsTerminal = false
+  /// True when standard output is a terminal (set by the program's `main`): a command that
+  /// streams its results there shows no progress line between them.
+  package var outputIsTerminal = false
+
+  /// True when a long command shows its progress line.
+  var showsProgress: Bool { errorIsTerminal && !isJSON }
+
+  /// Replaces the progress line on standard error with `text` (one terminal line, rewritten in
+  /// place); nothing unless ``showsProgress``.
+  func showProgress(_ text: String) {
+    guard showsProgress else { return }
+    standardError.write("\r\u{1B}[K" + text)
+  }
+
+  /// Clears the progress line, when one was shown.
+  func clearProgress() {
+    guard showsProgress else { return }
+    standardError.write("\r\u{1B}[K")
+  }
 
   package init(
     standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil
@@ -51,7 +73,8 @@ package final class ToolContext {
   /// Prints one diagnostic line on standard error, as it happens (a warning, a note, progress):
   /// never part of the result, in either mode.
   package func diagnose(_ line: String) {
-    standardError.write(line + "\n")
+    // Over a progress line, if one is shown: it is redrawn by its next update.
+    standardError.write((showsProgress ? "\r\u{1B}[K" : "") + line + "\n")
   }
 }
 

@@ -65,6 +65,10 @@ package struct OutcomeScanner {
 
   /// Starts a new input, one device's capture, that the report calls `name` (a path, or `-`):
   /// style detection and continuation lines start over. Ends the current input first, if any.
+  /// Called with each chunk's byte count as ``scan(fileDescriptor:name:input:chunkSize:)`` reads
+  /// a file (for a progress line); nil by default.
+  package var onRead: ((Int) -> Void)?
+
   package mutating func beginInput(name: String = "-") {
     endInput()
     reader = InputReader(lineLimit: options.maximumLineLength)
@@ -196,6 +200,7 @@ extension OutcomeScanner {
       }
       if count == 0 { return }
       consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      onRead?(count)
     }
   }
 }

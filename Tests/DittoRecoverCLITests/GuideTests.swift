@@ -163,3 +163,40 @@ import Testing
       run.standardOutput.contains("USAGE: ditto-recover <subcommand>"), "\(run.standardOutput)")
   }
 }
+
+/// Progress on long work: on a terminal, one updating line on standard error; in a pipe, none, and
+/// the results byte for byte the same.
+@Suite struct ProgressLineTests {
+  @Test func outcomesShowsProgressOnATerminalAndNoneInAPipe() throws {
+    let folder = try TemporaryDirectory("progress")
+    let capture = folder.appending("big.log")
+    // Enough lines to take more than a second to read.
+    var text = ""
+    for index in 0..<2_000 {
+      text +=
+        "2026-11-30 10:15:3\(index % 10).000000-0800  0x1a2b  Default  0x0  1234  0  Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success categories=1 dittos=\(index) inserted=0\n"
+    }
+    let filler = String(
+      repeating:
+        "2026-11-30 10:15:30.000000-0800  0x1a2b  Default  0x0  99  0  Other: something unrelated happened here\n",
+      count: 4_000)
+    let handle = try #require(
+      FileManager.default.createFile(atPath: capture, contents: nil)
+        ? FileHandle(forWritingAtPath: capture) : nil)
+    for _ in 0..<25 { handle.write(Data((filler + text).utf8)) }
+    try handle.close()
+
+    let terminal = GuideTests.PseudoTerminal()
+    try terminal.start(["outcomes", capture], home: folder.path, in: folder.path)
+    let shown = terminal.read(until: "Verdict:")
+    #expect(terminal.finish() == 0)
+    #expect(shown.contains("\r\u{1B}[Koutcomes: "), "no progress line on a terminal")
+
+    let piped = try ToolRunner.runProcess(["outcomes", capture])
+    #expect(piped.exitCode == 0)
+    #expect(!piped.standardError.contains("\u{1B}[K"), "a progress line in a pipe")
+    #expect(!piped.standardOutput.contains("\u{1B}"))
+    let again = try ToolRunner.runProcess(["outcomes", capture])
+    #expect(again.standardOutput == piped.standardOutput)
+  }
+}

@@ -53,8 +53,16 @@ struct LogsCommand: Command {
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 17)
     if !json { buffer += Array((LogShowFormat.header + "\n").utf8) }
-    for (archive, kind) in kinds {
+    // Progress only when the entries go elsewhere than the terminal that shows it.
+    let progress: ProgressLine? =
+      context.outputIsTerminal ? nil : ProgressLine("logs", totalBytes: 0, context: context)
+    defer { progress?.finish() }
+    var entries = 0
+    for (index, (archive, kind)) in kinds.enumerated() {
+      let detail = kinds.count > 1 ? "(archive \(index + 1) of \(kinds.count))" : ""
       let summary = UnifiedLogReader.read(archive, kind: kind, subsystem: subsystem) { entry in
+        entries += 1
+        if entries % 4096 == 0 { progress?.update(count: entries, of: "entries", detail: detail) }
         if let category, entry.category != category { return }
         if json {
           LogShowFormat.appendNDJSON(entry, to: &buffer)

@@ -124,7 +124,27 @@ struct OutcomesCommand: Command {
         for unread in expanded.unread {
           scanner.noteUnread(input: unread.input, reason: unread.reason)
         }
-        for file in expanded.inputs {
+        // Progress over the inputs' bytes (a terminal only): a file's bytes as they are read, an
+        // archive's once it is done.
+        let sizes = expanded.inputs.map { file -> Int64 in
+          guard file != "-", let status = try? FileStatus.following(path: file),
+            status.kind == .regular
+          else { return 0 }
+          return status.size
+        }
+        let progress = ProgressLine(
+          "outcomes", totalBytes: sizes.reduce(0, +), context: context)
+        defer { progress.finish() }
+        var done: Int64 = 0
+        scanner.onRead = { count in
+          done += Int64(count)
+          progress.update(done: done)
+        }
+        for (index, file) in expanded.inputs.enumerated() {
+          defer {
+            done = sizes.prefix(index + 1).reduce(0, +)
+            progress.update(done: done, detail: "(\(index + 1) of \(expanded.inputs.count) inputs)")
+          }
           // `-`: standard input, as one capture.
           if file == "-" {
             try scanner.scan(fileDescriptor: 0, name: "standard input", input: "-")
