@@ -107,10 +107,14 @@ package struct BackupRebuilder {
     output + "/" + (DittoDomain.isPlainAppDomain(domain) ? DittoDomain.appDomain : domain)
   }
 
-  /// Rebuilds every row of `listing`.
+  /// Rebuilds every row of `listing`; `progress`, when given, is told after each file the bytes
+  /// done and the total the manifest records (for a progress line).
   package func rebuild(
-    _ listing: ManifestListing, contents: any BackupContentReader = PlainContentReader()
+    _ listing: ManifestListing, contents: any BackupContentReader = PlainContentReader(),
+    progress: ((_ done: Int64, _ total: Int64) -> Void)? = nil
   ) -> RebuildReport {
+    let total = listing.files.reduce(Int64(0)) { $0 + Int64($1.expectedBytes ?? 0) }
+    var done: Int64 = 0
     var report = RebuildReport(container: folder(for: DittoDomain.appGroupDomain))
     report.home = homeDomain(in: listing).map(folder(for:))
     let folders = Set(listing.entries.map { folder(for: $0.domain) }).union([report.container])
@@ -149,6 +153,8 @@ package struct BackupRebuilder {
         report.files.append(file)
       case .file:
         report.files.append(rebuildFile(entry, contents: contents))
+        done += Int64(entry.expectedBytes ?? 0)
+        progress?(done, total)
       case .symbolicLink, .other:
         var file = RebuiltFile(entry)
         file.status = .skipped

@@ -48,8 +48,12 @@ struct BackupExtractCommand: Command {
       throw OutputError.cannotWrite("cannot make a private folder: \(error)")
     }
     defer { scratch.remove() }
+    let progress = ProgressLine(
+      "rebuilding the backup's Ditto files", totalBytes: 0, context: context)
     let rebuild = BackupRebuilder(backup: chosen.backup, output: scratch.path).rebuild(
-      listing, contents: chosen.contentReader)
+      listing, contents: chosen.contentReader
+    ) { done, total in progress.update(done: done, total: total) }
+    progress.finish()
     for file in rebuild.files where file.status != .copied {
       context.diagnose(
         "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")"

@@ -59,8 +59,12 @@ struct BackupRecoverCommand: Command {
       }
     }
 
+    let progress = ProgressLine(
+      "rebuilding the backup's Ditto files", totalBytes: 0, context: context)
     let rebuild = BackupRebuilder(backup: chosen.backup, output: output).rebuild(
-      listing, contents: chosen.contentReader)
+      listing, contents: chosen.contentReader
+    ) { done, total in progress.update(done: done, total: total) }
+    progress.finish()
     for file in rebuild.files where file.status != .copied {
       context.diagnose(
         "warning: \(file.domain)/\(file.relativePath): \(file.status.rawValue): \(file.reason ?? "")"

@@ -7,7 +7,7 @@ import Foundation
 final class ProgressLine {
   private let context: ToolContext
   private let what: String
-  private let total: Int64
+  private var total: Int64
   private let started = Date()
   private var lastShown: Date?
   private var shown = false
@@ -17,6 +17,12 @@ final class ProgressLine {
     self.context = context
     self.what = what
     total = totalBytes
+  }
+
+  /// `done` bytes of `total` (which became known as the work went) are done.
+  func update(done: Int64, total: Int64) {
+    self.total = total
+    update(done: done)
   }
 
   /// `done` bytes of the total are done; the line is rewritten at most four times a second,
