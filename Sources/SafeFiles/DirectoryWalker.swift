@@ -49,6 +49,9 @@ package struct DirectoryWalker: Sendable {
   package var examineLimit: Int
   /// Directory levels descended at most.
   package var depthLimit: Int
+  /// When true, a directory on another file system than the root's (a mounted disk, `/proc`) is
+  /// not entered: it is reported as a problem (`cross into`, `EXDEV`).
+  package var staysOnFileSystem = false
 
   package init(reportLimit: Int = 10_000, examineLimit: Int = 1_000_000, depthLimit: Int = 64) {
     self.reportLimit = reportLimit
@@ -69,15 +72,19 @@ package struct DirectoryWalker: Sendable {
     guard fd >= 0 else { throw FileAccessError(path: root, operation: "open", code: errno) }
     var summary = DirectoryWalkSummary()
     var examined = 0
+    var rootInfo = stat()
+    let rootDevice: UInt64? =
+      staysOnFileSystem && fstat(fd, &rootInfo) == 0 ? FileStatus(rootInfo).identity.device : nil
     walkDirectory(
-      fd: fd, prefix: [], depth: 0, summary: &summary, examined: &examined, visit: visit)
+      fd: fd, prefix: [], depth: 0, rootDevice: rootDevice, summary: &summary,
+      examined: &examined, visit: visit)
     return summary
   }
 
   /// Walks the directory open at `fd` (which this call closes).
   private func walkDirectory(
-    fd: Int32, prefix: [UInt8], depth: Int, summary: inout DirectoryWalkSummary,
-    examined: inout Int, visit: (DirectoryEntry) -> Void
+    fd: Int32, prefix: [UInt8], depth: Int, rootDevice: UInt64?,
+    summary: inout DirectoryWalkSummary, examined: inout Int, visit: (DirectoryEntry) -> Void
   ) {
     let (list, code) = Self.readNames(fd: fd)
     guard let names = list else {
@@ -116,6 +123,14 @@ package struct DirectoryWalker: Sendable {
       }
       let status = FileStatus(info)
       if status.kind == .directory {
+        if let rootDevice, status.identity.device != rootDevice {
+          summary.problems.append(
+            DirectoryWalkProblem(
+              relativePath: path,
+              error: FileAccessError(
+                path: PrintablePath.escape(path), operation: "cross into", code: EXDEV)))
+          continue
+        }
         guard depth + 1 < depthLimit else {
           summary.problems.append(
             DirectoryWalkProblem(
@@ -138,8 +153,8 @@ package struct DirectoryWalker: Sendable {
           continue
         }
         walkDirectory(
-          fd: child, prefix: path, depth: depth + 1, summary: &summary, examined: &examined,
-          visit: visit)
+          fd: child, prefix: path, depth: depth + 1, rootDevice: rootDevice, summary: &summary,
+          examined: &examined, visit: visit)
         if summary.stoppedEarly { return }
       } else if summary.reported < reportLimit {
         summary.reported += 1

@@ -140,8 +140,10 @@ struct NearbyCopies {
     var walFiles: [String] = []
     var examined = 0
     // Below the parent: the siblings are one level down, the folder given's own levels one more.
-    let walker = DirectoryWalker(
+    var walker = DirectoryWalker(
       reportLimit: entryBudget, examineLimit: entryBudget, depthLimit: depth + 2)
+    // A mounted disk or a system folder (`/proc`) below is named, not walked.
+    walker.staysOnFileSystem = true
     let summary: DirectoryWalkSummary
     do {
       // The folder as the user named it may sit behind a link (`/var` on a Mac): it is opened
@@ -191,9 +193,12 @@ struct NearbyCopies {
     var complete = !summary.stoppedEarly && summary.leftOut == 0
     for problem in summary.problems {
       let path = join(root, problem.displayPath.dropFirst().description)
-      let reason =
-        problem.error.operation == "descend into"
-        ? "deeper than the search goes" : problem.error.reason
+      let reason: String
+      switch problem.error.operation {
+      case "descend into": reason = "deeper than the search goes"
+      case "cross into": reason = "another disk or file system (not searched)"
+      default: reason = problem.error.reason
+      }
       notOpened.append(NotOpened(path: path, reason: reason))
     }
 
