@@ -21,6 +21,13 @@ package struct DirectoryEntry: Sendable, Equatable {
 package struct DirectoryWalkProblem: Sendable, Equatable {
   package let relativePath: [UInt8]
   package let error: FileAccessError
+
+  /// The problem of `operation` failing with `code` at `path` (relative, raw).
+  static func at(_ path: [UInt8], _ operation: String, _ code: Int32) -> DirectoryWalkProblem {
+    DirectoryWalkProblem(
+      relativePath: path,
+      error: FileAccessError(path: PrintablePath.escape(path), operation: operation, code: code))
+  }
   package var displayPath: String { "/" + PrintablePath.escape(relativePath) }
 }
 
@@ -114,29 +121,17 @@ package struct DirectoryWalker: Sendable {
         }
       }
       guard statResult == 0 else {
-        summary.problems.append(
-          DirectoryWalkProblem(
-            relativePath: path,
-            error: FileAccessError(
-              path: PrintablePath.escape(path), operation: "lstat", code: errno)))
+        summary.problems.append(.at(path, "lstat", errno))
         continue
       }
       let status = FileStatus(info)
       if status.kind == .directory {
         if let rootDevice, status.identity.device != rootDevice {
-          summary.problems.append(
-            DirectoryWalkProblem(
-              relativePath: path,
-              error: FileAccessError(
-                path: PrintablePath.escape(path), operation: "cross into", code: EXDEV)))
+          summary.problems.append(.at(path, "cross into", EXDEV))
           continue
         }
         guard depth + 1 < depthLimit else {
-          summary.problems.append(
-            DirectoryWalkProblem(
-              relativePath: path,
-              error: FileAccessError(
-                path: PrintablePath.escape(path), operation: "descend into", code: ELOOP)))
+          summary.problems.append(.at(path, "descend into", ELOOP))
           continue
         }
         let child = cName.withUnsafeBufferPointer { buffer in
@@ -145,11 +140,7 @@ package struct DirectoryWalker: Sendable {
           }
         }
         guard child >= 0 else {
-          summary.problems.append(
-            DirectoryWalkProblem(
-              relativePath: path,
-              error: FileAccessError(
-                path: PrintablePath.escape(path), operation: "open", code: errno)))
+          summary.problems.append(.at(path, "open", errno))
           continue
         }
         walkDirectory(
