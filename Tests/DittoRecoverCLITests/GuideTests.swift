@@ -117,14 +117,18 @@ import Testing
       status.standardOutput.contains("holds 4 categories, 9 dittos"), "\(status.standardOutput)")
   }
 
-  @Test(arguments: ["Which backup? [1]: ", "Save the recovery file in this folder ["])
-  func ctrlCAtAQuestionLeavesNothing(question: String) throws {
-    let (folder, home) = try Self.home(devices: 1)
+  /// Ctrl-C at each question: the backup, the password (its echo turned off), the folder.
+  @Test(arguments: [
+    ("Which backup? [1]: ", ""), ("not shown as you type): ", "2\n"),
+    ("Save the recovery file in this folder [", "\n"),
+  ])
+  func ctrlCAtAQuestionLeavesNothing(question: String, answer: String) throws {
+    let (folder, home) = try Self.home(devices: 2)
     let terminal = PseudoTerminal()
     try terminal.start(["guide"], home: home, in: folder.path)
     terminal.read(until: "Which backup? [1]: ")
-    if question != "Which backup? [1]: " {
-      terminal.type("\n")
+    if !answer.isEmpty {
+      terminal.type(answer)
       terminal.read(until: question)
     }
     terminal.type("\u{03}")  // Ctrl-C, as typed
