@@ -219,6 +219,38 @@ import Testing
         atPath: given + "/Library/Preferences/group.io.kern.ditto.plist"))
   }
 
+  /// Links are never followed, and only those that could lead to a copy are named: a link to a
+  /// text file, a dangling link, or a link into the space itself keeps "nothing" sayable; a link
+  /// to a store outside is named.
+  @Test func onlyLinksThatCouldLeadToACopyAreNamed() throws {
+    let folder = try TemporaryDirectory("nearby-links")
+    let given = folder.appending("group.io.kern.ditto")
+    try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
+    _ = try LibraryFixtures.copy(.empty, toFolder: given)
+    try Data(repeating: 0x41, count: 100).write(
+      to: URL(fileURLWithPath: folder.appending("notes.txt")))
+    let links = FileManager.default
+    try links.createSymbolicLink(
+      atPath: folder.appending("notes link"), withDestinationPath: folder.appending("notes.txt"))
+    try links.createSymbolicLink(
+      atPath: folder.appending("dangling"), withDestinationPath: folder.appending("nowhere"))
+    try links.createSymbolicLink(atPath: folder.appending("inside"), withDestinationPath: given)
+    let quiet = ToolRunner.run(["status", "--container", given])
+    #expect(
+      quiet.standardOutput.hasPrefix("recoverable: nothing (no legacy file"),
+      "\(quiet.standardOutput)")
+
+    let elsewhere = try TemporaryDirectory("links-elsewhere")
+    try LegacyStoreWriter.write(Self.spec, to: elsewhere.appending("old.sqlite"))
+    try links.createSymbolicLink(
+      atPath: folder.appending("old store"), withDestinationPath: elsewhere.appending("old.sqlite"))
+    let named = ToolRunner.run(["status", "--container", given])
+    #expect(
+      named.standardOutput.contains("old store: a link to a store (not followed)"),
+      "\(named.standardOutput)")
+    #expect(named.standardOutput.hasPrefix("recoverable: nothing in this folder; unknown nearby"))
+  }
+
   /// Nothing anywhere in a space searched whole: "nothing" is said, with what was searched.
   @Test func nothingIsSaidOnlyAboutTheSpaceSearched() throws {
     let folder = try TemporaryDirectory("nearby-none")

@@ -135,6 +135,7 @@ struct NearbyCopies {
       }
       return UserPath.validUTF8(relative).map { join(root, $0) }
     }
+    let realRoot = resolvedBytes(walkRoot) ?? Array(walkRoot.utf8)
     var notOpened: [NotOpened] = []
     var sqliteFiles: [String] = []
     var walFiles: [String] = []
@@ -167,7 +168,20 @@ struct NearbyCopies {
         guard !isOwnStoreFile(rawPath, of: folder) else { return }
         switch entry.status.kind {
         case .symbolicLink:
-          notOpened.append(NotOpened(path: path, reason: "a symbolic link (not followed)"))
+          // Never followed; named when what it points to could be a copy (a folder, a store or a
+          // -wal by its first bytes) outside the space searched. A dangling link, one to
+          // anything else, or one into the space itself (searched anyway) is no copy.
+          if let target = resolvedBytes(rawPath), target.starts(with: realRoot + [0x2F]) {
+            return
+          }
+          switch (try? FileStatus.following(path: rawPath))??.kind {
+          case .directory?:
+            notOpened.append(NotOpened(path: path, reason: "a link to a folder (not followed)"))
+          case .regular? where sniffHead(Array(rawPath.utf8), followingLink: true) != .other:
+            notOpened.append(NotOpened(path: path, reason: "a link to a store (not followed)"))
+          default:
+            break
+          }
         case .regular:
           guard entry.status.size >= 32 else { return }
           examined += 1
@@ -332,12 +346,12 @@ struct NearbyCopies {
     sniffHead(Array(path.utf8))
   }
 
-  /// What the first 16 bytes of the regular file at `path` (its bytes, any name) say it is.
-  private static func sniffHead(_ path: [UInt8]) -> Sniffed {
+  /// What the first 16 bytes of the regular file at `path` (its bytes, any name) say it is;
+  /// with `followingLink`, of the file a link at `path` points to (only ever read).
+  private static func sniffHead(_ path: [UInt8], followingLink: Bool = false) -> Sniffed {
+    let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLink ? 0 : O_NOFOLLOW)
     let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) {
-        open($0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-      }
+      buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, flags) }
     }
     guard descriptor >= 0 else {
       return errno == ELOOP ? .other : .unreadable(String(cString: strerror(errno)))
