@@ -34,13 +34,18 @@ package final class ToolContext {
   func showProgress(_ text: String) {
     guard showsProgress else { return }
     standardError.write("\r\u{1B}[K" + text)
+    isProgressShown = true
   }
 
-  /// Clears the progress line, when one was shown.
+  /// Clears the progress line, when one is shown.
   func clearProgress() {
-    guard showsProgress else { return }
+    guard isProgressShown else { return }
     standardError.write("\r\u{1B}[K")
+    isProgressShown = false
   }
+
+  /// True while a progress line is on the terminal.
+  private var isProgressShown = false
 
   package init(
     standardOutput: TextOutput, standardError: TextOutput, extraLogHandler: (any LogHandler)? = nil
@@ -74,7 +79,7 @@ package final class ToolContext {
   /// never part of the result, in either mode.
   package func diagnose(_ line: String) {
     // Over a progress line, if one is shown: it is redrawn by its next update.
-    standardError.write((showsProgress ? "\r\u{1B}[K" : "") + line + "\n")
+    standardError.write((isProgressShown ? "\r\u{1B}[K" : "") + line + "\n")
   }
 }
 

@@ -219,6 +219,7 @@ package struct CommandLineTool {
     }
     do {
       let output = try instance.run(context)
+      context.clearProgress()
       return try output.print(
         to: context.standardOutput, errors: context.standardError, isJSON: context.isJSON
       ).rawValue
@@ -231,6 +232,7 @@ package struct CommandLineTool {
 
   /// One `Error:` line (the error's own words), and under `--json` one JSON object.
   private func failure(_ error: any Error, _ context: ToolContext) -> Int32 {
+    context.clearProgress()
     let code = ExitCode.of(error)
     let message = "\(error)"
     context.printError(message)

@@ -39,6 +39,11 @@ public final class DittoStoreDestination: MigrationDestination {
   public let busyTimeoutMilliseconds: Int32
   private let now: @Sendable () -> Double
   private let receipt = LastReceipt()
+  private let insertObserver = InsertObserver()
+
+  /// Calls `observer` with the number of dittos inserted so far, after each insert of the next
+  /// imports (nil: no more calls). Package-only: for the tool's progress line, never the app's.
+  package func observeInserts(_ observer: ((Int) -> Void)?) { insertObserver.value = observer }
 
   /// What the last successful ``applyImport(_:)`` inserted; nil before, or when it inserted nothing.
   /// Package-only: for this package's tests and tools, never the app's.
@@ -149,6 +154,7 @@ public final class DittoStoreDestination: MigrationDestination {
       } catch {
         throw .library(DestinationError.fromWrite(error, file: path))
       }
+      session.onInsert = insertObserver.value
       let outcome = try body(session)
       // The last moment a cancelled task can stop the import: nothing is committed yet.
       if Task.isCancelled { throw ImportFailure.cancelled }
@@ -250,5 +256,16 @@ private final class LastReceipt: @unchecked Sendable {
       defer { lock.unlock() }
       stored = newValue
     }
+  }
+}
+
+/// The observer of inserts, set from the tool's thread and read by the import's (the same one).
+private final class InsertObserver: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: ((Int) -> Void)?
+
+  var value: ((Int) -> Void)? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }

@@ -8,6 +8,9 @@ import SQLiteDB
 /// built when the merge first asks and kept while it asks about the same category (a source's
 /// dittos come category by category), so memory holds one category's digests at a time.
 final class DittoStoreSession: ImportSession {
+  /// Told the number of dittos inserted so far after each insert (a progress line), when set.
+  var onInsert: ((Int) -> Void)?
+  private var inserted = 0
   let outline: LibraryOutline
   let facts: LibraryFacts
   private let database: Database
@@ -92,6 +95,8 @@ final class DittoStoreSession: ImportSession {
     } catch {
       throw DestinationError.fromWrite(error, file: file)
     }
+    inserted += 1
+    onInsert?(inserted)
   }
 
   /// The library's integrity, checked once, before this import writes its first row.

@@ -1,5 +1,6 @@
 import EngineTestSupport
 import Foundation
+import StoreFixtures
 import TestSupport
 import Testing
 
@@ -202,5 +203,27 @@ import Testing
     #expect(!piped.standardOutput.contains("\u{1B}"))
     let again = try ToolRunner.runProcess(["outcomes", capture])
     #expect(again.standardOutput == piped.standardOutput)
+  }
+}
+
+extension ProgressLineTests {
+  @Test func aLargeImportShowsProgressOnATerminalAndNoneInAPipe() throws {
+    let folder = try TemporaryDirectory("progress-import")
+    let spec = FixtureContent.make(categories: 10, dittosPerCategory: 20_000, seed: 7)
+    for name in ["tty", "pipe"] {
+      let container = folder.appending(name)
+      try ContainerBuilder(root: container).writeStore(spec)
+      _ = try LibraryFixtures.copy(.empty, toFolder: container)
+    }
+    let terminal = GuideTests.PseudoTerminal()
+    try terminal.start(
+      ["recover", "--container", folder.appending("tty")], home: folder.path, in: folder.path)
+    let shown = terminal.read(until: "migration_outcome")
+    #expect(terminal.finish() == 0, "\(shown)")
+    #expect(shown.contains("\r\u{1B}[Kimporting: "), "no progress line on a terminal")
+
+    let piped = try ToolRunner.runProcess(["recover", "--container", folder.appending("pipe")])
+    #expect(piped.exitCode == 0)
+    #expect(!(piped.standardError + piped.standardOutput).contains("\u{1B}"))
   }
 }

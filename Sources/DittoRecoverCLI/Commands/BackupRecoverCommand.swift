@@ -92,7 +92,7 @@ struct BackupRecoverCommand: Command {
         output: final, context: context)
     }
     try LibraryFailure.requireExisting(libraryPath)
-    let destination = DittoStoreDestination(path: libraryPath)
+    let destination = ContainerOptions.destination(libraryPath, context: context)
     let migrator = LegacyDataMigrator(
       layout: layout, destination: destination,
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)

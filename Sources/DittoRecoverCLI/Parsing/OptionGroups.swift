@@ -275,8 +275,21 @@ struct ContainerOptions {
   /// Group defaults plist as its flag store and legacy source, logging through the context.
   func makeMigrator(_ context: ToolContext) -> LegacyDataMigrator {
     LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: libraryPath),
+      layout: layout, destination: Self.destination(libraryPath, context: context),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
+  }
+
+  /// The library at `path` as the tool writes it, its inserts shown as a progress line on a
+  /// terminal (dittos imported, and how fast).
+  static func destination(_ path: String, context: ToolContext) -> DittoStoreDestination {
+    let destination = DittoStoreDestination(path: path)
+    if context.showsProgress {
+      let progress = ProgressLine("importing", totalBytes: 0, context: context)
+      destination.observeInserts { count in
+        if count % 1024 == 0 { progress.update(count: count, of: "dittos") }
+      }
+    }
+    return destination
   }
 }
 
