@@ -49,7 +49,8 @@ struct PageScan {
   /// Scans every page of `source`.
   ///
   /// - Throws: ``FileAccessError`` when reading fails.
-  init(source: PageSource) throws(FileAccessError) {
+  /// - Parameter progress: told the pages scanned and the pages held, every 64 pages.
+  init(source: PageSource, progress: ((Int, Int) -> Void)? = nil) throws(FileAccessError) {
     map = try PageMap(source: source)
     catalog = try SchemaCatalog.read(source: source, map: map)
     schema = DittoSchema(catalog: catalog)
@@ -60,7 +61,8 @@ struct PageScan {
     var leaves = Set<Int>()
     var records: [Int: [(rowid: Int64, values: [RecordValue])]] = [:]
     let map = self.map
-    for number in source.presentPages where !map.isStructural(number) {
+    for (index, number) in source.presentPages.enumerated() where !map.isStructural(number) {
+      if index % 64 == 0 { progress?(index, source.presentPages.count) }
       guard let origin = source.origin(of: number), let bytes = try source.page(number) else {
         continue
       }

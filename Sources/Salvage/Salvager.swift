@@ -137,7 +137,7 @@ package enum Salvager {
       )
     }
     notes.append(contentsOf: source.notes)
-    let scan = try PageScan(source: source)
+    let scan = try PageScan(source: source, progress: options.onPages)
 
     var reading = SQLiteReading()
     if let mainCopy = snapshot.mainCopy, source.mainHeaderIsValid {
@@ -279,6 +279,9 @@ package struct SalvageOptions: Sendable {
   /// Also carve deleted rows out of free pages, freeblocks and superseded page images.
   /// They are listed in ``SalvageResult/deleted`` and never put in the library.
   package var includeDeleted: Bool
+  /// Told the pages scanned and the pages held, every 64 pages of the full page scan (for a
+  /// progress line); nil by default.
+  package var onPages: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
   package init(includeDeleted: Bool = false) {
     self.includeDeleted = includeDeleted

@@ -38,8 +38,14 @@ struct SalvageCommand: Command {
   func validate() throws(UsageError) { try FormatOption.check(namedFormat, json: json) }
 
   func run(_ context: ToolContext) throws -> CommandOutput {
-    let result = try Salvager.salvage(
-      path: path, options: SalvageOptions(includeDeleted: includeDeleted))
+    var options = SalvageOptions(includeDeleted: includeDeleted)
+    if context.showsProgress {
+      let progress = ProgressLine("salvage", totalBytes: 0, context: context)
+      options.onPages = { done, total in
+        progress.update(count: done, of: "pages", detail: "of \(total)")
+      }
+    }
+    let result = try Salvager.salvage(path: path, options: options)
     let value = SalvageOutput(result, includeDeleted: includeDeleted)
     switch format {
     case .json:

@@ -4,7 +4,7 @@ import Foundation
 /// far, how fast, how long is left. Shown only on a terminal and never with `--json`
 /// (``ToolContext/showsProgress``), never on the results stream, and cleared when the work ends,
 /// so that what a pipe receives is byte for byte the same with or without it.
-final class ProgressLine {
+final class ProgressLine: @unchecked Sendable {  // used from the thread that runs the work
   private let context: ToolContext
   private let what: String
   private var total: Int64
