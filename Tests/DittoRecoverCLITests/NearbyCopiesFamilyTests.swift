@@ -251,6 +251,27 @@ import Testing
     #expect(named.standardOutput.hasPrefix("recoverable: nothing in this folder; unknown nearby"))
   }
 
+  /// A folder given in the home folder: only it and what is below it are searched (beside it lies
+  /// the whole home), and the answer says so.
+  @Test func inTheHomeFolderOnlyTheFolderGivenIsSearchedAndThatIsSaid() throws {
+    let folder = try TemporaryDirectory("nearby-home")
+    let given = folder.appending("group.io.kern.ditto")
+    try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
+    _ = try LibraryFixtures.copy(.empty, toFolder: given)
+    try ContainerBuilder(root: folder.appending("Downloads/old copy")).writeStore(Self.spec)
+    try ContainerBuilder(root: given + "/unzipped/copy").writeStore(Self.spec)
+    let run = try ToolRunner.runProcess(
+      ["status", "--container", given, "--json"], environment: ["HOME": folder.path])
+    let search = run.json?["nearbySearch"] as? [String: Any] ?? [:]
+    #expect(search["besideSearched"] as? Bool == false, "\(run.standardOutput)")
+    let copies = run.json?["nearbyCopies"] as? [[String: Any]] ?? []
+    #expect(copies.count == 1)
+    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, given + "/unzipped/copy"))
+    let text = try ToolRunner.runProcess(
+      ["status", "--container", given], environment: ["HOME": folder.path])
+    #expect(text.standardOutput.contains("not what lies beside it"), "\(text.standardOutput)")
+  }
+
   /// Nothing anywhere in a space searched whole: "nothing" is said, with what was searched.
   @Test func nothingIsSaidOnlyAboutTheSpaceSearched() throws {
     let folder = try TemporaryDirectory("nearby-none")

@@ -1,5 +1,6 @@
 import ContainerFiles
 import DittoStore
+import Foundation
 import LegacyMigration
 import LegacyStore
 import SafeFiles
@@ -76,6 +77,10 @@ struct NearbyCopies {
     let complete: Bool
     /// What could not be looked into.
     let notOpened: [NotOpened]
+    /// False when only the folder given was searched, not what lies beside it: its folder is the
+    /// home folder or the top of the disk (a walk there would be a walk of the whole home, and
+    /// on a Mac would ask for every protected folder), so `root` is the folder given.
+    var besideSearched = true
 
     /// True when "nothing" may be said about this space: all of it seen, nothing left unopened.
     var isExhaustive: Bool { complete && notOpened.isEmpty }
@@ -83,7 +88,10 @@ struct NearbyCopies {
     /// `searched 12 folders beside and below X (6 levels down)`, and what was not.
     var sentence: String {
       var text =
-        "searched \(plural(folders, "folder")) and \(plural(filesExamined, "file")) beside and below \(root) (to \(depth) levels below the folder given), by content"
+        "searched \(plural(folders, "folder")) and \(plural(filesExamined, "file")) \(besideSearched ? "beside and below" : "below") \(root) (to \(depth) levels below the folder given), by content"
+      if !besideSearched {
+        text += "; not what lies beside it (the home folder or the top of the disk)"
+      }
       if !complete { text += "; stopped at the search's limit before the end" }
       if !notOpened.isEmpty {
         text += "; \(plural(notOpened.count, "place")) not opened"
@@ -111,13 +119,33 @@ struct NearbyCopies {
   /// Searches the space around `given` (the folder named) for copies of `folder` (the container
   /// read, `given` or a folder inside it); `folder`'s own stores are never counted as copies.
   static func search(given: String, folder: String) -> Findings {
+    search(given: given, folder: folder, besideToo: true)
+  }
+
+  /// Only the folder given and below it (see ``Space/besideSearched``).
+  private static func searchBelowOnly(given: String, folder: String) -> Findings {
+    search(given: given, folder: folder, besideToo: false)
+  }
+
+  private static func search(given: String, folder: String, besideToo: Bool) -> Findings {
     var root = parent(of: given)
     var walkRoot = resolved(root)
+    // Beside a folder in the home folder or at the top of the disk lies everything: only the
+    // folder given is searched then, and the answer says so.
+    let home = ProcessInfo.processInfo.environment["HOME"].map(resolved)
+    if besideToo, walkRoot == "/" || walkRoot == home {
+      return searchBelowOnly(given: given, folder: folder)
+    }
+    if !besideToo {
+      root = given
+      walkRoot = given
+    }
     // The folder given may be a link (an argument whose name is not UTF-8 is given to the tool as
     // a link this run made): the space is then its target's folder, and what lies inside the
     // target is named through the link.
     var inside: (name: [UInt8], path: String)?
-    if (try? FileStatus.of(path: given))??.kind == .symbolicLink, let real = resolvedBytes(given),
+    if besideToo, (try? FileStatus.of(path: given))??.kind == .symbolicLink,
+      let real = resolvedBytes(given),
       let slash = real.lastIndex(of: UInt8(ascii: "/")),
       let parentText = UserPath.validUTF8(Array(real[..<slash]))
     {
@@ -142,14 +170,14 @@ struct NearbyCopies {
     var examined = 0
     // Below the parent: the siblings are one level down, the folder given's own levels one more.
     var walker = DirectoryWalker(
-      reportLimit: entryBudget, examineLimit: entryBudget, depthLimit: depth + 2)
+      reportLimit: entryBudget, examineLimit: entryBudget, depthLimit: depth + (besideToo ? 2 : 1))
     // A mounted disk or a system folder (`/proc`) below is named, not walked.
     walker.staysOnFileSystem = true
     let summary: DirectoryWalkSummary
     do {
       // The folder as the user named it may sit behind a link (`/var` on a Mac): it is opened
       // as they named it, and only what lies below it is never followed.
-      summary = try walker.walk(root: walkRoot) { entry in
+      summary = try walker.walk(root: walkRoot, followingRootLink: !besideToo) { entry in
         let path = join(root, PrintablePath.escape(entry.relativePath))
         guard let rawPath = openable(entry.relativePath) else {
           // Looked at by its bytes: only a store or a -wal is named (the tool cannot read it
@@ -199,9 +227,10 @@ struct NearbyCopies {
         }
       }
     } catch {
-      let space = Space(
+      var space = Space(
         root: root, depth: depth, folders: 0, filesExamined: 0, complete: false,
         notOpened: [NotOpened(path: root, reason: error.reason)])
+      space.besideSearched = besideToo
       return Findings(copies: [], space: space)
     }
     var complete = !summary.stoppedEarly && summary.leftOut == 0
@@ -269,9 +298,10 @@ struct NearbyCopies {
         ? lhs.element.dittos > rhs.element.dittos : lhs.offset < rhs.offset
     }
     .map(\.element)
-    let space = Space(
+    var space = Space(
       root: root, depth: depth, folders: summary.directoriesListed, filesExamined: examined,
       complete: complete, notOpened: notOpened)
+    space.besideSearched = besideToo
     return Findings(copies: sorted, space: space)
   }
 
