@@ -272,6 +272,23 @@ import Testing
     #expect(text.standardOutput.contains("not what lies beside it"), "\(text.standardOutput)")
   }
 
+  /// A copy whose store cannot be read (SQLite and salvage both fail) beside a folder holding
+  /// dittos: what it holds is unknown, so it is named (missingHere null), never dropped as holding
+  /// nothing the folder lacks.
+  @Test func aCopyThatCannotBeReadIsNamedNotDropped() throws {
+    let folder = try TemporaryDirectory("nearby-unreadable")
+    let given = folder.appending("group.io.kern.ditto")
+    try ContainerBuilder(root: given).writeStore(Self.spec)
+    _ = try LibraryFixtures.copy(.empty, toFolder: given)
+    let broken = folder.appending("group.io.kern.ditto copy")
+    try ContainerBuilder(root: broken).writeGarbage(count: 8192, seed: 5, at: "Ditto.sqlite")
+    let status = ToolRunner.run(["status", "--container", given, "--json"])
+    let copies = status.json?["nearbyCopies"] as? [[String: Any]] ?? []
+    #expect(copies.count == 1, "\(status.standardOutput)")
+    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, broken))
+    #expect(copies.first?["missingHere"] == nil || copies.first?["missingHere"] is NSNull)
+  }
+
   /// Nothing anywhere in a space searched whole: "nothing" is said, with what was searched.
   @Test func nothingIsSaidOnlyAboutTheSpaceSearched() throws {
     let folder = try TemporaryDirectory("nearby-none")

@@ -202,7 +202,15 @@ struct NearbyCopies {
           if let target = resolvedBytes(rawPath), target.starts(with: realRoot + [0x2F]) {
             return
           }
-          switch (try? FileStatus.following(path: rawPath))??.kind {
+          let target: FileStatus?
+          do {
+            target = try FileStatus.following(path: rawPath)
+          } catch {
+            notOpened.append(
+              NotOpened(path: path, reason: "a link whose target cannot be examined (\(error))"))
+            return
+          }
+          switch target?.kind {
           case .directory?:
             notOpened.append(NotOpened(path: path, reason: "a link to a folder (not followed)"))
           case .regular? where sniffHead(Array(rawPath.utf8), followingLink: true) != .other:
@@ -319,35 +327,40 @@ struct NearbyCopies {
 
   /// The dittos a recovery from a surveyed container would give, as `title NUL text` keys: every
   /// store that reads, every lone `-wal` salvage rebuilds, the App Group defaults' keys. Read on
-  /// snapshots; nothing written.
-  static func dittoKeys(of survey: LegacySurvey) -> Set<String> {
+  /// snapshots; nothing written. Nil when some of its legacy data could not be read: what it
+  /// holds is then unknown, never taken for "nothing more".
+  static func dittoKeys(of survey: LegacySurvey) -> Set<String>? {
     var keys = Set<String>()
     for store in survey.stores {
-      if case .read = store.content,
-        let library = try? LegacyStoreReader.read(path: store.candidate.path)
-      {
+      switch store.content {
+      case .read:
+        guard let library = try? LegacyStoreReader.read(path: store.candidate.path) else {
+          return nil
+        }
         add(library.categories, to: &keys)
-      } else if store.salvage?.dittos ?? 0 > 0 {
-        addSalvaged(store.candidate.path, to: &keys)
+      case .failed, nil:
+        guard let salvaged = salvagedKeys(store.candidate.path) else { return nil }
+        keys.formUnion(salvaged)
       }
     }
-    for wal in survey.loneWALs where wal.salvage?.dittos ?? 0 > 0 {
-      addSalvaged(wal.candidate.path, to: &keys)
+    for wal in survey.loneWALs where wal.mayHoldData {
+      guard let salvaged = salvagedKeys(wal.candidate.path) else { return nil }
+      keys.formUnion(salvaged)
     }
-    if case .read(let content) = survey.defaults {
-      add(content.pending + content.version1, to: &keys)
+    switch survey.defaults {
+    case .none: break
+    case .read(let content): add(content.pending + content.version1, to: &keys)
+    case .failed: return nil
     }
     return keys
   }
 
-  /// The dittos of the store file (or lone `-wal`) at `path`, as ``dittoKeys(of:)`` gives them.
-  static func dittoKeys(ofFile path: String) -> Set<String> {
+  /// The dittos of the store file (or lone `-wal`) at `path`, as ``dittoKeys(of:)`` gives them;
+  /// nil when neither SQLite nor salvage reads it.
+  static func dittoKeys(ofFile path: String) -> Set<String>? {
+    guard let library = try? LegacyStoreReader.read(path: path) else { return salvagedKeys(path) }
     var keys = Set<String>()
-    if let library = try? LegacyStoreReader.read(path: path) {
-      add(library.categories, to: &keys)
-    } else {
-      addSalvaged(path, to: &keys)
-    }
+    add(library.categories, to: &keys)
     return keys
   }
 
@@ -359,9 +372,14 @@ struct NearbyCopies {
     }
   }
 
-  private static func addSalvaged(_ path: String, to keys: inout Set<String>) {
-    guard let result = try? Salvager.salvage(path: path, options: SalvageOptions()) else { return }
+  /// What salvage rebuilds from `path`; nil when it decodes nothing.
+  private static func salvagedKeys(_ path: String) -> Set<String>? {
+    guard let result = try? Salvager.salvage(path: path, options: SalvageOptions()) else {
+      return nil
+    }
+    var keys = Set<String>()
     add(result.library.categories, to: &keys)
+    return keys
   }
 
   // MARK: - Content

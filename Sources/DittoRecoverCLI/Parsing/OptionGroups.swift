@@ -151,6 +151,9 @@ struct ContainerOptions {
           copy.kind == "store"
           ? NearbyCopies.dittoKeys(ofFile: copy.path)
           : NearbyCopies.dittoKeys(of: NearbyCopies.survey(of: copy.path))
+        // What could not be read on either side is unknown: the copy is named (missingHere
+        // null), never dropped as holding nothing more.
+        guard let keys, let hereKeys else { return copy }
         var copy = copy
         copy.missingHere = keys.subtracting(hereKeys).count
         return copy.missingHere ?? 0 > 0 ? copy : nil
