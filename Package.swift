@@ -162,7 +162,8 @@ let package = Package(
     // Apple's unified log (.logarchive, tracev3, timesync, uuidtext, dsc; sysdiagnose archives),
     // read by our own code: no Mac needed.
     .target(
-      name: "UnifiedLog", dependencies: ["ByteStreams", "JSONOutput", "CivilCalendar", "SafeFiles"]),
+      name: "UnifiedLog",
+      dependencies: ["ByteStreams", "JSONOutput", "CivilCalendar", "SafeFiles", "PropertyLists"]),
     // Writes log archives with chosen entries (tracev3, timesync, uuidtext; LZ4 or stored; tar,
     // gzip): for tests, fuzz seeds and benchmarks. Never a product.
     .target(name: "LogArchiveFixtures", dependencies: ["ByteStreams"]),
@@ -311,7 +312,9 @@ let package = Package(
       name: "JSONOutputTests", dependencies: ["JSONOutput"]),
     .testTarget(
       name: "UnifiedLogTests",
-      dependencies: ["UnifiedLog", "LogArchiveFixtures", "ByteStreams", "StoreFixtures"]),
+      dependencies: [
+        "UnifiedLog", "LogArchiveFixtures", "ByteStreams", "StoreFixtures", "PropertyLists",
+      ]),
     .testTarget(
       name: "OutcomeReportTests",
       dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput", "StoreFixtures"],

@@ -46,6 +46,38 @@ package struct LogArchiveWriter {
   /// How a ChunkSet is stored.
   package enum Compression: Sendable { case lz4, stored }
 
+  /// One state dump to write (a StateDump chunk, after the entries' ChunkSets).
+  package struct StateDump: Sendable, Equatable {
+    package var offsetNanoseconds: UInt64
+    package var pid: UInt32
+    package var ttl: UInt8
+    /// 1 a serialized object (binary property list), 2 a protocol buffer, 3 custom.
+    package var dataType: UInt32
+    /// The decoder's library and type (custom data), each at most 63 bytes.
+    package var library: String
+    package var decoder: String
+    package var title: String
+    package var data: [UInt8]
+    /// The size the chunk declares (nil: the data's).
+    package var declaredSize: UInt32?
+
+    package init(
+      offsetNanoseconds: UInt64, pid: UInt32 = 1234, ttl: UInt8 = 14, dataType: UInt32,
+      library: String = "", decoder: String = "", title: String, data: [UInt8],
+      declaredSize: UInt32? = nil
+    ) {
+      self.offsetNanoseconds = offsetNanoseconds
+      self.pid = pid
+      self.ttl = ttl
+      self.dataType = dataType
+      self.library = library
+      self.decoder = decoder
+      self.title = title
+      self.data = data
+      self.declaredSize = declaredSize
+    }
+  }
+
   package var timebase: (numerator: UInt32, denominator: UInt32)
   /// Wall clock of the boot, nanoseconds since 1970.
   package var bootWallClock: Int64
@@ -111,7 +143,9 @@ package struct LogArchiveWriter {
   }
 
   /// A tracev3 file holding `entries`.
-  package func traceV3(_ entries: [Entry], compression: Compression = .lz4) -> [UInt8] {
+  package func traceV3(
+    _ entries: [Entry], stateDumps: [StateDump] = [], compression: Compression = .lz4
+  ) -> [UInt8] {
     var file = chunk(tag: 0x1000, subtag: 0x11, header())
     // The catalog: processes by pid, subsystems by (subsystem, category).
     var strings: [UInt8] = []
@@ -122,7 +156,7 @@ package struct LogArchiveWriter {
       strings += Array(text.utf8) + [0]
       return stringOffsets[text]!
     }
-    let pids = Array(Set(entries.map(\.pid))).sorted()
+    let pids = Array(Set(entries.map(\.pid) + stateDumps.map(\.pid))).sorted()
     var subsystemIDs: [UInt32: [String: UInt16]] = [:]
     for entry in entries {
       guard let subsystem = entry.subsystem else { continue }
@@ -171,6 +205,19 @@ package struct LogArchiveWriter {
         inner += chunk(tag: 0x6001, subtag: 0, body)
       }
       for body in oversize { inner += chunk(tag: 0x6002, subtag: 0, body) }
+      file += chunk(tag: 0x600D, subtag: 0, Self.compress(inner, compression))
+    }
+    if !stateDumps.isEmpty {
+      var inner: [UInt8] = []
+      for dump in stateDumps {
+        var body: [UInt8] = []
+        body += le64(UInt64(dump.pid)) + le32(UInt32(pids.firstIndex(of: dump.pid)! + 1))
+        body += [dump.ttl, 0, 0, 0] + le64(ticks(dump.offsetNanoseconds)) + le64(0)
+        body += imageUUID + le32(dump.dataType) + le32(dump.declaredSize ?? UInt32(dump.data.count))
+        body += fixed(dump.library, 64) + fixed(dump.decoder, 64) + fixed(dump.title, 64)
+        body += dump.data
+        inner += chunk(tag: 0x6003, subtag: 0, body)
+      }
       file += chunk(tag: 0x600D, subtag: 0, Self.compress(inner, compression))
     }
     return file

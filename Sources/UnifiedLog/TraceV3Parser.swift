@@ -784,23 +784,34 @@ package struct TraceV3Parser {
     var cursor = ByteCursor(data)
     let proc = CatalogProcessKey(
       upper: try cursor.u64("a state dump"), lower: try cursor.u32("a state dump"))
-    try cursor.skip(4, "a state dump")
+    let ttl = try cursor.u8("a state dump")
+    try cursor.skip(3, "a state dump")
     let time = try cursor.u64("a state dump")
     let activity = try cursor.u64("a state dump")
     let sender = try cursor.uuid("a state dump")
     let type = try cursor.u32("a state dump")
     let size = Int(try cursor.u32("a state dump"))
-    try cursor.skip(128, "a state dump")
+    // The decoder's library and type (custom data only; other types may hold remnants there).
+    let library = ByteCursor.cString(try cursor.take(64, "a state dump's decoder"))
+    let decoder = ByteCursor.cString(try cursor.take(64, "a state dump's decoder"))
     let title = ByteCursor.cString(try cursor.take(64, "a state dump's title"))
-    let body =
-      cursor.remaining >= size ? try cursor.take(size) : cursor.bytes[cursor.offset..<cursor.end]
+    if cursor.remaining < size {
+      problemOnce(
+        "state_dump_cut",
+        "a state dump's data runs past its chunk: rendered from the bytes the chunk holds")
+    }
+    let body = try cursor.take(min(size, cursor.remaining))
     let process = catalog?.processes[proc]
     var entry = newEntry(time: time, thread: 0, process: process)
     entry.eventType = "stateEvent"
     entry.activityIdentifier = activity & (1 << 63 - 1)
     entry.senderImageUUID = sender
-    let kind = [1: "plist", 2: "protobuf", 3: "custom"][Int(type)] ?? "type \(type)"
-    entry.eventMessage = "state dump: \(title) (\(kind), \(body.count) bytes)"
+    entry.ttl = Int(ttl)
+    // A state dump has no subsystem: when one is asked for, it is never shown, so not rendered.
+    if subsystem == nil {
+      entry.eventMessage = StateDumpMessage.render(
+        title: title, type: type, library: library, decoder: decoder, data: body)
+    }
     stateDumps += 1
     emitEntry(&entry, emit: emit)
   }
