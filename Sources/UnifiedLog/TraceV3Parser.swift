@@ -36,6 +36,9 @@ package struct TraceV3Parser {
   private var buffer: [UInt8] = []
   private var consumed = 0
   private var fileOffset = 0
+  /// Padding of the last chunk that had not arrived when the chunk was taken (its bytes come with
+  /// the next piece fed): skipped before the next chunk's header is read.
+  private var paddingOwed = 0
   private(set) package var header: TraceV3Header?
   private var catalog: Catalog?
   private var sequence = 0
@@ -108,6 +111,7 @@ package struct TraceV3Parser {
       because: "a tracepoint refers to an oversize chunk the file does not hold", emit: emit)
     buffer = []
     consumed = 0
+    paddingOwed = 0
   }
 
   // MARK: - Top-level chunks
@@ -126,6 +130,13 @@ package struct TraceV3Parser {
   private var zeroRun: (start: Int, length: Int)?
 
   private mutating func nextChunk() -> RawChunk? {
+    if paddingOwed > 0 {
+      let skipped = min(paddingOwed, buffer.count - consumed)
+      consumed += skipped
+      fileOffset += skipped
+      paddingOwed -= skipped
+      guard paddingOwed == 0 else { return nil }
+    }
     // Zeros where a chunk should begin are skipped 8 bytes at a time, as one run.
     while buffer.count - consumed >= 8, ByteCursor.u32(buffer, consumed) == 0,
       ByteCursor.u32(buffer, consumed + 4) == 0
@@ -157,9 +168,13 @@ package struct TraceV3Parser {
     guard available >= total else { return nil }
     let chunk = RawChunk(
       tag: tag, subtag: subtag, data: buffer[consumed + 16..<consumed + total], offset: fileOffset)
-    let padded = min(available, (total + 7) & ~7)
-    consumed += padded
-    fileOffset += padded
+    // A chunk is padded to 8 bytes; the padding may come with the next piece (or never, at the
+    // end of the file).
+    let padded = (total + 7) & ~7
+    let taken = min(available, padded)
+    paddingOwed = padded - taken
+    consumed += taken
+    fileOffset += taken
     return chunk
   }
 
