@@ -41,13 +41,14 @@ package struct GzipDecoder {
   private var position = 0
   private var bitBuffer: UInt64 = 0
   private var bitCount = 0
-  /// The last 32 KiB of output, for back-references.
-  private var window = [UInt8](repeating: 0, count: 1 << 15)
-  private var windowEnd = 0
-  private var windowFilled = false
+  /// The output not yet handed over, after up to 32 KiB of what was (for back-references):
+  /// `out[..<handedOver]` was emitted, `out[handedOver..<outEnd]` is pending. Sized once: a
+  /// symbol adds at most 258 bytes, and output is handed over every 64 KiB.
+  private var out = [UInt8](repeating: 0, count: 2 * historySize + 2 * flushSize + 512)
+  private var outEnd = 0
+  private var handedOver = 0
   private var crc = CRC32()
   private var memberBytes: UInt32 = 0
-  private var pending: [UInt8] = []
   /// Bytes of output so far, all members.
   package private(set) var outputBytes = 0
   /// Members decoded to their trailer.
@@ -168,19 +169,22 @@ package struct GzipDecoder {
           continue
         }
         guard position < input.count else { throw .needMore }
-        let count = min(remaining, input.count - position)
-        for index in position..<(position + count) { put(input[index]) }
+        if outEnd - handedOver >= Self.flushSize { flush(emit) }
+        let count = min(
+          remaining, input.count - position, Self.flushSize - (outEnd - handedOver))
+        out.replaceSubrange(outEnd..<(outEnd + count), with: input[position..<(position + count)])
+        outEnd += count
         position += count
         state = .stored(remaining: remaining - count)
-        if pending.count >= 1 << 16 { flush(emit) }
       case .huffman(let literals, let distances):
         try inflateBlock(literals: literals, distances: distances, emit: emit)
         state = .blockStart
       case .trailer:
         flush(emit)
-        // The rest of the last byte is padding.
-        bitBuffer = 0
-        bitCount = 0
+        // The rest of the last byte is padding; a member's back-references end with it.
+        alignToByte()
+        outEnd = 0
+        handedOver = 0
         if isRaw {
           members += 1
           state = .rawDone
@@ -249,7 +253,40 @@ package struct GzipDecoder {
     return value
   }
 
+  /// Fills the bit buffer with whole bytes while they fit and the input has them.
+  @inline(__always)
+  private mutating func refill() {
+    while bitCount <= 56, position < input.count {
+      bitBuffer |= UInt64(input[position]) << UInt64(bitCount)
+      position += 1
+      bitCount += 8
+    }
+  }
+
+  /// Drops the bits left of the current byte and gives the whole bytes the bit buffer holds
+  /// back to the input (they were read ahead).
+  private mutating func alignToByte() {
+    position -= bitCount / 8
+    bitBuffer = 0
+    bitCount = 0
+  }
+
+  /// The next symbol of `code`: by its table when the code is short and its bits are here, else
+  /// bit by bit (a long code, or the input running out).
+  @inline(__always)
   private mutating func decode(_ code: HuffmanCode) throws(Stop) -> Int {
+    if bitCount < HuffmanCode.tableBits { refill() }
+    let entry = code.table[Int(bitBuffer & UInt64(HuffmanCode.tableSize - 1))]
+    let length = Int(entry & 15)
+    if length != 0, length <= bitCount {
+      bitBuffer >>= UInt64(length)
+      bitCount -= length
+      return Int(entry >> 4)
+    }
+    return try decodeBitByBit(code)
+  }
+
+  private mutating func decodeBitByBit(_ code: HuffmanCode) throws(Stop) -> Int {
     var value = 0
     var first = 0
     var index = 0
@@ -274,8 +311,7 @@ package struct GzipDecoder {
     let isFinal = try bits(1) == 1
     switch try bits(2) {
     case 0:
-      bitBuffer = 0
-      bitCount = 0
+      alignToByte()
       guard input.count - position >= 4 else { throw .needMore }
       let length = Int(input[position]) | Int(input[position + 1]) << 8
       let complement = Int(input[position + 2]) | Int(input[position + 3]) << 8
@@ -371,36 +407,71 @@ package struct GzipDecoder {
           guard distanceSymbol < 30 else { throw Stop.invalid("a distance code beyond 29") }
           let distance =
             Self.distanceBase[distanceSymbol] + (try bits(Self.distanceExtra[distanceSymbol]))
-          let available = windowFilled ? window.count : windowEnd
-          guard distance <= available else {
+          guard distance <= outEnd else {
             throw Stop.invalid("a distance beyond the data decoded so far")
           }
-          for _ in 0..<length {
-            put(window[(windowEnd - distance + window.count) & (window.count - 1)])
-          }
+          copyMatch(distance: distance, length: length)
         }
       } catch {
         if case .needMore = error { restore(saved) }
         throw error
       }
-      if pending.count >= 1 << 16 { flush(emit) }
+      if outEnd - handedOver >= Self.flushSize { flush(emit) }
     }
   }
 
+  /// Output is handed over in pieces of about this size.
+  private static let flushSize = 1 << 16
+  /// What a back-reference may reach.
+  private static let historySize = 1 << 15
+
+  @inline(__always)
   private mutating func put(_ byte: UInt8) {
-    window[windowEnd] = byte
-    windowEnd = (windowEnd + 1) & (window.count - 1)
-    if windowEnd == 0 { windowFilled = true }
-    pending.append(byte)
+    out[outEnd] = byte
+    outEnd += 1
+  }
+
+  /// Appends `length` bytes copied from `distance` back (overlapping: a run repeats, byte by
+  /// byte, as deflate means it).
+  @inline(__always)
+  private mutating func copyMatch(distance: Int, length: Int) {
+    let end = outEnd
+    out.withUnsafeMutableBufferPointer { buffer in
+      var from = end - distance
+      var to = end
+      if distance >= length {
+        (buffer.baseAddress! + to).update(from: buffer.baseAddress! + from, count: length)
+        return
+      }
+      for _ in 0..<length {
+        buffer[to] = buffer[from]
+        to += 1
+        from += 1
+      }
+    }
+    outEnd += length
   }
 
   private mutating func flush(_ emit: ([UInt8]) -> Void) {
-    guard !pending.isEmpty else { return }
-    crc.update(pending)
-    memberBytes &+= UInt32(truncatingIfNeeded: pending.count)
-    outputBytes += pending.count
-    emit(pending)
-    pending.removeAll(keepingCapacity: true)
+    guard outEnd > handedOver else { return }
+    let piece = Array(out[handedOver..<outEnd])
+    crc.update(piece)
+    memberBytes &+= UInt32(truncatingIfNeeded: piece.count)
+    outputBytes += piece.count
+    emit(piece)
+    // Keep what a back-reference may reach, moved to the start once the buffer is half used
+    // (not at every small piece: the input may come a byte at a time).
+    guard outEnd > Self.historySize + Self.flushSize / 2 else {
+      handedOver = outEnd
+      return
+    }
+    let kept = Self.historySize
+    let start = outEnd - kept  // past `kept`: the two ranges do not overlap
+    out.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress!.update(from: buffer.baseAddress! + start, count: kept)
+    }
+    outEnd = kept
+    handedOver = kept
   }
 
   private static let fixedLiterals = HuffmanCode(
@@ -420,6 +491,12 @@ struct HuffmanCode {
   let codeCount: Int
   /// True when the lengths use every code (no code left over).
   let isComplete: Bool
+  /// Codes of at most ``tableBits`` bits by their next ``tableBits`` input bits (deflate sends a
+  /// code's bits first bit first, so the index is the code reversed, padded with every value of
+  /// the bits after it): `symbol << 4 | length`, 0 where the code is longer.
+  let table: [UInt16]
+  static let tableBits = 9
+  static let tableSize = 1 << tableBits
 
   /// Nil when the lengths are over-subscribed (more codes than the lengths allow).
   init?(lengths: [Int]) {
@@ -439,6 +516,27 @@ struct HuffmanCode {
       symbols[offsets[length]] = symbol
       offsets[length] += 1
     }
+    var table = [UInt16](repeating: 0, count: Self.tableSize)
+    var code = 0
+    var index = 0
+    for length in 1...15 {
+      for _ in 0..<counts[length] {
+        if length <= Self.tableBits {
+          var reversed = 0
+          for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+          let entry = UInt16(symbols[index] << 4 | length)
+          var fill = reversed
+          while fill < Self.tableSize {
+            table[fill] = entry
+            fill += 1 << length
+          }
+        }
+        code += 1
+        index += 1
+      }
+      code <<= 1
+    }
+    self.table = table
     self.counts = counts
     self.symbols = symbols
     self.codeCount = lengths.filter { $0 != 0 }.count

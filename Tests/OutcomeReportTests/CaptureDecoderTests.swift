@@ -1,5 +1,6 @@
 import ByteStreams
 import Foundation
+import StoreFixtures
 import Testing
 
 @testable import OutcomeReport
@@ -164,5 +165,51 @@ import Testing
     let (text, decoder) = Self.decode(random, chunk: 1000)
     #expect(text.isEmpty)
     #expect(decoder.problem == .binary)
+  }
+}
+
+/// The gzip reader over a generated family: bytes mixing random runs, repeated words and long
+/// runs of one byte (literals, short and long back-references, overlapping copies, stored,
+/// fixed and dynamic blocks), compressed by the system's gzip at every level, fed in pieces of
+/// random sizes: the output is the input, byte for byte.
+@Suite struct GzipFamilyTests {
+  @Test func aGeneratedFamilyInflatesToItsInput() throws {
+    var generator = SeededGenerator(seed: FamilySeed.base(0x6219))
+    let words = [
+      "ditto", "migration_outcome", " ", "\n", "café", "🙂", "0x1a2b", "=", "source=auto",
+    ]
+    for round in 0..<30 {
+      var bytes: [UInt8] = []
+      let size = [10, 1_000, 40_000, 200_000][round % 4]
+      while bytes.count < size {
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0:
+          bytes += (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+            UInt8.random(in: 0...255, using: &generator)
+          }
+        case 1:
+          bytes += Array(words.randomElement(using: &generator)!.utf8)
+        case 2:
+          bytes += [UInt8](
+            repeating: UInt8.random(in: 0...255, using: &generator),
+            count: Int.random(in: 1...2_000, using: &generator))
+        default:
+          // A copy of something already written, from near or far back.
+          if !bytes.isEmpty {
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            let length = min(bytes.count - start, Int.random(in: 1...500, using: &generator))
+            bytes += bytes[start..<(start + length)]
+          }
+        }
+      }
+      let level = Int.random(in: 1...9, using: &generator)
+      let packed = try CaptureDecoderTests.gzip(bytes, level: level)
+      let chunk = [1, 13, 4_096, 100_000][Int.random(in: 0..<4, using: &generator)]
+      let (output, error) = CaptureDecoderTests.inflate(packed, chunk: chunk)
+      #expect(error == nil, "round \(round): \(String(describing: error))")
+      #expect(
+        output == bytes,
+        "round \(round): -\(level), pieces of \(chunk): \(output.count) of \(bytes.count) bytes")
+    }
   }
 }
