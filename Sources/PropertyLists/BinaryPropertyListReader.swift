@@ -175,7 +175,12 @@ struct BinaryPropertyListReader {
       let (count, payload) = try count(at: start, low: low, index: index)
       try require(payload, count, index: index)
       // Bytes above 127 read as ISO Latin-1, as Core Foundation reads them.
-      let scalars = bytes[payload..<(payload + count)].map { Character(Unicode.Scalar($0)) }
+      let stored = bytes[payload..<(payload + count)]
+      if stored.allSatisfy({ $0 < 0x80 }) {
+        return (.string(String(decoding: stored, as: UTF8.self)), 1)
+      }
+      var scalars = String.UnicodeScalarView()
+      scalars.append(contentsOf: stored.map { Unicode.Scalar($0) })
       return (.string(String(scalars)), 1)
     case 0x6:
       let (count, payload) = try count(at: start, low: low, index: index)
@@ -229,7 +234,7 @@ struct BinaryPropertyListReader {
         let value = try object(references[count + pair], depth: depth + 1)
         // A key given twice (the same UTF-16 code units) keeps its first value, as Core Foundation
         // keeps it; keys that differ only by normalization are two keys.
-        if entries[name] == nil { entries[name] = value.value }
+        entries.addIfAbsent(name, value.value)
         size = try grow(size, by: value.size + 1)
       }
       return (.dictionary(entries), size)

@@ -68,6 +68,15 @@ public struct PropertyListDictionary: Sendable, Hashable {
     }
   }
 
+  /// Appends `key` with `value` unless a key with its code units is there (which keeps its
+  /// value): one look-up, as a reader adding what a file holds needs.
+  package mutating func addIfAbsent(_ key: String, _ value: PropertyListValue) {
+    let units = KeyUnits(key)
+    guard positions[units] == nil else { return }
+    positions[units] = entries.count
+    entries.append((key, value))
+  }
+
   /// The entries as a Swift dictionary, for code that looks up known keys: keys that Swift
   /// takes for equal keep the value of the first of them.
   package var merged: [String: PropertyListValue] {
@@ -115,11 +124,22 @@ extension PropertyListDictionary: ExpressibleByDictionaryLiteral {
   }
 }
 
-/// A key's UTF-16 code units: what tells keys apart.
+/// A key told apart by its code units: two keys are the same key when their UTF-16 code units
+/// are, which for a Swift string (always valid Unicode) is when its UTF-8 bytes are: compared and
+/// hashed by those, with no copy.
 private struct KeyUnits: Hashable {
-  let units: [UInt16]
+  let key: String
 
   init(_ key: String) {
-    units = Array(key.utf16)
+    self.key = key
+  }
+
+  static func == (left: Self, right: Self) -> Bool {
+    left.key.utf8.elementsEqual(right.key.utf8)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    var key = key
+    key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }

@@ -21,10 +21,6 @@ enum StateDumpMessage {
     title: String, type: UInt32, library: String, decoder: String, data: ArraySlice<UInt8>
   ) -> String {
     if data.isEmpty { return title }
-    if type == 1, case .string(let text)? = try? PropertyListReader.decode(Array(data)).value {
-      // A string is printed as it is (its description), not as a JSON literal.
-      return title + "\n" + text
-    }
     return title + "\n" + value(type: type, library: library, decoder: decoder, data: data)
   }
 
@@ -34,8 +30,11 @@ enum StateDumpMessage {
     switch type {
     case 1:
       do {
+        let object = try PropertyListReader.decode(Array(data)).value
+        // A string is printed as it is (its description), not as a JSON literal.
+        if case .string(let text) = object { return text }
         var output: [UInt8] = []
-        appendJSON(try PropertyListReader.decode(Array(data)).value, to: &output)
+        appendJSON(object, to: &output)
         return String(decoding: output, as: UTF8.self)
       } catch {
         return "<decode: not a property list (\(data.count) bytes): \(error.reason)>"
