@@ -205,6 +205,30 @@ struct BackupCommand: Command {
     throw InputError(message, next: steps)
   }
 
+  /// What the backup's plists say against it, before its files are read: every plist that could
+  /// not be read (or a key of the wrong type), named; a snapshot that did not finish.
+  static func warnAbout(_ metadata: BackupMetadata, context: ToolContext) {
+    for problem in metadata.problems {
+      context.diagnose("warning: \(problem)")
+    }
+    if metadata.isSnapshotUnfinished {
+      context.diagnose(
+        "warning: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete"
+      )
+    }
+  }
+
+  /// Names a file rebuilt in `folder` (private, and gone when the run ends) as the user knows
+  /// it: the backup, then the file's domain and path in it
+  /// (`…/Backup/00008030…: AppDomainGroup-group.io.kern.ditto/Ditto.sqlite: …`).
+  static func shownAsInBackup(rebuiltIn folder: String, backup: String?) -> (String) -> String {
+    let forms = Set([folder, OutputFolder.resolved(folder)]).sorted { $0.count > $1.count }
+    let name = (backup ?? "the backup") + ": "
+    return { text in
+      forms.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: name) }
+    }
+  }
+
   /// Stops (exit 65) before anything is imported or written when a store (or its `-wal`) the
   /// manifest lists could not be rebuilt from the backup (its stored file missing or unreadable):
   /// the backup's dittos could not be read, which is never "nothing on disk". The other backups

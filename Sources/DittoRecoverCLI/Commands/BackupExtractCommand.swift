@@ -29,11 +29,7 @@ struct BackupExtractCommand: Command {
     try BackupCommand.requireDittoFiles(
       chosen, summaries: summaries, invocation: context.invocation)
     let metadata = chosen.backup.metadata
-    if metadata.isSnapshotUnfinished {
-      context.diagnose(
-        "warning: Status.plist says \(metadata.snapshotState ?? ""): the backup may be incomplete"
-      )
-    }
+    BackupCommand.warnAbout(metadata, context: context)
     let now = Date()
     let out =
       self.out ?? RecoveryRendering.defaultOutput(for: metadata.date ?? now)
@@ -78,7 +74,8 @@ struct BackupExtractCommand: Command {
       BackupExtractOutput(backupsFound: summaries.count, rebuild: rebuild))
     var output = try RecoveryFileOutput.finish(
       extraction, info: info, out: out, source: BackupMember(backup: backupOutput),
-      context: context)
+      context: context,
+      shown: BackupCommand.shownAsInBackup(rebuiltIn: scratch.path, backup: info.backupPath))
     let failedInputs = rebuild.failedEngineInputs
     if !failedInputs.isEmpty {
       // After the result, as the last word.

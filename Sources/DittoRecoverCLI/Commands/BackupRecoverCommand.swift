@@ -42,11 +42,7 @@ struct BackupRecoverCommand: Command {
       root: backupRoot, passwordFile: passwordFile, context: context)
     try BackupCommand.requireDittoFiles(
       chosen, summaries: summaries, invocation: context.invocation)
-    if chosen.backup.metadata.isSnapshotUnfinished {
-      context.diagnose(
-        "warning: Status.plist says \(chosen.backup.metadata.snapshotState ?? ""): the backup may be incomplete"
-      )
-    }
+    BackupCommand.warnAbout(chosen.backup.metadata, context: context)
 
     // Built in a private folder of ours and given its name only when the run is over: decrypted
     // files never sit under a name the user chose while the run can still be stopped.

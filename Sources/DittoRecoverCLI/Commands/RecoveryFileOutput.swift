@@ -33,10 +33,12 @@ enum RecoveryFileOutput {
   /// Why no file is written, and the one next step: `--salvage` when salvage rebuilds dittos (and
   /// how many), what to do about a failure that said nothing about the data; never `--salvage`
   /// when it was given.
-  static func nothingToWrite(_ extraction: RecoveryExtraction, context: ToolContext) -> DataError {
+  static func nothingToWrite(
+    _ extraction: RecoveryExtraction, context: ToolContext, shown: (String) -> String = { $0 }
+  ) -> DataError {
     let read = extraction.readReport
     var message = "nothing readable to put in a recovery file (\(read.outcome.rawValue))"
-    if let error = read.errorDescription { message += ": \(error)" }
+    if let error = read.errorDescription { message += ": \(shown(error))" }
     if read.outcome == .nothingOnDisk, !read.orphanWALs.isEmpty {
       message +=
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
@@ -73,19 +75,22 @@ enum RecoveryFileOutput {
   ///   written).
   /// - Throws: ``DataError`` when nothing readable was found (no file, exit 65);
   ///   ``RecoveryFileError`` when `out` exists (73) or cannot be written (74).
+  ///
+  /// `shown` names a file the way the user knows it (a backup's file rebuilt in a private folder,
+  /// by the backup and its domain path: the private folder is gone when the run ends).
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
-    source: some Encodable, context: ToolContext
+    source: some Encodable, context: ToolContext, shown: (String) -> String = { $0 }
   ) throws -> CommandOutput {
     let read = extraction.readReport
     // Each error once: the one that decided the outcome is in the final message.
     for source in read.sources {
       if let error = source.error, error != read.errorDescription {
-        context.printError(error)
+        context.printError(shown(error))
       }
     }
     guard extraction.offeredDittos > 0 else {
-      throw nothingToWrite(extraction, context: context)
+      throw nothingToWrite(extraction, context: context, shown: shown)
     }
     let written: (info: RecoveryFileInfo, report: MigrationReport)
     do {
@@ -129,7 +134,7 @@ enum RecoveryFileOutput {
     }
     if report.outcome == .foundUnreadable {
       context.printError(
-        "\(report.errorDescription ?? "a source could not be read"): the file holds only what could be read"
+        "\(report.errorDescription.map(shown) ?? "a source could not be read"): the file holds only what could be read"
       )
       exitCode = .dataError
     }
@@ -137,7 +142,7 @@ enum RecoveryFileOutput {
       out: out, outcome: report.outcome.rawValue, categories: info.categories,
       dittos: info.dittos, salvaged: info.salvaged,
       sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
-      error: report.errorDescription, neverCommittedLeft: left > 0 ? left : nil)
+      error: report.errorDescription.map(shown), neverCommittedLeft: left > 0 ? left : nil)
     let lines =
       [
         "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"

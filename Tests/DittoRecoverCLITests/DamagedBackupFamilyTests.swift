@@ -1,0 +1,149 @@
+import EngineTestSupport
+import Foundation
+import PropertyLists
+import StoreFixtures
+import TestSupport
+import Testing
+
+/// Backups damaged in generated ways: `Manifest.db`, `Manifest.plist`, `Info.plist` or
+/// `Status.plist` cut at any length, overwritten with random bytes in any range, a page zeroed, or
+/// removed; the stored store's file cut or garbled. Every command answers: a clear error naming
+/// what it could not read (never a crash or a silent "nothing"), nothing left under `--out` when it
+/// fails, the file whole when it succeeds, and the backup byte for byte as it was.
+@Suite struct DamagedBackupFamilyTests {
+  enum Damage: CaseIterable {
+    case cut, garble, zeroPage, remove
+  }
+
+  static let parts = ["Manifest.db", "Manifest.plist", "Info.plist", "Status.plist", "store"]
+
+  /// The backup's file for `part`; for the legacy store, one of its files (main file or
+  /// `-wal`), found by what it holds: Core Data's ZCATEGORY table and no SwiftData table.
+  static func path(
+    of part: String, in root: String, using generator: inout SeededGenerator
+  ) throws -> String {
+    guard part == "store" else { return root + "/" + part }
+    var candidates: [String] = []
+    for folder in try FileManager.default.contentsOfDirectory(atPath: root).sorted()
+    where folder.count == 2 {
+      for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder).sorted()
+      {
+        let file = root + "/" + folder + "/" + name
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        if bytes.range(of: Data("ZCATEGORY".utf8)) != nil,
+          bytes.range(of: Data("ZDITTOITEM".utf8)) == nil
+        {
+          candidates.append(file)
+        }
+      }
+    }
+    guard let chosen = candidates.randomElement(using: &generator) else {
+      Issue.record("the backup holds no legacy store")
+      return root + "/none"
+    }
+    return chosen
+  }
+
+  static func damage(
+    _ file: String, with damage: Damage, using generator: inout SeededGenerator
+  ) throws -> String {
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+    switch damage {
+    case .cut:
+      let length = Int.random(in: 0..<max(1, bytes.count), using: &generator)
+      let whole = bytes.count
+      bytes = Array(bytes.prefix(length))
+      try Data(bytes).write(to: URL(fileURLWithPath: file))
+      return "cut to \(length) of \(whole) bytes"
+    case .garble:
+      guard !bytes.isEmpty else { return "empty" }
+      let start = Int.random(in: 0..<bytes.count, using: &generator)
+      let length = min(bytes.count - start, Int.random(in: 1...512, using: &generator))
+      for index in start..<(start + length) {
+        bytes[index] = UInt8.random(in: 0...255, using: &generator)
+      }
+      try Data(bytes).write(to: URL(fileURLWithPath: file))
+      return "\(length) random bytes at \(start)"
+    case .zeroPage:
+      let pages = max(1, bytes.count / 4096)
+      let page = Int.random(in: 0..<pages, using: &generator)
+      for index in (page * 4096)..<min(bytes.count, page * 4096 + 4096) { bytes[index] = 0 }
+      try Data(bytes).write(to: URL(fileURLWithPath: file))
+      return "page \(page) zeroed"
+    case .remove:
+      try FileManager.default.removeItem(atPath: file)
+      return "removed"
+    }
+  }
+
+  @Test func everyDamagedBackupGetsAClearAnswerAndNothingHalfMade() throws {
+    var generator = SeededGenerator(seed: FamilySeed.base(0xBAC0))
+    for round in 0..<24 {
+      let folder = try TemporaryDirectory("damaged-backup")
+      let root = folder.appending("Backup/device")
+      try DittoBackupFixture.build(
+        at: root, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(round)))
+      let part = Self.parts[round % Self.parts.count]
+      let kind = Damage.allCases.randomElement(using: &generator)!
+      let damagedPath = try Self.path(of: part, in: root, using: &generator)
+      let what = try Self.damage(damagedPath, with: kind, using: &generator)
+      let label = "round \(round): \(part) \(what)"
+      let before = try FileHashes(of: root)
+      // A plist left in place that does not read as one must be named by every command.
+      let unreadablePlist =
+        part.hasSuffix(".plist") && FileManager.default.fileExists(atPath: damagedPath)
+        && (try? PropertyListReader.decode(
+          Array(try Data(contentsOf: URL(fileURLWithPath: damagedPath))))) == nil
+
+      let list = ToolRunner.run(["backup", "list", folder.appending("Backup")])
+      let out = folder.appending("out.dittorecovery")
+      let extract = ToolRunner.run(["backup", "extract", root, "--out", out])
+      for (name, run) in [("list", list), ("extract", extract)] {
+        #expect([0, 65, 66, 74].contains(run.exitCode), "\(label): \(name) exit \(run.exitCode)")
+        if run.exitCode != 0 {
+          // Named: the backup, or the file of it that could not be read.
+          let named = ["Manifest", "Info.plist", "Status.plist", "device", "store", "backup"]
+          #expect(
+            named.contains { run.standardError.contains($0) },
+            "\(label): \(name) says: \(run.standardError)")
+        }
+      }
+      if unreadablePlist {
+        for (name, run) in [("list", list), ("extract", extract)] {
+          #expect(
+            (run.standardOutput + run.standardError).contains(part),
+            "\(label): \(name) does not name \(part): \(run.standardOutput) \(run.standardError)")
+        }
+      }
+      // No message names the private folder the backup's files were rebuilt in (gone when the
+      // run ends): a file is named by the backup and its path in it.
+      #expect(
+        !extract.standardError.contains("ditto-extract-"), "\(label): \(extract.standardError)")
+      #expect(
+        !extract.standardOutput.contains("ditto-extract-"), "\(label): \(extract.standardOutput)")
+      let wrote = extract.standardOutput.contains("wrote \(out)")
+      if extract.exitCode == 0 || wrote {
+        // Whole: what could be read, said so (65) when part of it could not.
+        #expect(FileManager.default.fileExists(atPath: out), "\(label): extract made nothing")
+        let check = ToolRunner.run(["status", "--from", out])
+        #expect(
+          check.exitCode == 0, "\(label): the file written does not read: \(check.standardError)")
+        if extract.exitCode != 0 {
+          #expect(
+            extract.standardError.contains("the file holds only what could be read"), "\(label)")
+        }
+      } else {
+        #expect(!FileManager.default.fileExists(atPath: out), "\(label): extract left \(out)")
+        #expect(
+          try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Backup"],
+          "\(label): extract left something")
+      }
+      // "Nothing" is never said of a backup whose store could not be read.
+      if part == "store" || part == "Manifest.db" {
+        #expect(
+          !extract.standardOutput.contains("No legacy dittos were found"), "\(label)")
+      }
+      #expect(try FileHashes(of: root) == before, "\(label): the backup changed")
+    }
+  }
+}
