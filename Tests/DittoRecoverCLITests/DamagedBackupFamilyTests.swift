@@ -98,14 +98,23 @@ import Testing
       let list = ToolRunner.run(["backup", "list", folder.appending("Backup")])
       let out = folder.appending("out.dittorecovery")
       let extract = ToolRunner.run(["backup", "extract", root, "--out", out])
-      for (name, run) in [("list", list), ("extract", extract)] {
+      let recoveredFolder = folder.appending("recovered")
+      let recover = ToolRunner.run(["backup", "recover", root, "--out", recoveredFolder])
+      #expect(
+        !(recover.standardError + recover.standardOutput).contains("ditto-backup-"), "\(label)")
+      if recover.exitCode != 0, !recover.standardOutput.contains("inserted") {
+        #expect(
+          !FileManager.default.fileExists(atPath: recoveredFolder),
+          "\(label): recover left a folder")
+      }
+      for (name, run) in [("list", list), ("extract", extract), ("recover", recover)] {
         #expect([0, 65, 66, 74].contains(run.exitCode), "\(label): \(name) exit \(run.exitCode)")
         if run.exitCode != 0 {
           // Named: the backup, or the file of it that could not be read.
           let named = ["Manifest", "Info.plist", "Status.plist", "device", "store", "backup"]
           #expect(
-            named.contains { run.standardError.contains($0) },
-            "\(label): \(name) says: \(run.standardError)")
+            named.contains { (run.standardError + run.standardOutput).contains($0) },
+            "\(label): \(name) says: \(run.standardError) \(run.standardOutput)")
         }
       }
       if unreadablePlist {
@@ -135,8 +144,9 @@ import Testing
       } else {
         #expect(!FileManager.default.fileExists(atPath: out), "\(label): extract left \(out)")
         #expect(
-          try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Backup"],
-          "\(label): extract left something")
+          try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0 != "Backup" && $0 != "recovered"
+          }.isEmpty, "\(label): extract left something")
       }
       // "Nothing" is never said of a backup whose store could not be read.
       if part == "store" || part == "Manifest.db" {
