@@ -284,7 +284,7 @@ let package = Package(
       dependencies: [
         "TestSupport", "EngineTestSupport", "StoreFixtures", "DittoStore", "LegacyMigration",
         "LegacyStore", "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
-        "ContainerFiles", "SafeFiles",
+        "ContainerFiles", "SafeFiles", "LogArchiveFixtures",
       ],
       // The stage library the interrupt tests preload, compiled by them at test time.
       exclude: ["Shims"]),

@@ -328,7 +328,7 @@ package struct LogArchiveWriter {
     Self.chunk(tag: tag, subtag: subtag, data)
   }
 
-  static func chunk(tag: UInt32, subtag: UInt32, _ data: [UInt8]) -> [UInt8] {
+  package static func chunk(tag: UInt32, subtag: UInt32, _ data: [UInt8]) -> [UInt8] {
     var bytes = le32(tag) + le32(subtag) + le64(UInt64(data.count)) + data
     while bytes.count % 8 != 0 { bytes.append(0) }
     return bytes
