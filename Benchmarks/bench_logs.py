@@ -3,12 +3,19 @@
 ndjson text, logs --json in MB/s of tracev3 against `gzip -dc` of the same bytes (a floor
 reference), and memory above `ditto-recover --version`. Writes Benchmarks/log-results.md.
 
+With --real-tracev3 FILE (a real Apple tracev3; scripts/bench passes the test kit's iOS file when
+../shared/unified-logging is beside the clone), a second table side by side: 140 copies of it in one
+.logarchive (logs --json and a read of every entry against `gzip -dc` of the same bytes gzipped), and
+outcomes over a sysdiagnose .tar.gz against the same archive as a folder, for that archive and for
+the synthetic 1,000,000-entry one.
+
 Usage: Benchmarks/bench_logs.py --tool PATH --log-bench PATH [--entries 100000] [--large 1000000]
-       [--runs 3]
+       [--runs 3] [--real-tracev3 FILE]
 """
 import argparse
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -36,6 +43,7 @@ def main():
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--large", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--real-tracev3")
     args = parser.parse_args()
     cache = ROOT / ".bench" / "logs"
     rows = []
@@ -88,9 +96,71 @@ def main():
         "entries, Persist files of 20,000 entries. The ndjson is `logs --json` of the same "
         f"archive. \"read only\" reads every entry and composes none (`logs --subsystem none.such`). "
         f"Median of {args.runs} runs; memory is the peak RSS (GNU time).")
+    if args.real_tracev3:
+        lines += [""] + side_by_side(args, cache)
     table = "\n".join(lines) + "\n"
     (ROOT / "Benchmarks" / "log-results.md").write_text(table)
     print(table, end="")
+
+
+SYSDIAGNOSE = "sysdiagnose_2026.12.01_09-00-00-0800_iPhone-OS_iPhone_22B83"
+
+
+def sysdiagnose_of(archive, folder):
+    """`folder`/sysdiagnose.tar.gz holding `archive` as a sysdiagnose holds its logs (made once)."""
+    tarball = folder / "sysdiagnose.tar.gz"
+    if not tarball.exists():
+        staging = folder / "staging"
+        shutil.rmtree(staging, ignore_errors=True)
+        (staging / SYSDIAGNOSE).mkdir(parents=True)
+        shutil.copytree(archive, staging / SYSDIAGNOSE / "system_logs.logarchive")
+        subprocess.run(["tar", "czf", str(tarball), "-C", str(staging), SYSDIAGNOSE], check=True)
+        shutil.rmtree(staging)
+    return tarball
+
+
+def side_by_side(args, cache):
+    """The real-file table: logs against gzip -dc, outcomes over a tarball against a folder."""
+    folder = cache / "real"
+    archive = folder / "big.logarchive"
+    if not archive.exists():
+        (archive / "Persist").mkdir(parents=True)
+        for index in range(1, 141):
+            shutil.copyfile(args.real_tracev3, archive / "Persist" / f"{index:016x}.tracev3")
+    traces = sorted((archive / "Persist").glob("*.tracev3"))
+    megabytes = sum(path.stat().st_size for path in traces) / 1e6
+    joined = folder / "big.gz"
+    if not joined.exists():
+        with open(joined, "wb") as out:
+            subprocess.run(["gzip", "-c"] + [str(path) for path in traces], stdout=out, check=True)
+    gzip_time, _ = measure(["gzip", "-dc", str(joined)], args.runs)
+    json_time, _ = measure([args.tool, "logs", "--json", str(archive)], args.runs)
+    read_time, _ = measure([args.tool, "logs", "--subsystem", "none.such", str(archive)], args.runs)
+    rows = [
+        "| run | time | ratio |",
+        "|---|---|---|",
+        f"| `gzip -dc` of the same tracev3 bytes gzipped (reference) | {gzip_time:.2f} s | 1× |",
+        f"| `logs --json` | {json_time:.2f} s | {json_time / gzip_time:.1f}× `gzip -dc` (bound: 3×) |",
+        f"| `logs --subsystem none.such` (every entry read, none composed) | {read_time:.2f} s | "
+        f"{read_time / gzip_time:.1f}× `gzip -dc` (bound: 2×) |",
+    ]
+    synthetic = cache / str(args.large) / "bench.logarchive"
+    for name, source, where in [("real", archive, folder),
+                                (f"synthetic {args.large:,}", synthetic, cache / str(args.large))]:
+        if not source.exists():
+            continue
+        tarball = sysdiagnose_of(source, where)
+        as_folder, _ = measure([args.tool, "outcomes", str(source)], args.runs)
+        as_tarball, _ = measure([args.tool, "outcomes", str(tarball)], args.runs)
+        rows.append(f"| `outcomes` over the {name} archive as a folder (reference) | "
+                    f"{as_folder:.2f} s | 1× |")
+        rows.append(f"| `outcomes` over it in a sysdiagnose `.tar.gz` | {as_tarball:.2f} s | "
+                    f"{as_tarball / as_folder:.2f}× the folder (bound: 1.5×) |")
+    return [
+        f"Real files ({megabytes:.1f} MB: 140 copies of {pathlib.Path(args.real_tracev3).name} in "
+        f"one `.logarchive`), side by side in the same run, median of {args.runs}:",
+        "",
+    ] + rows
 
 
 if __name__ == "__main__":

@@ -80,14 +80,17 @@ package final class RecoveryExtraction {
   /// - Returns: `info` with its counts, and the engine's report (outcome, sources, counts as
   ///   merged into an empty library).
   /// - Throws: ``RecoveryFileError``.
-  package func write(info: RecoveryFileInfo, to out: String) throws(RecoveryFileError) -> (
+  package func write(
+    info: RecoveryFileInfo, to out: String, progress: ((Int64) -> Void)? = nil
+  ) throws(RecoveryFileError) -> (
     info: RecoveryFileInfo, report: MigrationReport
   ) {
     var info = info
     info.salvaged = sources.read.salvaged
     let included = sources.read.neverCommittedIncluded
     info.neverCommitted = included > 0 ? included : nil
-    let written = try RecoveryFileWriter.write(sources.streams, info: info, to: out)
+    let written = try RecoveryFileWriter.write(
+      sources.streams, info: info, to: out, progress: progress)
     info = written.info
     let report = report(counts: written.merge.counts)
     logger.info(

@@ -14,6 +14,8 @@ final class RecoveryFileSession: ImportSession {
   private(set) var content = ContentDigest()
   private let insertCategory: Statement
   private let insertDitto: Statement
+  /// Told the number of dittos written after each one (a progress line), when set.
+  var onInsert: ((Int64) -> Void)?
 
   init(database: Database) throws(SQLiteError) {
     let (profile, category, ditto) = (
@@ -64,6 +66,7 @@ final class RecoveryFileSession: ImportSession {
     }
     dittoCount = key
     content.add(text, useCount: useCount, toCategory: Int(category.rawValue) - 1)
+    onInsert?(key)
   }
 }
 

@@ -32,12 +32,15 @@ public enum RecoveryFileWriter {
   /// the result and `info` as a new file at `path`. The rows stream from the sources into the file:
   /// memory stays flat. `info`'s counts are filled in from what was written.
   ///
+  /// `progress`, when given, is told how many dittos were written after each one.
+  ///
   /// - Returns: `info` with its counts, and the merge's counts per source.
   /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as
   ///   it was), `.writeFailed` otherwise (a source that stopped reading included); nothing is left
   ///   at `path` on failure.
   package static func write(
-    _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String
+    _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String,
+    progress: ((Int64) -> Void)? = nil
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
     // What a run stopped by SIGKILL left beside an earlier output (marked ours, its lock free, a
@@ -66,7 +69,7 @@ public enum RecoveryFileWriter {
     }
     let written: (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest)
     do {
-      written = try fill(scratch, sources: sources, info: info)
+      written = try fill(scratch, sources: sources, info: info, progress: progress)
     } catch let error as ImportFailure {
       throw RecoveryFileError(.writeFailed, file: path, reason: error.description)
     } catch {
@@ -108,7 +111,8 @@ public enum RecoveryFileWriter {
   }
 
   private static func fill(
-    _ path: String, sources: [any MergeSourceStream], info: RecoveryFileInfo
+    _ path: String, sources: [any MergeSourceStream], info: RecoveryFileInfo,
+    progress: ((Int64) -> Void)?
   ) throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) {
     let database = try Database(path: path, mode: .readWriteCreate)
     try database.execute(
@@ -117,6 +121,7 @@ public enum RecoveryFileWriter {
       () throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) in
       for statement in schema { try database.execute(sql: statement) }
       let session = try RecoveryFileSession(database: database)
+      session.onInsert = progress
       let merge = try LibraryMerger.merge(sources, into: session)
       var filled = info
       filled.categories = merge.counts.insertedCategories

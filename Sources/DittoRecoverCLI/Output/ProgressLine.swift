@@ -51,6 +51,19 @@ final class ProgressLine: @unchecked Sendable {  // used from the thread that ru
       "\(what): \(count) \(noun), \(rate) \(noun)/s\(detail.isEmpty ? "" : " " + detail)")
   }
 
+  /// `count` of `total` items (`dittos`) are done: how far, how fast, how long is left.
+  func update(count: Int64, of total: Int64, _ noun: String) {
+    guard let elapsed = due() else { return }
+    let rate = Double(count) / max(elapsed, 0.001)
+    var text = "\(what): \(count) of \(total) \(noun)"
+    if total > 0 { text += " (\(min(100, count * 100 / max(total, 1)))%)" }
+    text += ", \(Int(rate)) \(noun)/s"
+    if total > count, rate > 0 {
+      text += ", about \(Self.duration(Double(total - count) / rate)) left"
+    }
+    context.showProgress(text)
+  }
+
   /// The seconds since the work began, when the line is to be drawn now (a progress line is
   /// shown, a second has passed, and a quarter of one since it was last drawn); nil otherwise.
   private func due() -> Double? {
