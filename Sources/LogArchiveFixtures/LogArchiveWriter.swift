@@ -390,14 +390,23 @@ package struct LogArchiveWriter {
 
   /// A sysdiagnose-style tar (gzip-compressed when `gzip`), holding the archive under
   /// `<name>/system_logs.logarchive/`.
+  /// With `tracev3First`, the tracev3 files come before the timesync and strings files (a tar's
+  /// order is the order its writer walked the folder in, which nothing fixes).
   package func sysdiagnose(
     _ entries: [Entry],
     name: String = "sysdiagnose_2026.12.01_09-00-00-0800_iPhone-OS_iPhone_22B83",
-    gzip: Bool = true
+    gzip: Bool = true, tracev3First: Bool = false
   ) -> [UInt8] {
     var tar: [UInt8] = []
     tar += TarWriter.file(name + "/summary.txt", Array("sysdiagnose\n".utf8))
-    for (relative, bytes) in archiveFiles(entries).sorted(by: { $0.key < $1.key }) {
+    let files = archiveFiles(entries).sorted { left, right in
+      let (leftFirst, rightFirst) = (
+        left.key.hasSuffix(".tracev3"), right.key.hasSuffix(".tracev3")
+      )
+      if tracev3First, leftFirst != rightFirst { return leftFirst }
+      return left.key < right.key
+    }
+    for (relative, bytes) in files {
       tar += TarWriter.file(name + "/system_logs.logarchive/" + relative, bytes)
     }
     tar += [UInt8](repeating: 0, count: 1024)

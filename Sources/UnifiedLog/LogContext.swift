@@ -17,7 +17,7 @@
 // start time is not used). `log show` prints microseconds, truncated.
 
 /// Where an entry's format string is.
-struct FormatLocation {
+struct FormatLocation: Equatable {
   var stringsFileType: UInt16
   var reference: UInt64
   var isDynamic: Bool

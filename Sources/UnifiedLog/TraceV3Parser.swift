@@ -28,6 +28,20 @@ package struct TraceV3Header: Sendable, Equatable {
   package var timeZonePath: String
 }
 
+/// What an entry read before its archive's strings and timesync files still needs from them: where
+/// its format string is, its process (the images it loaded), the file's header (its clock).
+struct DeferredContext: Sendable, Equatable {
+  var location: FormatLocation?
+  var process: CatalogProcess?
+  var header: TraceV3Header?
+
+  static func == (left: Self, right: Self) -> Bool {
+    left.location == right.location && left.header == right.header
+      && left.process?.pid == right.process?.pid
+      && left.process?.mainUUID == right.process?.mainUUID
+  }
+}
+
 /// Reads one tracev3 file pushed to it in pieces of any size; entries come out as their chunks
 /// are complete, so memory stays at one ChunkSet.
 package struct TraceV3Parser {
@@ -68,10 +82,53 @@ package struct TraceV3Parser {
   /// Entries read but not handed over (another subsystem).
   package private(set) var skipped = 0
 
-  package init(file: String, context: LogContext, subsystem: String? = nil) {
+  /// Whether the archive's strings and timesync files are still to come: entries are then
+  /// handed over without their format string, sender image, process path, wall-clock time or
+  /// composed message, and with what those need (``UnifiedLogEntry/deferred``), for
+  /// ``complete(_:context:)`` once the files are read. `context` is not consulted.
+  let defersContext: Bool
+
+  package init(
+    file: String, context: LogContext, subsystem: String? = nil, defersContext: Bool = false
+  ) {
     self.file = file
     self.context = context
     self.subsystem = subsystem
+    self.defersContext = defersContext
+  }
+
+  /// Completes an entry read with ``defersContext``: its format string and sender image, its
+  /// process's path, its wall-clock time and its message, as they would have been read with
+  /// `context`.
+  static func complete(_ entry: inout UnifiedLogEntry, context: LogContext) {
+    guard let deferred = entry.deferred else { return }
+    entry.deferred = nil
+    entry.processImagePath = context.imagePath(of: entry.processImageUUID)
+    if let location = deferred.location {
+      apply(context.resolve(location, process: deferred.process), to: &entry)
+    }
+    render(&entry, context: context, header: deferred.header)
+  }
+
+  /// The wall-clock time and the message composed from the format string.
+  private static func render(
+    _ entry: inout UnifiedLogEntry, context: LogContext, header: TraceV3Header?
+  ) {
+    entry.timestampNanoseconds = context.wallClock(
+      entry.machTimestamp, boot: entry.bootUUID, header: header)
+    if entry.eventMessage == nil, let format = entry.formatString {
+      entry.eventMessage = FormatRenderer.render(format, arguments: entry.arguments)
+    }
+  }
+
+  /// Where the format string of `location` is, now; or, while the strings files are still to
+  /// come, nil, with what finding it takes kept in `entry`.
+  private func resolve(
+    _ location: FormatLocation, process: CatalogProcess?, for entry: inout UnifiedLogEntry
+  ) -> ResolvedFormat? {
+    guard defersContext else { return context.resolve(location, process: process) }
+    entry.deferred = DeferredContext(location: location, process: process, header: header)
+    return nil
   }
 
   /// Hands over the next bytes of the file.
@@ -517,8 +574,8 @@ package struct TraceV3Parser {
       entry.arguments = items.map {
         Self.argument($0, values: [], privateData: [], privateOffset: 0)
       }
-      let resolved = context.resolve(location, process: process)
-      apply(resolved, to: &entry)
+      let resolved = resolve(location, process: process, for: &entry)
+      Self.apply(resolved, to: &entry)
       emitEntry(&entry, emit: emit)
       return
     case 0x02:  // activity
@@ -535,7 +592,7 @@ package struct TraceV3Parser {
       }
       try readStringLocation(&cursor, tp: tp, into: &location)
       entry.messageType = Self.logTypes[tp.logType]
-      apply(context.resolve(location, process: process), to: &entry)
+      Self.apply(resolve(location, process: process, for: &entry), to: &entry)
       emitEntry(&entry, emit: emit)
       return
     case 0x04, 0x06:
@@ -582,13 +639,13 @@ package struct TraceV3Parser {
     }
     let items = cursor.remaining >= 2 ? try Self.readItems(&cursor, "an item") : []
     let values = tp.body[cursor.offset...]
-    let resolved = context.resolve(location, process: process)
+    let resolved = resolve(location, process: process, for: &entry)
     if let reference = oversizeReference, items.isEmpty {
       let key = OversizeKey(proc: proc, reference: reference)
       if let stored = oversize[key] {
         entry.arguments = stored.arguments
       } else {
-        apply(resolved, to: &entry)
+        Self.apply(resolved, to: &entry)
         waiting[key, default: []].append(PendingEntry(entry: entry, format: resolved))
         waitingCount += 1
         if waitingCount > Self.maximumWaiting {
@@ -605,7 +662,7 @@ package struct TraceV3Parser {
           $0, values: values, privateData: privateData, privateOffset: privateRangeOffset)
       }
     }
-    apply(resolved, to: &entry)
+    Self.apply(resolved, to: &entry)
     emitEntry(&entry, emit: emit)
   }
 
@@ -631,7 +688,7 @@ package struct TraceV3Parser {
     }
   }
 
-  private func apply(_ resolved: ResolvedFormat?, to entry: inout UnifiedLogEntry) {
+  private static func apply(_ resolved: ResolvedFormat?, to entry: inout UnifiedLogEntry) {
     guard let resolved else { return }
     entry.formatString = resolved.format
     entry.senderImagePath = resolved.imagePath
@@ -706,7 +763,7 @@ package struct TraceV3Parser {
       timestampNanoseconds: 0, timeZoneMinutes: header?.timeZoneMinutes,
       processID: UInt64(process?.pid ?? 0), threadID: thread, activityIdentifier: 0,
       subsystem: nil, category: nil, formatString: nil, eventMessage: nil, arguments: [],
-      processImagePath: processImagePath(process?.mainUUID),
+      processImagePath: defersContext ? nil : processImagePath(process?.mainUUID),
       processImageUUID: process?.mainUUID, senderImagePath: nil, senderImageUUID: nil,
       senderProgramCounter: 0, traceID: 0, ttl: 0, bootUUID: boot)
   }
@@ -723,10 +780,12 @@ package struct TraceV3Parser {
       skipped += 1
       return
     }
-    entry.timestampNanoseconds = context.wallClock(
-      entry.machTimestamp, boot: entry.bootUUID, header: header)
-    if entry.eventMessage == nil, let format = entry.formatString {
-      entry.eventMessage = FormatRenderer.render(format, arguments: entry.arguments)
+    if defersContext {
+      // Completed once the strings and timesync files are read; a dump (its message is its own)
+      // needs the time and its process's path.
+      if entry.deferred == nil { entry.deferred = DeferredContext(header: header) }
+    } else {
+      Self.render(&entry, context: context, header: header)
     }
     emit(entry)
   }

@@ -35,6 +35,9 @@ package struct UnifiedLogEntry: Sendable, Equatable {
   package var traceID: UInt64
   package var ttl: Int
   package var bootUUID: LogUUID
+  /// What the entry still needs from the archive's strings and timesync files, when it was read
+  /// before they were (a tarball read in one pass); nil once complete.
+  var deferred: DeferredContext? = nil
 
   /// The name `log show` prints for the process: the last component of its image path.
   package var processName: String? {

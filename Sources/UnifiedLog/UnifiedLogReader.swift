@@ -282,7 +282,6 @@ package enum UnifiedLogReader {
     }
     defer { try? file.close() }
     var tar = TarReader()
-    var gzip = GzipDecoder()
     var tarError: TarError?
     func feedTar(_ bytes: [UInt8]) {
       guard tarError == nil else { return }
@@ -293,17 +292,19 @@ package enum UnifiedLogReader {
       }
     }
     do throws(GzipError) {
-      while true {
-        let piece = file.readData(ofLength: 1 << 20)
-        if piece.isEmpty { break }
-        if gzipped {
-          try gzip.feed(piece) { feedTar($0) }
-        } else {
+      if gzipped {
+        // Decompressed on a thread of its own, while this one reads what comes out.
+        try GzipPipe.stream(file) { piece in
+          feedTar(piece)
+          return tarError == nil
+        }
+      } else {
+        while tarError == nil {
+          let piece = file.readData(ofLength: 1 << 20)
+          if piece.isEmpty { break }
           feedTar([UInt8](piece))
         }
-        if tarError != nil { break }
       }
-      if gzipped, tarError == nil { try gzip.finish { feedTar($0) } }
     } catch {
       return UnifiedLogProblem(
         code: "damaged_gzip", file: name,
@@ -320,17 +321,48 @@ package enum UnifiedLogReader {
     return nil
   }
 
+  /// Entries of the wanted subsystem held while a tarball is read in one pass (their strings and
+  /// timesync files may come after them): past this many, the tarball is read again instead.
+  static let maximumHeldEntries = 20_000
+  /// The same, in bytes of text held.
+  static let maximumHeldBytes = 16 << 20
+
   private static func readTar(
     _ path: String, gzipped: Bool, subsystem: String?, summary: inout UnifiedLogSummary,
     visit: (UnifiedLogEntry) -> Void
   ) {
-    // Pass 1: the timesync and strings files (small), kept in memory up to a budget.
+    // One pass: the timesync and strings files (small) kept in memory up to a budget; the tracev3
+    // files read as they come, their entries of the wanted subsystem held (bounded) until the
+    // strings and timesync files, wherever they are in the tarball, are all read.
     var timesync: [(name: String, bytes: [UInt8])] = []
     var strings: [String: [UInt8]] = [:]
     var stringsBytes = 0
     var skippedStrings = 0
     var current: (path: String, keep: Bool, bytes: [UInt8])?
     var traceFiles = 0
+    var parser: TraceV3Parser?
+    var found: [TraceV3Parser] = []
+    var held: [UnifiedLogEntry] = []
+    var heldBytes = 0
+    var tooManyHeld = false
+    let waiting = LogContext(timesyncFiles: []) { _ in nil }
+    func hold(_ entry: UnifiedLogEntry) {
+      guard !tooManyHeld else { return }
+      held.append(entry)
+      // The entry, its strings and its arguments, as held (about 600 bytes for a short one).
+      heldBytes +=
+        512 + (entry.formatString?.utf8.count ?? 0) + (entry.eventMessage?.utf8.count ?? 0)
+        + entry.arguments.reduce(0) { total, argument in
+          if case .string(let text, _) = argument { return total + 48 + text.utf8.count }
+          return total + 48
+        }
+      if held.count > maximumHeldEntries || heldBytes > maximumHeldBytes {
+        // Read again in a second pass, once the strings files are known (the parser feeding
+        // this is dropped when it returns).
+        tooManyHeld = true
+        held = []
+      }
+    }
     let firstProblem = streamTar(path, gzipped: gzipped) { event in
       switch event {
       case .begin(let entryPath, let size):
@@ -343,10 +375,16 @@ package enum UnifiedLogReader {
           if keep { stringsBytes += size } else { skippedStrings += 1 }
         } else if relative.hasSuffix(".tracev3") {
           traceFiles += 1
+          if !tooManyHeld {
+            parser = TraceV3Parser(
+              file: relative, context: waiting, subsystem: subsystem, defersContext: true)
+          }
         }
         current = (relative, keep, [])
       case .data(let bytes):
         if current?.keep == true { current?.bytes += bytes }
+        parser?.feed(bytes) { hold($0) }
+        if tooManyHeld { parser = nil }
       case .end:
         if let done = current, done.keep {
           if done.path.hasSuffix(".timesync") {
@@ -356,7 +394,17 @@ package enum UnifiedLogReader {
           }
         }
         current = nil
+        if var done = parser {
+          done.finish { hold($0) }
+          if !tooManyHeld { found.append(done) }
+        }
+        parser = nil
       }
+    }
+    // A file cut short by damage to the archive: what it held so far was read.
+    if var cut = parser, !tooManyHeld {
+      cut.finish { hold($0) }
+      if !tooManyHeld { found.append(cut) }
     }
     if skippedStrings > 0 {
       summary.problems.append(
@@ -367,40 +415,46 @@ package enum UnifiedLogReader {
         ))
     }
     let context = LogContext(timesyncFiles: timesync) { strings[$0] }
-    // Pass 2: the tracev3 files, entry by entry.
-    var parser: TraceV3Parser?
     var entries = 0
-    var found: [TraceV3Parser] = []
-    _ = streamTar(path, gzipped: gzipped) { event in
-      switch event {
-      case .begin(let entryPath, _):
-        let relative = archivePath(entryPath)
-        parser =
-          relative.hasSuffix(".tracev3")
-          ? TraceV3Parser(file: relative, context: context, subsystem: subsystem) : nil
-      case .data(let bytes):
-        parser?.feed(bytes) { entry in
-          entries += 1
-          visit(entry)
-        }
-      case .end:
-        if var done = parser {
-          done.finish { entry in
+    if tooManyHeld {
+      // Pass 2: the tracev3 files again, entry by entry, with every strings file known.
+      found = []
+      _ = streamTar(path, gzipped: gzipped) { event in
+        switch event {
+        case .begin(let entryPath, _):
+          let relative = archivePath(entryPath)
+          parser =
+            relative.hasSuffix(".tracev3")
+            ? TraceV3Parser(file: relative, context: context, subsystem: subsystem) : nil
+        case .data(let bytes):
+          parser?.feed(bytes) { entry in
             entries += 1
             visit(entry)
           }
-          found.append(done)
+        case .end:
+          if var done = parser {
+            done.finish { entry in
+              entries += 1
+              visit(entry)
+            }
+            found.append(done)
+          }
+          parser = nil
         }
-        parser = nil
       }
-    }
-    // A file cut short by damage to the archive: what it held so far was read.
-    if var cut = parser {
-      cut.finish { entry in
+      if var cut = parser {
+        cut.finish { entry in
+          entries += 1
+          visit(entry)
+        }
+        found.append(cut)
+      }
+    } else {
+      for var entry in held {
+        TraceV3Parser.complete(&entry, context: context)
         entries += 1
         visit(entry)
       }
-      found.append(cut)
     }
     summary.entries += entries
     for done in found { note(done, in: &summary) }
