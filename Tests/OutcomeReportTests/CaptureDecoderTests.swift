@@ -213,3 +213,55 @@ import Testing
     }
   }
 }
+
+/// The gzip file decoded on a thread of its own: every byte in order, a stop midway that ends both
+/// threads, damage named after what came before it.
+@Suite struct GzipPipeTests {
+  static func file(_ bytes: [UInt8]) throws -> (FileHandle, String) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ditto-gzip-pipe-" + UUID().uuidString
+    ).path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return (try #require(FileHandle(forReadingAtPath: path)), path)
+  }
+
+  @Test func everyByteComesInOrderAndAStopEndsBothThreads() throws {
+    var generator = SeededGenerator(seed: FamilySeed.base(0x919E))
+    let bytes = (0..<3_000_000).map { index in
+      index % 7 < 4 ? UInt8(index % 251) : UInt8.random(in: 0...255, using: &generator)
+    }
+    let packed = try CaptureDecoderTests.gzip(bytes, level: 1)
+    let (whole, path) = try Self.file(packed)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var output: [UInt8] = []
+    try GzipPipe.stream(whole) { piece in
+      output += piece
+      return true
+    }
+    #expect(output == bytes)
+    // Stopped after two pieces: it returns, having handed over no more.
+    let (again, _) = try Self.file(packed)
+    var pieces = 0
+    try GzipPipe.stream(again) { _ in
+      pieces += 1
+      return pieces < 2
+    }
+    #expect(pieces == 2)
+  }
+
+  @Test func damageIsThrownAfterWhatCameBeforeIt() throws {
+    let bytes = Array(repeating: Array("a line of a capture\n".utf8), count: 50_000).flatMap { $0 }
+    var packed = try CaptureDecoderTests.gzip(bytes)
+    packed[packed.count - 6] ^= 0xFF  // the CRC-32
+    let (handle, path) = try Self.file(packed)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var output: [UInt8] = []
+    #expect(throws: GzipError.self) {
+      try GzipPipe.stream(handle) { piece in
+        output += piece
+        return true
+      }
+    }
+    #expect(output == bytes, "what came before the damage is handed over")
+  }
+}
