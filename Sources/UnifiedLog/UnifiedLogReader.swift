@@ -243,7 +243,7 @@ package enum UnifiedLogReader {
     }
   }
 
-  // MARK: - Tar archives (a sysdiagnose), streamed twice, never unpacked
+  // MARK: - Tar archives (a sysdiagnose), streamed once (twice past the entries held), never unpacked
 
   /// At most this many bytes of strings files (uuidtext, dsc) are kept for a tar archive.
   static let stringsBudget = 32 << 20
