@@ -206,12 +206,18 @@ struct GuideCommand: Command {
   /// Store folders.
   static func backupFolders(home: String, windowsUsers: String = "/mnt/c/Users") -> [String] {
     var folders = [home + "/Library/Application Support/MobileSync/Backup"]
-    if let users = try? DirectoryWalker.names(in: windowsUsers) {
-      for user in users.compactMap({ UserPath.validUTF8($0) }).sorted() {
+    do {
+      for user in try DirectoryWalker.names(in: windowsUsers).compactMap({ UserPath.validUTF8($0) })
+        .sorted()
+      {
         folders.append(
           windowsUsers + "/" + user + "/AppData/Roaming/Apple Computer/MobileSync/Backup")
         folders.append(windowsUsers + "/" + user + "/Apple/MobileSync/Backup")
       }
+    } catch {
+      // Not WSL (nothing there), or Windows' users that cannot be listed: those are looked at
+      // (and named as not readable) rather than passed over.
+      if !error.isNotFound { folders.append(windowsUsers) }
     }
     return folders
   }
