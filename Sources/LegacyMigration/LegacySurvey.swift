@@ -8,6 +8,17 @@ import LegacyStore
 /// no log line at notice level, no telemetry tag. Stores are read on private snapshots, to their
 /// end, and counted; nothing of their content is kept.
 package struct LegacySurvey: Sendable {
+  /// What the container of `layout` holds, read at `depth` with nothing logged: a survey with no
+  /// migrator (no destination, no flag store), for a tool that only looks (copies found nearby).
+  package static func of(
+    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?,
+    depth: Depth = .contentsAndSalvage
+  ) -> LegacySurvey {
+    LegacySourceGathering(logger: .disabled).survey(
+      layout, defaults: defaults, depth: depth, keeping: .none
+    ).survey
+  }
+
   /// How far a survey reads.
   package enum Depth: Sendable, Equatable {
     /// Only what is there: the probe, lone `-wal` files with valid frames, the defaults' keys

@@ -55,6 +55,19 @@ struct NearbyCopies {
     /// Of its dittos, those the folder read does not give (by category title and text); nil
     /// when the folder read holds no legacy data (then every ditto of the copy is missing).
     var missingHere: Int? = nil
+    /// The survey the search made of a container copy, kept for the comparison with the folder
+    /// read (so a copy is surveyed once); never printed, never compared.
+    var survey: KeptSurvey? = nil
+
+    private enum CodingKeys: String, CodingKey {
+      case path, dittos, hasLegacyData, relation, kind, missingHere
+    }
+  }
+
+  /// A survey carried along, not part of what a copy is.
+  struct KeptSurvey: Equatable {
+    let value: LegacySurvey
+    static func == (_: Self, _: Self) -> Bool { true }
   }
 
   /// A place nearby the search could not look into.
@@ -281,7 +294,8 @@ struct NearbyCopies {
       copies.append(
         Copy(
           path: container, dittos: StatusRendering.Recoverable(survey).dittos,
-          hasLegacyData: true, relation: relation(of: container, given: given), kind: "container"))
+          hasLegacyData: true, relation: relation(of: container, given: given), kind: "container",
+          survey: KeptSurvey(value: survey)))
     }
     for file in storeFiles {
       guard reads < readBudget else {
@@ -317,10 +331,7 @@ struct NearbyCopies {
   /// lone `-wal` files rebuilt, as `recover` would.
   static func survey(of path: String) -> LegacySurvey {
     let layout = ContainerLayout(container: path)
-    return LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
-      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: .disabled
-    ).survey(.contentsAndSalvage)
+    return LegacySurvey.of(layout, defaults: AppGroupDefaults(path: layout.defaultsPath))
   }
 
   // MARK: - What a place gives

@@ -150,7 +150,7 @@ struct ContainerOptions {
         let keys =
           copy.kind == "store"
           ? NearbyCopies.dittoKeys(ofFile: copy.path)
-          : NearbyCopies.dittoKeys(of: NearbyCopies.survey(of: copy.path))
+          : NearbyCopies.dittoKeys(of: copy.survey?.value ?? NearbyCopies.survey(of: copy.path))
         // What could not be read on either side is unknown: the copy is named (missingHere
         // null), never dropped as holding nothing more.
         guard let keys, let hereKeys else { return copy }
