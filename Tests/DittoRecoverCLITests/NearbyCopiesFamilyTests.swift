@@ -75,7 +75,10 @@ import Testing
     for _ in 0..<Int.random(in: below ? 1...5 : 0...4, using: &generator) {
       parts.append(name(using: &generator))
     }
-    let base = below ? given : folder.path + "/" + name(using: &generator)
+    // A sibling never takes the given folder's own name (that would be the folder itself).
+    var sibling = name(using: &generator)
+    while sibling == "group.io.kern.ditto" { sibling = name(using: &generator) }
+    let base = below ? given : folder.path + "/" + sibling
     let container = ([base] + parts).joined(separator: "/")
     let shape = Shape.allCases.randomElement(using: &generator)!
     let asFile = seed % 4 == 3
