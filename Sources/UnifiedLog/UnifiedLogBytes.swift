@@ -31,13 +31,21 @@ package enum UnifiedLogBytes {
     case .tar?, .gzippedTar?:
       var tar = TarReader()
       var parser: TraceV3Parser?
+      // Read as a tarball is: entries completed once the archive's other files are known.
+      func visitDeferred(_ entry: UnifiedLogEntry) {
+        var completed = entry
+        TraceV3Parser.complete(&completed, context: context)
+        visit(completed)
+      }
       func handle(_ event: TarEvent) {
         switch event {
         case .begin(let path, _):
-          parser = path.hasSuffix(".tracev3") ? TraceV3Parser(file: path, context: context) : nil
-        case .data(let piece): parser?.feed(piece, emit: visit)
+          parser =
+            path.hasSuffix(".tracev3")
+            ? TraceV3Parser(file: path, context: context, defersContext: true) : nil
+        case .data(let piece): parser?.feed(piece, emit: visitDeferred)
         case .end:
-          parser?.finish(emit: visit)
+          parser?.finish(emit: visitDeferred)
           result.problems += parser?.problems.count ?? 0
           parser = nil
         }
