@@ -44,25 +44,30 @@ import Testing
       randomShare == 0
       ? "yes '\(line)' | head -c \(size)"
       : "head -c \(size / 2) /dev/urandom | od -An -tx1 | tr -s ' ' | head -c \(size)"
+    /// Runs `command` in `folder`, which writes `file` there.
+    func written(_ file: String, by command: String) throws -> (path: String, expanded: Int) {
+      let made = try ToolRun.shell(command, in: folder)
+      #expect(made.exitCode == 0, "\(made.standardError)")
+      return (folder + "/" + file, size)
+    }
+    let sysdiagnose = "sysdiagnose_2026.12.01_09-00-00-0800_iPhone-OS_iPhone_22B83"
     switch container {
     case .gzipCapture:
-      let made = try ToolRun.shell(
-        "\(text) | gzip -\(Int.random(in: 1...9, using: &generator)) > tester.log.gz", in: folder)
-      #expect(made.exitCode == 0, "\(made.standardError)")
-      return (folder + "/tester.log.gz", size)
+      let level = Int.random(in: 1...9, using: &generator)
+      return try written("tester.log.gz", by: "\(text) | gzip -\(level) > tester.log.gz")
     case .zipCapture:
-      let made = try ToolRun.shell(
-        "\(text) > tester.log && python3 -c \"import zipfile; z = zipfile.ZipFile('captures.zip', 'w', zipfile.ZIP_DEFLATED); z.write('tester.log'); z.close()\" && rm tester.log",
-        in: folder)
-      #expect(made.exitCode == 0, "\(made.standardError)")
-      return (folder + "/captures.zip", size)
+      return try written(
+        "captures.zip",
+        by:
+          "\(text) > tester.log && python3 -c \"import zipfile; z = zipfile.ZipFile('captures.zip', 'w', zipfile.ZIP_DEFLATED); z.write('tester.log'); z.close()\" && rm tester.log"
+      )
     case .sysdiagnoseZeros:
-      let name = "sysdiagnose_2026.12.01_09-00-00-0800_iPhone-OS_iPhone_22B83"
-      let made = try ToolRun.shell(
-        "mkdir -p \(name)/system_logs.logarchive/Persist && head -c \(size) /dev/zero > \(name)/system_logs.logarchive/Persist/0000000000000001.tracev3 && tar czf \(name).tar.gz \(name) && rm -r \(name)",
-        in: folder)
-      #expect(made.exitCode == 0, "\(made.standardError)")
-      return (folder + "/\(name).tar.gz", size)
+      let trace = "\(sysdiagnose)/system_logs.logarchive/Persist/0000000000000001.tracev3"
+      return try written(
+        sysdiagnose + ".tar.gz",
+        by:
+          "mkdir -p \((trace as NSString).deletingLastPathComponent) && head -c \(size) /dev/zero > \(trace) && tar czf \(sysdiagnose).tar.gz \(sysdiagnose) && rm -r \(sysdiagnose)"
+      )
     case .lz4Zeros:
       // A real file's head (header, catalog), then ChunkSets of 1 to 16 MiB of zeros each.
       var bytes = LogArchiveWriter().traceV3([])
