@@ -39,11 +39,14 @@ public final class DittoStoreDestination: MigrationDestination {
   public let busyTimeoutMilliseconds: Int32
   private let now: @Sendable () -> Double
   private let receipt = LastReceipt()
-  private let insertObserver = InsertObserver()
+  private let progressObserver = ProgressObserver()
 
-  /// Calls `observer` with the number of dittos inserted so far, after each insert of the next
-  /// imports (nil: no more calls). Package-only: for the tool's progress line, never the app's.
-  package func observeInserts(_ observer: ((Int) -> Void)?) { insertObserver.value = observer }
+  /// Calls `observer` with how far the next imports have gone: the dittos their sources offer and
+  /// how many were read, as the merge reports them (nil: no more calls). Package-only: for the
+  /// tool's progress line, never the app's.
+  package func observeProgress(_ observer: ((MergeProgress) -> Void)?) {
+    progressObserver.value = observer
+  }
 
   /// What the last successful ``applyImport(_:)`` inserted; nil before, or when it inserted nothing.
   /// Package-only: for this package's tests and tools, never the app's.
@@ -154,7 +157,7 @@ public final class DittoStoreDestination: MigrationDestination {
       } catch {
         throw .library(DestinationError.fromWrite(error, file: path))
       }
-      session.onInsert = insertObserver.value
+      session.onProgress = progressObserver.value
       let outcome = try body(session)
       // The last moment a cancelled task can stop the import: nothing is committed yet.
       if Task.isCancelled { throw ImportFailure.cancelled }
@@ -259,12 +262,12 @@ private final class LastReceipt: @unchecked Sendable {
   }
 }
 
-/// The observer of inserts, set from the tool's thread and read by the import's (the same one).
-private final class InsertObserver: @unchecked Sendable {
+/// The progress observer, set from the tool's thread and read by the import's (the same one).
+private final class ProgressObserver: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: ((Int) -> Void)?
+  private var stored: ((MergeProgress) -> Void)?
 
-  var value: ((Int) -> Void)? {
+  var value: ((MergeProgress) -> Void)? {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
   }

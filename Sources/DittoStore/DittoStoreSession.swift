@@ -7,10 +7,9 @@ import SQLiteDB
 /// Whether a category held a text is answered by a ``CategoryTextIndex`` of that category alone,
 /// built when the merge first asks and kept while it asks about the same category (a source's
 /// dittos come category by category), so memory holds one category's digests at a time.
-final class DittoStoreSession: ImportSession {
-  /// Told the number of dittos inserted so far after each insert (a progress line), when set.
-  var onInsert: ((Int) -> Void)?
-  private var inserted = 0
+final class DittoStoreSession: ImportSession, MergeProgressReporting {
+  /// Told how far the merge has gone (a progress line), when set.
+  var onProgress: ((MergeProgress) -> Void)?
   let outline: LibraryOutline
   let facts: LibraryFacts
   private let database: Database
@@ -95,9 +94,9 @@ final class DittoStoreSession: ImportSession {
     } catch {
       throw DestinationError.fromWrite(error, file: file)
     }
-    inserted += 1
-    onInsert?(inserted)
   }
+
+  func mergeProgressed(_ progress: MergeProgress) { onProgress?(progress) }
 
   /// The library's integrity, checked once, before this import writes its first row.
   private func checkBeforeFirstWrite() throws(DestinationError) {

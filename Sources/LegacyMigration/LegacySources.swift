@@ -535,7 +535,8 @@ struct LegacySourceGathering {
         do {
           streams.append(
             try StoreSourceStream(
-              kind: source.kind.rawValue, store: open.store, reader: open.reader))
+              kind: source.kind.rawValue, store: open.store, reader: open.reader,
+              dittos: source.dittos))
         } catch {
           read.unopened = (candidate, error)
         }

@@ -7,12 +7,17 @@ import LibraryMerge
 final class StoreSourceStream: MergeSourceStream {
   let kind: String
   let categoryTitles: [String]
+  let dittoCount: Int
   private let reader: LegacyStoreReader
   /// Keeps the snapshot (and its connection) alive while the reader is used.
   private let store: CoreDataStore
 
-  init(kind: String, store: CoreDataStore, reader: LegacyStoreReader) throws(LegacyStoreError) {
+  /// The store `reader` walks, offering `dittos` dittos (as the survey counted them).
+  init(kind: String, store: CoreDataStore, reader: LegacyStoreReader, dittos: Int)
+    throws(LegacyStoreError)
+  {
     self.kind = kind
+    dittoCount = dittos
     self.store = store
     self.reader = reader
     categoryTitles = try reader.categoryTitles()

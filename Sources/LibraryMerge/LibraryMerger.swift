@@ -63,6 +63,9 @@ package enum LibraryMerger {
   ) throws(ImportFailure) -> Result {
     var state = State(outline: session.outline, rules: rules)
     var result = Result()
+    let reporting = session as? any MergeProgressReporting
+    var progress = MergeProgress(read: 0, offered: sources.reduce(0) { $0 + $1.dittoCount })
+    reporting?.mergeProgressed(progress)
     // Texts need remembering only for titles a later source names again.
     var laterTitles = [Set<String>](repeating: [], count: sources.count)
     var seen = Set<String>()
@@ -105,6 +108,8 @@ package enum LibraryMerger {
             categoryStarted = true
           }
           counts.dittosRead += 1
+          progress.read += 1
+          if progress.read % progressStep == 0 { reporting?.mergeProgressed(progress) }
           guard let target = current else {
             counts.dittosOverLimit += 1
             return
@@ -141,10 +146,14 @@ package enum LibraryMerger {
       result.countsBySource.append(counts)
       result.counts.add(counts)
     }
+    reporting?.mergeProgressed(progress)
     if Task.isCancelled { throw .cancelled }
     result.createsProfile = !state.outline.hasProfile && state.insertedAnything
     return result
   }
+
+  /// How many dittos the merge reads between two reports to a ``MergeProgressReporting`` session.
+  package static let progressStep = 1024
 
   /// The title of the category dittos without one go to (as the 2.x reader names it).
   static let recoveredTitle = "Recovered"

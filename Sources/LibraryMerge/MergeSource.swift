@@ -45,6 +45,8 @@ package protocol MergeSourceStream {
   var kind: String { get }
   /// Its categories' titles in order, repeats included (known from the survey).
   var categoryTitles: [String] { get }
+  /// How many dittos it offers (known from the survey): what a progress line counts toward.
+  var dittoCount: Int { get }
   /// Streams the source to `visit`: each category, then its dittos.
   ///
   /// - Throws: ``ImportFailure/source(_:)`` when the source cannot be read to its end, or what

@@ -81,7 +81,7 @@ package final class RecoveryExtraction {
   ///   merged into an empty library).
   /// - Throws: ``RecoveryFileError``.
   package func write(
-    info: RecoveryFileInfo, to out: String, progress: ((Int64) -> Void)? = nil
+    info: RecoveryFileInfo, to out: String, progress: ((MergeProgress) -> Void)? = nil
   ) throws(RecoveryFileError) -> (
     info: RecoveryFileInfo, report: MigrationReport
   ) {

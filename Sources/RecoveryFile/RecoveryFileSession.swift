@@ -4,7 +4,7 @@ import SQLiteDB
 
 /// The recovery file as the merge's destination: a new, empty 2.x-layout library (see
 /// RecoveryFileInfo.swift for the layout) whose rows are written as the sources stream by.
-final class RecoveryFileSession: ImportSession {
+final class RecoveryFileSession: ImportSession, MergeProgressReporting {
   let outline = LibraryOutline.empty
   let facts = LibraryFacts()
   /// Categories and dittos written so far (their keys run from 1).
@@ -14,8 +14,8 @@ final class RecoveryFileSession: ImportSession {
   private(set) var content = ContentDigest()
   private let insertCategory: Statement
   private let insertDitto: Statement
-  /// Told the number of dittos written after each one (a progress line), when set.
-  var onInsert: ((Int64) -> Void)?
+  /// Told how far the merge has gone (a progress line), when set.
+  var onProgress: ((MergeProgress) -> Void)?
 
   init(database: Database) throws(SQLiteError) {
     let (profile, category, ditto) = (
@@ -66,8 +66,9 @@ final class RecoveryFileSession: ImportSession {
     }
     dittoCount = key
     content.add(text, useCount: useCount, toCategory: Int(category.rawValue) - 1)
-    onInsert?(key)
   }
+
+  func mergeProgressed(_ progress: MergeProgress) { onProgress?(progress) }
 }
 
 /// What a library holds, category by category, as digests: each category's title, ditto count and

@@ -32,7 +32,7 @@ public enum RecoveryFileWriter {
   /// the result and `info` as a new file at `path`. The rows stream from the sources into the file:
   /// memory stays flat. `info`'s counts are filled in from what was written.
   ///
-  /// `progress`, when given, is told how many dittos were written after each one.
+  /// `progress`, when given, is told how far the merge has gone (dittos read of those offered).
   ///
   /// - Returns: `info` with its counts, and the merge's counts per source.
   /// - Throws: ``RecoveryFileError``: `.alreadyExists` when something has that name (it is left as
@@ -40,7 +40,7 @@ public enum RecoveryFileWriter {
   ///   at `path` on failure.
   package static func write(
     _ sources: [any MergeSourceStream], info: RecoveryFileInfo, to path: String,
-    progress: ((Int64) -> Void)? = nil
+    progress: ((MergeProgress) -> Void)? = nil
   ) throws(RecoveryFileError) -> (info: RecoveryFileInfo, merge: LibraryMerger.Result) {
     try requireFree(path)
     // What a run stopped by SIGKILL left beside an earlier output (marked ours, its lock free, a
@@ -112,7 +112,7 @@ public enum RecoveryFileWriter {
 
   private static func fill(
     _ path: String, sources: [any MergeSourceStream], info: RecoveryFileInfo,
-    progress: ((Int64) -> Void)?
+    progress: ((MergeProgress) -> Void)?
   ) throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) {
     let database = try Database(path: path, mode: .readWriteCreate)
     try database.execute(
@@ -121,7 +121,7 @@ public enum RecoveryFileWriter {
       () throws -> (info: RecoveryFileInfo, merge: LibraryMerger.Result, content: ContentDigest) in
       for statement in schema { try database.execute(sql: statement) }
       let session = try RecoveryFileSession(database: database)
-      session.onInsert = progress
+      session.onProgress = progress
       let merge = try LibraryMerger.merge(sources, into: session)
       var filled = info
       filled.categories = merge.counts.insertedCategories

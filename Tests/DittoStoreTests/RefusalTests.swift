@@ -229,6 +229,7 @@ import Testing
   struct FailingAfterTwo: MergeSourceStream {
     let kind = "coredata"
     let categoryTitles = ["From 2.x"]
+    let dittoCount = 2
     func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
       try visit(.category(title: "From 2.x"))
       try visit(.ditto(MergeDitto(text: "one")))

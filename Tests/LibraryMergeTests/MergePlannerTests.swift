@@ -113,6 +113,7 @@ private func existing(
   struct FailingHalfway: MergeSourceStream {
     let kind = "coredata"
     let categoryTitles = ["Work"]
+    let dittoCount = 2
     func stream(_ visit: (MergeItem) throws(ImportFailure) -> Void) throws(ImportFailure) {
       try visit(.category(title: "Work"))
       try visit(.ditto(MergeDitto(text: "first")))

@@ -87,7 +87,11 @@ struct BackupCommand: Command {
           context.diagnose("note: \(path) is not encrypted; the password is not needed")
         }
       }
-      return BackupSummary(backup: backup, password: password)
+      let unlocks = password != nil && backup.metadata.isEncrypted == true
+      let what = unlocks ? "unlocking the backup and its manifest" : "reading the backup's manifest"
+      return ProgressLine.whileRunning(what, context: context) {
+        BackupSummary(backup: backup, password: password)
+      }
     }
   }
 

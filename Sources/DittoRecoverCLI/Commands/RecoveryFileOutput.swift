@@ -93,15 +93,14 @@ enum RecoveryFileOutput {
       throw nothingToWrite(extraction, context: context, shown: shown)
     }
     let written: (info: RecoveryFileInfo, report: MigrationReport)
-    // On a terminal: the dittos written of those read, how fast, how long is left.
+    // On a terminal: the dittos read of those offered, how fast, how long is left.
     let progress =
       context.showsProgress
       ? ProgressLine("writing the recovery file", totalBytes: 0, context: context) : nil
-    let total = Int64(extraction.offeredDittos)
     defer { progress?.finish() }
     do {
-      written = try extraction.write(info: info, to: out) { count in
-        if count % 1024 == 0 { progress?.update(count: count, of: total, "dittos") }
+      written = try extraction.write(info: info, to: out) { merged in
+        progress?.update(count: Int64(merged.read), of: Int64(merged.offered), "dittos")
       }
       progress?.finish()
     } catch {

@@ -64,6 +64,33 @@ final class ProgressLine: @unchecked Sendable {  // used from the thread that ru
     context.showProgress(text)
   }
 
+  /// Runs `body`, one call that cannot say how far it is (a key derivation slow by design, the
+  /// manifest it unlocks), with the line showing `what` and how long it has run, redrawn from a
+  /// timer four times a second (once a second has passed); cleared when `body` returns.
+  static func whileRunning<Result>(
+    _ what: String, context: ToolContext, _ body: () throws -> Result
+  ) rethrows -> Result {
+    guard context.showsProgress else { return try body() }
+    let line = ProgressLine(what, totalBytes: 0, context: context)
+    let queue = DispatchQueue(label: "ditto-recover.progress")
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+    timer.setEventHandler { line.updateElapsed() }
+    timer.resume()
+    defer {
+      timer.cancel()
+      queue.sync {}  // a draw already under way ends before the line is cleared
+      line.finish()
+    }
+    return try body()
+  }
+
+  /// The line as ``whileRunning(_:context:_:)`` draws it: what, and for how long so far.
+  private func updateElapsed() {
+    guard let elapsed = due() else { return }
+    context.showProgress("\(what): \(Self.duration(elapsed)) so far")
+  }
+
   /// The seconds since the work began, when the line is to be drawn now (a progress line is
   /// shown, a second has passed, and a quarter of one since it was last drawn); nil otherwise.
   private func due() -> Double? {

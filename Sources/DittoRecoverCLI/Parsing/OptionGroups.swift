@@ -282,14 +282,19 @@ struct ContainerOptions {
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
   }
 
-  /// The library at `path` as the tool writes it, its inserts shown as a progress line on a
-  /// terminal (dittos imported, and how fast).
+  /// The library at `path` as the tool writes it, the import shown as a progress line on a
+  /// terminal (dittos read of those the sources offer, how fast, how long is left).
   static func destination(_ path: String, context: ToolContext) -> DittoStoreDestination {
     let destination = DittoStoreDestination(path: path)
     if context.showsProgress {
       let progress = ProgressLine("importing", totalBytes: 0, context: context)
-      destination.observeInserts { count in
-        if count % 1024 == 0 { progress.update(count: count, of: "dittos") }
+      destination.observeProgress { merged in
+        // Cleared once every ditto is read: the lines that follow are the run's own.
+        if merged.read >= merged.offered {
+          progress.finish()
+        } else {
+          progress.update(count: Int64(merged.read), of: Int64(merged.offered), "dittos")
+        }
       }
     }
     return destination
