@@ -24,10 +24,14 @@ import Testing
     private var printed: [UInt8] = []
     private(set) var process = Process()
 
-    /// Starts `arguments` (the built `ditto-recover`) on a new terminal, with `HOME` = `home`.
-    func start(_ arguments: [String], home: String, in folder: String) throws {
-      let tool = try #require(ToolRunner.executablePath)
-      let command = ([tool] + arguments).map(shellQuoted).joined(separator: " ")
+    /// Starts `arguments` (the built `ditto-recover`, or `tool` after the words of `wrapper`) on
+    /// a new terminal, with `HOME` = `home`.
+    func start(
+      _ arguments: [String], home: String, in folder: String, tool: String? = nil,
+      wrapper: [String] = []
+    ) throws {
+      let tool = try #require(tool ?? ToolRunner.executablePath)
+      let command = (wrapper + [tool] + arguments).map(shellQuoted).joined(separator: " ")
       process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
       #if os(macOS)
         process.arguments = ["-q", "/dev/null", "/bin/sh", "-c", command]
@@ -158,6 +162,33 @@ import Testing
     let all = terminal.read(until: "The one step left, on the iPhone")
     #expect(terminal.finish() == 0, "\(all)")
     #expect(Self.recoveryFiles(in: home).count == 1)
+  }
+
+  /// A backup folder the user may not read is named with the reason, never taken for "no
+  /// backups" in silence (root reads anything: as root, the run drops to nobody).
+  @Test func aBackupFolderTheUserMayNotReadIsNamed() throws {
+    let (folder, home) = try Self.home(devices: 1)
+    let root = home + "/Library/Application Support/MobileSync/Backup"
+    var tool: String?
+    var wrapper: [String] = []
+    #if os(Linux)
+      if getuid() == 0 {
+        try #require(Unprivileged.cannotDrop == nil, "\(Unprivileged.cannotDrop ?? "")")
+        (tool, wrapper) = (Unprivileged.executable, Unprivileged.wrapper)
+      }
+    #endif
+    chmod(folder.path, 0o755)  // the way to the home is open; only the backups are not
+    #expect(chmod(root, 0) == 0)
+    defer { chmod(root, 0o755) }
+    let terminal = PseudoTerminal()
+    try terminal.start(["guide"], home: home, in: folder.path, tool: tool, wrapper: wrapper)
+    let asked = terminal.read(until: "The folder holding your iPhone backups: ")
+    #expect(asked.contains("Cannot read \(root): "), "\(asked)")
+    #expect(asked.contains("ermission denied"), "\(asked)")
+    terminal.type("\u{03}")
+    terminal.read(until: "interrupted by SIGINT")
+    #expect(terminal.finish() == 130)
+    #expect(Self.recoveryFiles(in: home).isEmpty)
   }
 
   /// Without a terminal (a pipe, CI), no arguments print the help, as always.

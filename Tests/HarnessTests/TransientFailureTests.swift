@@ -308,48 +308,17 @@ struct ConcurrentWriterTests {
   /// these tests, it does not skip them.
   @Suite(.serialized)
   struct PermissionTests {
-    static let nobody: uid_t = 65534
-    static let wrapper = [
-      "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-    ]
-
-    /// A copy of ditto-recover that `nobody` may run wherever the clone is (a clone under
-    /// `/root` is not searchable by other users).
-    static let executable: String? = copyForNobody(ToolRunner.executablePath)
-
-    /// The test-only crash-harness-tool, copied the same way.
-    static let crashTool: String? = copyForNobody(ToolRunner.crashToolPath)
-
-    static func copyForNobody(_ built: String?) -> String? {
-      guard let built else { return nil }
-      var template = Array("/tmp/ditto-unprivileged-XXXXXX".utf8CString)
-      guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-        return nil
-      }
-      let folder = String(
-        decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      chmod(folder, 0o755)
-      let copy = folder + "/" + (built as NSString).lastPathComponent
-      do {
-        try FileManager.default.copyItem(atPath: built, toPath: copy)
-      } catch {
-        return nil
-      }
-      chmod(copy, 0o755)
-      return copy
-    }
-
     func requireDroppablePrivileges() throws -> String {
-      try #require(getuid() == 0, "run as root (as CI does): these tests drop to nobody")
-      try #require(
-        FileManager.default.isExecutableFile(atPath: Self.wrapper[0]),
-        "setpriv is missing (util-linux; scripts/setup installs it)")
-      return try #require(Self.executable, "cannot copy ditto-recover where nobody can run it")
+      try #require(Unprivileged.cannotDrop == nil, "\(Unprivileged.cannotDrop ?? "")")
+      return try #require(Unprivileged.executable)
     }
 
     /// Gives `path` and everything under it to `nobody` (links themselves, never their targets).
     static func giveToNobody(_ path: String) throws {
-      #expect(try ToolRun.system(["/bin/chown", "-R", "-h", "\(nobody):\(nobody)", path]) == 0)
+      #expect(
+        try ToolRun.system([
+          "/bin/chown", "-R", "-h", "\(Unprivileged.nobody):\(Unprivileged.nobody)", path,
+        ]) == 0)
     }
 
     enum Cause: String, CaseIterable {
@@ -399,7 +368,7 @@ struct ConcurrentWriterTests {
 
       // status, as nobody, names what it may not read and how to get past it.
       let status = try device.run(
-        ["status", "--container", device.container], wrapper: Self.wrapper,
+        ["status", "--container", device.container], wrapper: Unprivileged.wrapper,
         executable: executable)
       #expect(status.exitCode == 0, "\(status.standardError)")
       #expect(
@@ -410,10 +379,10 @@ struct ConcurrentWriterTests {
       #expect(status.standardOutput.contains("nobody"), "\(status.standardOutput)")
 
       try device.expectNotNowThenSuccess(
-        reason: cause == .defaults ? "defaults" : "permission", wrapper: Self.wrapper,
+        reason: cause == .defaults ? "defaults" : "permission", wrapper: Unprivileged.wrapper,
         executable: executable
       ) {
-        lchown(locked, Self.nobody, Self.nobody)
+        lchown(locked, Unprivileged.nobody, Unprivileged.nobody)
       }
     }
 
@@ -422,7 +391,7 @@ struct ConcurrentWriterTests {
     /// written to the flag store; the line says `reason=locked`.
     @Test func defaultsAnsweringNothingWhileTheirFileIsProtectedAreNotNow() throws {
       _ = try requireDroppablePrivileges()
-      let tool = try #require(Self.crashTool, "cannot copy crash-harness-tool for nobody")
+      let tool = try #require(Unprivileged.crashTool, "cannot copy crash-harness-tool for nobody")
       let device = try TransientDevice(
         "perm-unlock", spec: LegacyStoreSpec(categories: []), store: nil)
       try FileManager.default.removeItem(atPath: device.defaultsPath)
@@ -432,7 +401,7 @@ struct ConcurrentWriterTests {
       chmod(device.defaultsPath, 0o600)
       defer { Self.restore(device.defaultsPath) }
       let launcher = try ProcessLauncher(
-        [device.container, "defaults-before-first-unlock"], wrapper: Self.wrapper,
+        [device.container, "defaults-before-first-unlock"], wrapper: Unprivileged.wrapper,
         executable: tool)
       let run = launcher.finish()
       #expect(run.exitCode == 0, "\(run.standardError)")
@@ -460,7 +429,7 @@ struct ConcurrentWriterTests {
       chmod(store, 0o600)
       defer { Self.restore(store) }
       let run = try device.run(
-        ["recover", "--container", device.container, "--json"], wrapper: Self.wrapper,
+        ["recover", "--container", device.container, "--json"], wrapper: Unprivileged.wrapper,
         executable: executable)
       #expect(run.exitCode == 65)
       #expect(run.json?["result"] as? String == "foundButUnreadable")
@@ -477,7 +446,7 @@ struct ConcurrentWriterTests {
       #expect(program.hasPrefix("/") && access(program, X_OK) == 0, "\(advice)")
       #expect(sudo?.contains("ditto-recover recover --container") == true, "\(advice)")
       let text = try device.run(
-        ["recover", "--container", device.container], wrapper: Self.wrapper,
+        ["recover", "--container", device.container], wrapper: Unprivileged.wrapper,
         executable: executable)
       #expect(text.standardOutput.contains("next: "), "\(text.standardOutput)")
       #expect(text.outcomeLines.first?.hasSuffix("reason=permission") == true)
