@@ -22,6 +22,9 @@ package final class ToolContext {
   /// True when standard error is a terminal a person watches (set by the program's `main`): only
   /// then is progress shown, and never with `--json`.
   package var errorIsTerminal = false
+  /// Run once a command has returned, before its result is printed: gives outputs written under
+  /// a stand-in name their own (``RawArguments/publishOutputs()``); an error is the run's.
+  package var publishOutputs: () throws -> Void = {}
   /// True when standard output is a terminal (set by the program's `main`): a command that
   /// streams its results there shows no progress line between them.
   package var outputIsTerminal = false

@@ -17,9 +17,13 @@ import SafeFiles
 ///   in the name of a file         a copy of the file (and of its `-wal`, `-shm`, `-journal`), read
 ///                                 in place of it: the file itself is only ever read
 ///   in the name of a folder       a link to the folder
-///   in a name the tool would      nothing: the run stops (exit 73) before anything is read,
-///   write (`--library`, `--out`,  saying so; a copy would take the write, and the user's file
-///   `--html`)                     would not get it
+///   in the name of a new file     a stand-in name in this run's folder; the finished file is
+///   the tool writes (`--out`,     given the user's name before the result is printed
+///   `--html`)                     (RawNamedOutput); a name already taken is refused (exit 73),
+///                                 the `-2` name proposed
+///   in a library it writes        nothing: the run stops (exit 74) before anything is read,
+///   (`--library`) or a folder     saying so; a copy would take the write, and the user's file
+///   (`backup recover --out`)      would not get it
 ///
 /// Everything the tool prints names the argument as the user typed it, bad bytes shown as `\xNN`
 /// (``display(_:json:)``). The folder is removed by ``remove()``.
@@ -35,6 +39,11 @@ package final class RawArguments {
 
   /// The options whose value is a file the tool writes.
   static let writtenOptions: Set<String> = ["--library", "--out", "--html"]
+  /// Of those, the ones whose file is new: written under a stand-in name, then given the user's
+  /// (``RawNamedOutput``).
+  static let stagedOptions: Set<String> = ["--out", "--html"]
+  /// The outputs named with bytes that are not valid UTF-8, staged until ``publishOutputs()``.
+  private var outputs: [RawNamedOutput] = []
 
   /// Reads `argv[1…]`.
   package init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
@@ -42,6 +51,8 @@ package final class RawArguments {
     var links: [(String, String, [UInt8])] = []
     var folder: PrivateDirectory?
     var refusal: OutputError?
+    var outputs: [RawNamedOutput] = []
+    var taken: (index: Int, output: RawNamedOutput)?
     for index in 1..<Int(max(argc, 1)) {
       guard let pointer = argv[index] else { continue }
       let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map {
@@ -54,7 +65,29 @@ package final class RawArguments {
       let name = bytes.lastIndex(of: 0x2F).map { Array(bytes[($0 + 1)...]) } ?? bytes
       if UserPath.validUTF8(name) == nil {
         let shown = PrintablePath.escape(bytes)
-        if let previous = decoded.last, Self.writtenOptions.contains(previous) {
+        let words = decoded.filter { !$0.hasPrefix("-") }
+        if let previous = decoded.last, Self.stagedOptions.contains(previous),
+          words.prefix(2) != ["backup", "recover"]  // its --out is a folder
+        {
+          do {
+            if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
+            guard let folder else { continue }
+            let output = try RawNamedOutput(
+              bytes, number: links.count, in: folder.path,
+              currentFolder: Self.currentDirectoryBytes())
+            if output.exists, taken == nil { taken = (decoded.count, output) }
+            decoded.append(output.standIn)
+            links.append((output.standIn, shown, bytes))
+            outputs.append(output)
+          } catch {
+            refusal = refusal ?? OutputError.cannotWrite("\(previous) \(shown): \(error)")
+            decoded.append(shown)
+          }
+          continue
+        }
+        if let previous = decoded.last, Self.writtenOptions.contains(previous),
+          !(previous == "--library" && words.first == "export")  // export reads it
+        {
           refusal =
             refusal
             ?? OutputError.cannotWrite(
@@ -96,7 +129,23 @@ package final class RawArguments {
         decoded.append(PrintablePath.escape(bytes))  // reported as missing, by its bytes
       }
     }
+    if let taken, refusal == nil, let folder {
+      // The same command, to the first name nothing has (`-2` before the extension), staged as
+      // this one is: pasted, it runs.
+      let free = taken.output.freeName()
+      if let next = try? RawNamedOutput(
+        free, number: links.count, in: folder.path, currentFolder: Self.currentDirectoryBytes())
+      {
+        links.append((next.standIn, PrintablePath.escape(free), free))
+        var again = ["ditto-recover"] + decoded
+        again[taken.index + 1] = next.standIn
+        refusal = .exists(
+          "\(PrintablePath.escape(taken.output.typed)) already exists; it is never overwritten",
+          next: [.command(again, label: "to a new file; nothing is replaced")])
+      }
+    }
     arguments = decoded
+    self.outputs = outputs
     self.refusal = refusal
     aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
     self.folder = folder
@@ -161,6 +210,14 @@ package final class RawArguments {
       rest = rest[range.upperBound...]
     }
     return result + rest
+  }
+
+  /// Gives each finished output named with bytes that are not valid UTF-8 its name (see
+  /// ``RawNamedOutput``): before the run prints its result.
+  ///
+  /// - Throws: ``OutputError`` when one cannot be given its name (nothing is left under it).
+  package func publishOutputs() throws {
+    for output in outputs { try output.publish() }
   }
 
   /// True when an argument had to be given as a link.

@@ -220,6 +220,7 @@ package struct CommandLineTool {
     do {
       let output = try instance.run(context)
       context.clearProgress()
+      try context.publishOutputs()
       return try output.print(
         to: context.standardOutput, errors: context.standardError, isJSON: context.isJSON
       ).rawValue

@@ -222,14 +222,20 @@ package final class PrivateDirectory {
   /// `rename(2)` that never replaces: the system's no-replace rename, or, where the file system
   /// cannot do it, a rename only while nothing has the name (checked right before).
   static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
-    if ditto_rename_noreplace(from, to) == 0 { return 0 }
+    renameNoReplace(from, bytes: Array(to.utf8))
+  }
+
+  /// ``renameNoReplace(_:_:)`` to a path given as bytes (a name that is not valid UTF-8).
+  package static func renameNoReplace(_ from: String, bytes to: [UInt8]) -> Int32 {
+    let target = to.map { CChar(bitPattern: $0) } + [0]
+    if ditto_rename_noreplace(from, target) == 0 { return 0 }
     guard errno == EINVAL || errno == ENOSYS else { return -1 }
     var info = stat()
-    if lstat(to, &info) == 0 {
+    if lstat(target, &info) == 0 {
       errno = EEXIST
       return -1
     }
-    return rename(from, to)
+    return rename(from, target)
   }
 
   /// No longer this object's to remove: forgotten by the interrupt ledger, its lock released.

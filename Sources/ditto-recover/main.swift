@@ -16,6 +16,7 @@ let context = ToolContext(
   standardOutput: DisplayingOutput(Interruption.standardOutput, raw: raw, isJSON: isJSON),
   standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false))
 context.shownPath = { raw.display($0, json: false) }
+context.publishOutputs = { try raw.publishOutputs() }
 context.errorIsTerminal = isatty(2) == 1
 context.outputIsTerminal = isatty(1) == 1
 // Alone on a terminal: the guided recovery (`ditto-recover guide`); in a pipe, the help.

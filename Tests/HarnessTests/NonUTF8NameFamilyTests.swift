@@ -104,18 +104,20 @@ import Testing
     }
   }
 
-  @Test func aNameTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
-    let folder = try TemporaryDirectory("non-utf8-outputs")
+  /// A library to write into and a folder of results keep their refusal: a store is changed in
+  /// place, and a folder is many files.
+  @Test func aLibraryOrAFolderTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
+    let folder = try TemporaryDirectory("non-utf8-refused")
     let source = folder.appending("source.sqlite")
     try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
     for member in 0..<4 {
       let library = Self.name(using: &generator, extension: ".store")
-      let out = Self.name(using: &generator, extension: ".dittorecovery")
+      let out = Self.name(using: &generator, extension: "")
       let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
       for (command, name) in [
         ("recover --from source.sqlite --library", library),
-        ("extract --container . --out", out),
+        ("backup recover . --out", out),
       ] {
         let run = try ToolRun.pasted(
           "ditto-recover \(command) \(Self.shellWord(name))", in: folder.path)
@@ -125,6 +127,81 @@ import Testing
       }
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
     }
+  }
+
+  /// A new file (a recovery file, an HTML report) is written under the very bytes given, and
+  /// nothing else appears; given again, the name is refused as taken, and the `next:` line, pasted
+  /// into bash, writes the `-2` name (before the extension) instead.
+  @Test func aNewFileIsWrittenUnderTheBytesGiven() throws {
+    let folder = try TemporaryDirectory("non-utf8-outputs")
+    let container = folder.appending("container")
+    try ContainerBuilder(root: container).writeStore(Self.spec)
+    let capture = folder.appending("capture.log")
+    try Data(
+      "Ditto: [io.kern.ditto:LegacyDataMigrator] migration_outcome source=auto outcome=success categories=1 dittos=3 inserted=3\n"
+        .utf8
+    ).write(to: URL(fileURLWithPath: capture))
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D81))
+    for member in 0..<4 {
+      let html = member % 2 == 1
+      let name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
+      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let word = Self.shellWord(html ? name : path)  // relative and absolute
+      let command =
+        html
+        ? "ditto-recover outcomes capture.log --html \(word)"
+        : "ditto-recover extract --container container --out \(word)"
+      let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      let run = try ToolRun.pasted(command, in: folder.path)
+      #expect(run.exitCode == 0, "member \(member): \(run.standardError)")
+      let written = try #require(Self.contents(of: path), "member \(member): not written")
+      if html {
+        #expect(String(decoding: written, as: UTF8.self).contains("<html"))
+      } else {
+        let status = try ToolRun.pasted(
+          "ditto-recover status --from \(Self.shellWord(path))", in: folder.path)
+        #expect(
+          status.standardOutput.contains("\(Self.spec.readableDittoCount) dittos"),
+          "member \(member): \(status.standardOutput)")
+      }
+      let after = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      #expect(after.count == before.count + 1, "member \(member): \(after)")
+
+      let again = try ToolRun.pasted(command, in: folder.path)
+      #expect(again.exitCode == 73, "member \(member): \(again.standardError)")
+      #expect(again.standardError.contains("already exists"))
+      #expect(Self.contents(of: path) == written, "member \(member): the first file changed")
+      let next = try #require(
+        again.standardError.split(separator: "\n").first { $0.hasPrefix("next: ") },
+        "member \(member): no next step: \(again.standardError)")
+      let pasted = try ToolRun.pasted(
+        "bash -c \(shellQuoted(String(next.dropFirst(6))))", in: folder.path)
+      #expect(pasted.exitCode == 0, "member \(member): \(next): \(pasted.standardError)")
+      let dot = name.lastIndex(of: UInt8(ascii: "."))!
+      let second = Array(name[..<dot]) + Array("-2".utf8) + Array(name[dot...])
+      #expect(
+        Self.contents(of: Array(folder.path.utf8) + [UInt8(ascii: "/")] + second) != nil,
+        "member \(member): the -2 name was not written by \(next)")
+    }
+  }
+
+  /// `export --library` reads the library it names: a name that is not UTF-8 is read like any.
+  @Test func aLibraryToExportIsRead() throws {
+    let folder = try TemporaryDirectory("non-utf8-export")
+    let library = try LibraryFixtures.copy(.presets, toFolder: folder.path)
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D82))
+    let name = Self.name(using: &generator, extension: ".store")
+    let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+    // The store and its `-wal` (where the app's rows are), under the new name.
+    let bytes = try #require(Self.contents(of: Array(library.utf8)))
+    #expect(Self.makeFile(bytes, at: path) == 0)
+    let wal = try #require(Self.contents(of: Array((library + "-wal").utf8)))
+    #expect(Self.makeFile(wal, at: path + Array("-wal".utf8)) == 0)
+    let run = try ToolRun.pasted(
+      "ditto-recover export --library \(Self.shellWord(path)) --format json", in: folder.path)
+    #expect(run.exitCode == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains("\"text\""))
+    #expect(Self.contents(of: path) == bytes)
   }
 }
 
