@@ -31,10 +31,28 @@ package struct BackupSummary: Sendable {
         unlocked = try BackupKeys.unlock(backup, password: password)
       }
       listing = .success(try backup.readListing(keys: unlocked))
+    } catch .encrypted(_, let reason) where password != nil {
+      listing = .failure(Self.keysUnreadable(backup, encryptedBecause: reason))
     } catch {
       listing = .failure(error)
     }
     keys = unlocked
+  }
+
+  /// An encrypted backup given its password whose keys could not be read: `Manifest.plist`, which
+  /// holds them, is missing or damaged. The password was not wrong, and is not what is missing.
+  static func keysUnreadable(_ backup: Backup, encryptedBecause reason: String) -> BackupError {
+    let plist = backup.path + "/Manifest.plist"
+    let problem =
+      !FileManager.default.fileExists(atPath: plist)
+      ? "it is missing"
+      : backup.metadata.problems.first { $0.contains("Manifest.plist") }
+        ?? "it holds no IsEncrypted key or no keybag"
+    return .decryptionFailed(
+      file: plist,
+      reason:
+        "the backup is encrypted (\(reason)), and the keys its password unlocks are kept in Manifest.plist, which could not be read (\(problem)): its files cannot be decrypted, with or without the password. Keep a copy of this folder; if the dittos are still on the device, make a new backup and use that one"
+    )
   }
 
   /// How the stored files are turned into the originals: decrypted when the backup was unlocked.

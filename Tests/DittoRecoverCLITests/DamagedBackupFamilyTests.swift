@@ -9,7 +9,8 @@ import Testing
 /// `Status.plist` cut at any length, overwritten with random bytes in any range, a page zeroed, or
 /// removed; the stored store's file cut or garbled. Every command answers: a clear error naming
 /// what it could not read (never a crash or a silent "nothing"), nothing left under `--out` when it
-/// fails, the file whole when it succeeds, and the backup byte for byte as it was.
+/// fails, the file whole when it succeeds, and the backup byte for byte as it was. Half the family
+/// is encrypted (opened with its password): its keybag, its encrypted manifest and files damaged.
 @Suite struct DamagedBackupFamilyTests {
   enum Damage: CaseIterable {
     case cut, garble, zeroPage, remove
@@ -20,9 +21,19 @@ import Testing
   /// The backup's file for `part`; for the legacy store, one of its files (main file or
   /// `-wal`), found by what it holds: Core Data's ZCATEGORY table and no SwiftData table.
   static func path(
-    of part: String, in root: String, using generator: inout SeededGenerator
+    of part: String, in root: String, encrypted: Bool, using generator: inout SeededGenerator
   ) throws -> String {
     guard part == "store" else { return root + "/" + part }
+    if encrypted {
+      // Stored encrypted: any file the backup holds (the store's among them).
+      var stored: [String] = []
+      for folder in try FileManager.default.contentsOfDirectory(atPath: root).sorted()
+      where folder.count == 2 {
+        stored += try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)
+          .sorted().map { root + "/" + folder + "/" + $0 }
+      }
+      return stored.randomElement(using: &generator) ?? root + "/none"
+    }
     var candidates: [String] = []
     for folder in try FileManager.default.contentsOfDirectory(atPath: root).sorted()
     where folder.count == 2 {
@@ -78,16 +89,24 @@ import Testing
 
   @Test func everyDamagedBackupGetsAClearAnswerAndNothingHalfMade() throws {
     var generator = SeededGenerator(seed: FamilySeed.base(0xBAC0))
-    for round in 0..<24 {
+    for round in 0..<40 {
       let folder = try TemporaryDirectory("damaged-backup")
       let root = folder.appending("Backup/device")
+      // Every other round encrypted (its keybag in Manifest.plist, Manifest.db and each file
+      // encrypted), opened with its password.
+      let encrypted = round % 2 == 1
       try DittoBackupFixture.build(
-        at: root, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(round)))
-      let part = Self.parts[round % Self.parts.count]
+        at: root, date: Date(timeIntervalSince1970: 1_700_000_000 + Double(round)),
+        encryption: encrypted ? BackupEncryption(password: "secret") : nil)
+      let password = folder.appending("password.txt")
+      try Data("secret".utf8).write(to: URL(fileURLWithPath: password))
+      let unlock = encrypted ? ["--password-file", password] : []
+      let part = Self.parts[(round / 2) % Self.parts.count]
       let kind = Damage.allCases.randomElement(using: &generator)!
-      let damagedPath = try Self.path(of: part, in: root, using: &generator)
+      let damagedPath = try Self.path(
+        of: part, in: root, encrypted: encrypted, using: &generator)
       let what = try Self.damage(damagedPath, with: kind, using: &generator)
-      let label = "round \(round): \(part) \(what)"
+      let label = "round \(round)\(encrypted ? " (encrypted)" : ""): \(part) \(what)"
       let before = try FileHashes(of: root)
       // A plist left in place that does not read as one must be named by every command.
       let unreadablePlist =
@@ -95,11 +114,12 @@ import Testing
         && (try? PropertyListReader.decode(
           Array(try Data(contentsOf: URL(fileURLWithPath: damagedPath))))) == nil
 
-      let list = ToolRunner.run(["backup", "list", folder.appending("Backup")])
+      let list = ToolRunner.run(["backup", "list", folder.appending("Backup")] + unlock)
       let out = folder.appending("out.dittorecovery")
-      let extract = ToolRunner.run(["backup", "extract", root, "--out", out])
+      let extract = ToolRunner.run(["backup", "extract", root, "--out", out] + unlock)
       let recoveredFolder = folder.appending("recovered")
-      let recover = ToolRunner.run(["backup", "recover", root, "--out", recoveredFolder])
+      let recover = ToolRunner.run(
+        ["backup", "recover", root, "--out", recoveredFolder] + unlock)
       #expect(
         !(recover.standardError + recover.standardOutput).contains("ditto-backup-"), "\(label)")
       if recover.exitCode != 0, !recover.standardOutput.contains("inserted") {
@@ -109,6 +129,12 @@ import Testing
       }
       for (name, run) in [("list", list), ("extract", extract), ("recover", recover)] {
         #expect([0, 65, 66, 74].contains(run.exitCode), "\(label): \(name) exit \(run.exitCode)")
+        if encrypted {
+          // The password was given: never "not needed", never "cannot be read without it".
+          let said = run.standardError + run.standardOutput
+          #expect(!said.contains("is not encrypted"), "\(label): \(name): \(said)")
+          #expect(!said.contains("without the backup password"), "\(label): \(name): \(said)")
+        }
         if run.exitCode != 0 {
           // Named: the backup, or the file of it that could not be read.
           let named = ["Manifest", "Info.plist", "Status.plist", "device", "store", "backup"]
@@ -146,7 +172,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out), "\(label): extract left \(out)")
         #expect(
           try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-            $0 != "Backup" && $0 != "recovered"
+            $0 != "Backup" && $0 != "recovered" && $0 != "password.txt"
           }.isEmpty, "\(label): extract left something")
       }
       // "Nothing" is never said of a backup whose store could not be read.

@@ -81,10 +81,12 @@ struct BackupCommand: Command {
     paths.map { path in
       let backup = Backup(path: path)
       if password != nil {
-        if backup.metadata.isEncrypted == true {
-          context.diagnose("unlocking \(path) with the password (this takes a while)")
-        } else {
-          context.diagnose("note: \(path) is not encrypted; the password is not needed")
+        switch backup.metadata.isEncrypted {
+        case true: context.diagnose("unlocking \(path) with the password (this takes a while)")
+        case false: context.diagnose("note: \(path) is not encrypted; the password is not needed")
+        case nil:
+          context.diagnose(
+            "note: whether \(path) is encrypted is unknown: its Manifest.plist could not be read")
         }
       }
       let unlocks = password != nil && backup.metadata.isEncrypted == true
