@@ -14,7 +14,7 @@ package enum GzipPipe {
   /// - Throws: ``GzipError`` when the data is damaged or cut short, after every byte decoded
   ///   before the damage was handed over.
   package static func stream(_ file: FileHandle, consume: ([UInt8]) -> Bool) throws(GzipError) {
-    let queue = PieceQueue(capacity: capacity)
+    let queue = BoundedQueue<[UInt8], GzipError>(capacity: capacity)
     let source = UncheckedFile(handle: file)
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {
@@ -51,76 +51,5 @@ package enum GzipPipe {
   /// The file handle, used by the decoding thread alone once it starts.
   private struct UncheckedFile: @unchecked Sendable {
     let handle: FileHandle
-  }
-
-  /// A first-in first-out queue of pieces, bounded, between one producer and one consumer.
-  private final class PieceQueue: @unchecked Sendable {  // every field under `condition`
-    private let condition = NSCondition()
-    private let capacity: Int
-    private var pieces: [[UInt8]] = []
-    private var head = 0
-    private var closed = false
-    private var cancelled = false
-    private var storedFailure: GzipError?
-
-    init(capacity: Int) {
-      self.capacity = capacity
-    }
-
-    /// Waits for room; false when the consumer stopped.
-    func push(_ piece: [UInt8]) -> Bool {
-      condition.lock()
-      defer { condition.unlock() }
-      while pieces.count - head >= capacity, !cancelled { condition.wait() }
-      guard !cancelled else { return false }
-      pieces.append(piece)
-      condition.broadcast()
-      return true
-    }
-
-    /// The next piece, waiting for one; nil once the producer closed the queue and it is empty.
-    func pop() -> [UInt8]? {
-      condition.lock()
-      defer { condition.unlock() }
-      while head == pieces.count, !closed { condition.wait() }
-      guard head < pieces.count else { return nil }
-      let piece = pieces[head]
-      head += 1
-      if head > capacity {
-        pieces.removeFirst(head)
-        head = 0
-      }
-      condition.broadcast()
-      return piece
-    }
-
-    /// The producer is done (`failure`: why it stopped early).
-    func close(failure: GzipError?) {
-      condition.lock()
-      closed = true
-      storedFailure = failure
-      condition.broadcast()
-      condition.unlock()
-    }
-
-    /// The consumer stopped: the producer's next push returns false.
-    func cancel() {
-      condition.lock()
-      cancelled = true
-      condition.broadcast()
-      condition.unlock()
-    }
-
-    var isCancelled: Bool {
-      condition.lock()
-      defer { condition.unlock() }
-      return cancelled
-    }
-
-    var failure: GzipError? {
-      condition.lock()
-      defer { condition.unlock() }
-      return storedFailure
-    }
   }
 }

@@ -31,12 +31,12 @@ import Foundation
 
 /// Decodes a binary property list (`bplist00`).
 struct BinaryPropertyListReader {
-  private let bytes: [UInt8]
+  let bytes: [UInt8]
   private let offsetSize: Int
   private let referenceSize: Int
-  private let objectCount: Int
-  private let topObject: Int
-  private let tableOffset: Int
+  let objectCount: Int
+  let topObject: Int
+  let tableOffset: Int
   /// Decoded objects, by index, with how many values each expands to.
   private var decoded: [Int: (value: PropertyListValue, size: Int)] = [:]
   /// Objects being decoded (on the current path from the top): reaching one again is a cycle.
@@ -93,6 +93,16 @@ struct BinaryPropertyListReader {
   private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> (
     value: PropertyListValue, size: Int
   ) {
+    // A scalar or a string contains nothing (no cycle through it) and expands to one value:
+    // decoded where it is, without the bookkeeping containers need (above the depth bound, the
+    // path below decides, as for any object).
+    if depth <= PropertyListReader.maximumDepth {
+      let start = try offset(of: index)
+      let kind = bytes[start] >> 4
+      if kind != 0xA, kind != 0xD, kind != 0xB, kind != 0xC {
+        return try parse(at: start, index: index, depth: depth)
+      }
+    }
     if let known = decoded[index] { return known }
     guard depth <= PropertyListReader.maximumDepth else {
       throw PropertyListError(
@@ -109,7 +119,7 @@ struct BinaryPropertyListReader {
   }
 
   /// Where object `index` starts.
-  private func offset(of index: Int) throws(PropertyListError) -> Int {
+  func offset(of index: Int) throws(PropertyListError) -> Int {
     let entry = tableOffset + index * offsetSize
     let offset = Self.bigEndian(bytes, at: entry, size: offsetSize)
     guard offset >= 8, offset < UInt64(tableOffset) else {
@@ -260,7 +270,7 @@ struct BinaryPropertyListReader {
   }
 
   /// An integer object's value: 2^`sizeExponent` bytes at `offset`.
-  private func integer(at offset: Int, sizeExponent: Int, index: Int) throws(PropertyListError)
+  func integer(at offset: Int, sizeExponent: Int, index: Int) throws(PropertyListError)
     -> Int64
   {
     guard sizeExponent <= 4 else {
@@ -287,7 +297,7 @@ struct BinaryPropertyListReader {
 
   /// A container's or a string's count (in the marker, or in the integer object that follows it)
   /// and where its payload starts.
-  private func count(at start: Int, low: Int, index: Int) throws(PropertyListError) -> (
+  func count(at start: Int, low: Int, index: Int) throws(PropertyListError) -> (
     count: Int, payload: Int
   ) {
     guard low == 0xF else { return (low, start + 1) }
@@ -306,7 +316,7 @@ struct BinaryPropertyListReader {
   }
 
   /// `count` object references at `offset`, each checked against the object count.
-  private func references(_ count: Int, at offset: Int, index: Int, pairs: Int? = nil)
+  func references(_ count: Int, at offset: Int, index: Int, pairs: Int? = nil)
     throws(PropertyListError) -> [Int]
   {
     guard count <= (tableOffset - offset) / referenceSize else {
@@ -330,7 +340,7 @@ struct BinaryPropertyListReader {
   }
 
   /// Checks that `count` bytes at `offset` lie within the objects.
-  private func require(_ offset: Int, _ count: Int, index: Int) throws(PropertyListError) {
+  func require(_ offset: Int, _ count: Int, index: Int) throws(PropertyListError) {
     guard count >= 0, offset <= tableOffset, count <= tableOffset - offset else {
       throw PropertyListError(.truncated, "object \(index) runs past the objects")
     }

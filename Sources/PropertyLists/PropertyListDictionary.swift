@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A property list's dictionary: its entries in the order they were read or added, each key told
 /// apart from the others by its UTF-16 code units, as Core Foundation tells them apart.
 ///
@@ -17,8 +23,39 @@ public struct PropertyListDictionary: Sendable, Hashable {
 
   /// The entries, in order; no two keys have the same code units.
   private var entries: [Element] = []
-  /// Where each key's entry is, by the key's code units.
-  private var positions: [KeyUnits: Int] = [:]
+  /// Where each key's entry is, by the key's code units: made once the dictionary holds more than
+  /// ``indexedFrom`` entries (a few keys are found faster by comparing them in turn).
+  private var positions: [KeyUnits: Int]?
+  /// The entry count from which keys are found through ``positions``.
+  private static let indexedFrom = 12
+
+  /// Where the entry with `key`'s code units is.
+  private func position(of key: KeyUnits) -> Int? {
+    if let positions { return positions[key] }
+    return entries.firstIndex { KeyUnits($0.key) == key }
+  }
+
+  /// Appends an entry whose key is not there.
+  private mutating func append(_ key: String, _ value: PropertyListValue, units: KeyUnits) {
+    entries.append((key, value))
+    if positions != nil {
+      positions?[units] = entries.count - 1
+    } else if entries.count > Self.indexedFrom {
+      reindex()
+    }
+  }
+
+  /// Makes ``positions`` anew from the entries (or drops it when they are few).
+  private mutating func reindex() {
+    guard entries.count > Self.indexedFrom else {
+      positions = nil
+      return
+    }
+    var index: [KeyUnits: Int] = [:]
+    index.reserveCapacity(entries.count)
+    for (position, entry) in entries.enumerated() { index[KeyUnits(entry.key)] = position }
+    positions = index
+  }
 
   /// An empty dictionary.
   public init() {}
@@ -49,19 +86,17 @@ public struct PropertyListDictionary: Sendable, Hashable {
 
   /// The value whose key has the code units of `key`; setting nil removes the entry.
   public subscript(key: String) -> PropertyListValue? {
-    get { positions[KeyUnits(key)].map { entries[$0].value } }
+    get { position(of: KeyUnits(key)).map { entries[$0].value } }
     set {
       let units = KeyUnits(key)
-      switch (positions[units], newValue) {
+      switch (position(of: units), newValue) {
       case (let position?, let value?):
         entries[position].value = value
       case (nil, let value?):
-        positions[units] = entries.count
-        entries.append((key, value))
+        append(key, value, units: units)
       case (let position?, nil):
         entries.remove(at: position)
-        positions[units] = nil
-        for later in position..<entries.count { positions[KeyUnits(entries[later].key)] = later }
+        reindex()
       case (nil, nil):
         break
       }
@@ -72,9 +107,8 @@ public struct PropertyListDictionary: Sendable, Hashable {
   /// value): one look-up, as a reader adding what a file holds needs.
   package mutating func addIfAbsent(_ key: String, _ value: PropertyListValue) {
     let units = KeyUnits(key)
-    guard positions[units] == nil else { return }
-    positions[units] = entries.count
-    entries.append((key, value))
+    guard position(of: units) == nil else { return }
+    append(key, value, units: units)
   }
 
   /// The entries as a Swift dictionary, for code that looks up known keys: keys that Swift
@@ -135,7 +169,13 @@ private struct KeyUnits: Hashable {
   }
 
   static func == (left: Self, right: Self) -> Bool {
-    left.key.utf8.elementsEqual(right.key.utf8)
+    guard left.key.utf8.count == right.key.utf8.count else { return false }
+    var (first, second) = (left.key, right.key)
+    return first.withUTF8 { one in
+      second.withUTF8 { other in
+        one.count == 0 || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0
+      }
+    }
   }
 
   func hash(into hasher: inout Hasher) {

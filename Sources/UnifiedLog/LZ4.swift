@@ -85,6 +85,17 @@ enum LZ4Stream {
     }
   }
 
+  /// Copies 16 bytes (the regions apart) as two 8-byte words.
+  @inline(__always)
+  private static func copy16(
+    to target: UnsafeMutablePointer<UInt8>, from source: UnsafePointer<UInt8>
+  ) {
+    let first = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+    let second = UnsafeRawPointer(source + 8).loadUnaligned(as: UInt64.self)
+    UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
+    UnsafeMutableRawPointer(target + 8).storeBytes(of: second, as: UInt64.self)
+  }
+
   /// The sequences of `source` written into `target[from..<limit]`; why not, when they do not
   /// fill it exactly.
   private static func decode(
@@ -117,7 +128,13 @@ enum LZ4Stream {
       }
       guard literals <= end - index else { return "literals run past the block" }
       guard literals <= limit - written else { return "more output than announced" }
-      (output + written).update(from: input + index, count: literals)
+      if literals <= 16, end - index >= 16, limit - written >= 16 {
+        // Short runs, the most common, in two word copies (the bytes past the run are written
+        // over by what follows, inside the output).
+        copy16(to: output + written, from: input + index)
+      } else {
+        (output + written).update(from: input + index, count: literals)
+      }
       written += literals
       index += literals
       if index == end { break }  // the last sequence: literals only
@@ -131,7 +148,9 @@ enum LZ4Stream {
       let length = extra + 4
       guard length <= limit - written else { return "more output than announced" }
       let from = written - distance
-      if distance >= length {
+      if length <= 16, distance >= 16, limit - written >= 16 {
+        copy16(to: output + written, from: output + from)
+      } else if distance >= length {
         (output + written).update(from: output + from, count: length)
       } else {
         // The match overlaps what it writes: byte by byte, each from the one `distance` back.

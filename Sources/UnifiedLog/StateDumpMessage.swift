@@ -29,8 +29,14 @@ enum StateDumpMessage {
   {
     switch type {
     case 1:
+      let bytes = Array(data)
+      // The common case straight to JSON; anything the decoder has to decide, decoded.
+      var writer = JSONWriter()
+      if BinaryPropertyListWalk.walk(bytes, into: &writer) {
+        return String(decoding: writer.output, as: UTF8.self)
+      }
       do {
-        let object = try PropertyListReader.decode(Array(data)).value
+        let object = try PropertyListReader.decode(bytes).value
         // A string is printed as it is (its description), not as a JSON literal.
         if case .string(let text) = object { return text }
         var output: [UInt8] = []
@@ -167,13 +173,55 @@ enum StateDumpMessage {
     return String(number)
   }
 
+  /// A binary property list written as JSON as it is walked, as ``appendJSON(_:to:)`` writes
+  /// the decoded value (a string alone as it is).
+  struct JSONWriter: BinaryPropertyListVisitor {
+    var output: [UInt8] = []
+
+    mutating func beginArray() { output.append(UInt8(ascii: "[")) }
+    mutating func endArray() { output.append(UInt8(ascii: "]")) }
+    mutating func beginDictionary() { output.append(UInt8(ascii: "{")) }
+    mutating func endDictionary() { output.append(UInt8(ascii: "}")) }
+    mutating func nextItem() { output.append(UInt8(ascii: ",")) }
+
+    mutating func key(_ utf8: UnsafeBufferPointer<UInt8>) {
+      JSONEscaping.appendQuoted(utf8: utf8, to: &output)
+      output.append(UInt8(ascii: ":"))
+    }
+
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+      JSONEscaping.appendQuoted(utf8: utf8, to: &output)
+    }
+
+    /// A string alone is printed as it is, not as a JSON literal.
+    mutating func topString(_ utf8: UnsafeBufferPointer<UInt8>) {
+      output.append(contentsOf: utf8)
+    }
+
+    mutating func integer(_ value: Int64) { appendJSON(.integer(value), to: &output) }
+    mutating func real(_ value: Double) { appendJSON(.real(value), to: &output) }
+    mutating func bool(_ value: Bool) { appendJSON(.bool(value), to: &output) }
+    mutating func uid(_ value: UInt32) { appendJSON(.uid(value), to: &output) }
+
+    mutating func date(sinceReferenceDate seconds: Double) {
+      appendJSON(.date(Date(timeIntervalSinceReferenceDate: seconds)), to: &output)
+    }
+
+    mutating func data(_ bytes: ArraySlice<UInt8>) {
+      appendJSON(.data(Array(bytes)), to: &output)
+    }
+  }
+
   static func appendJSON(_ value: PropertyListValue, to output: inout [UInt8]) {
     switch value {
     case .string(let text): JSONEscaping.appendQuoted(text, to: &output)
-    case .integer(let number): output += Array(String(number).utf8)
-    case .unsignedInteger(let number): output += Array(String(number).utf8)
+    case .integer(let number):
+      if number < 0 { output.append(UInt8(ascii: "-")) }
+      JSONBytes.appendDecimal(number.magnitude, minimumDigits: 1, to: &output)
+    case .unsignedInteger(let number):
+      JSONBytes.appendDecimal(number, minimumDigits: 1, to: &output)
     case .real(let number): output += Array(realText(number).utf8)
-    case .bool(let flag): output += Array((flag ? "true" : "false").utf8)
+    case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
     case .date(let date): JSONEscaping.appendQuoted(dateText(date), to: &output)
     case .data(let bytes):
       let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }

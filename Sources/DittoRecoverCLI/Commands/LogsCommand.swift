@@ -60,7 +60,8 @@ struct LogsCommand: Command {
     var entries = 0
     for (index, (archive, kind)) in kinds.enumerated() {
       let detail = kinds.count > 1 ? "(archive \(index + 1) of \(kinds.count))" : ""
-      let summary = UnifiedLogReader.read(archive, kind: kind, subsystem: subsystem) { entry in
+      let summary = UnifiedLogReader.readAlongside(archive, kind: kind, subsystem: subsystem) {
+        entry in
         entries += 1
         if entries % 4096 == 0 { progress?.update(count: entries, of: "entries", detail: detail) }
         if let category, entry.category != category { return }
