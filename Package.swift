@@ -309,7 +309,7 @@ let package = Package(
       ]),
     .testTarget(name: "PropertyListsTests", dependencies: ["PropertyLists"]),
     .testTarget(
-      name: "JSONOutputTests", dependencies: ["JSONOutput"]),
+      name: "JSONOutputTests", dependencies: ["JSONOutput", "StoreFixtures"]),
     .testTarget(
       name: "UnifiedLogTests",
       dependencies: [

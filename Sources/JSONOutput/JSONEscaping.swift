@@ -24,8 +24,9 @@ package enum JSONEscaping {
     output.append(UInt8(ascii: "\""))
     var start = 0
     var index = 0
-    // Bytes that need no escape are skipped by table, many at a time.
-    let plain = style == .foundation ? Self.plainFoundation : Self.plainStandard
+    // Besides `"`, `\` and control characters, the one byte each style looks at: `/` (escaped),
+    // or the lead byte of U+2028 and U+2029.
+    let special: UInt8 = style == .foundation ? 0x2F : 0xE2
     func flush(_ end: Int) {
       if end > start {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
@@ -35,9 +36,7 @@ package enum JSONEscaping {
       text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
     while index < bytes.count {
-      plain.withUnsafeBufferPointer { plain in
-        while index < bytes.count, plain[Int(bytes[index])] { index += 1 }
-      }
+      index = plainRun(bytes, from: index, special: special)
       guard index < bytes.count else { break }
       let byte = bytes[index]
       var width = 1
@@ -88,15 +87,40 @@ package enum JSONEscaping {
     output.append(UInt8(ascii: "\""))
   }
 
-  /// Appends `text` as a JSON string literal, as UTF-8 bytes.
-  /// True for a byte that stands for itself in a string literal of each style.
-  private static let plainStandard: [Bool] = (0...255).map { byte in
-    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2
-  }
-  private static let plainFoundation: [Bool] = (0...255).map { byte in
-    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x2F
+  /// Where the bytes from `index` that stand for themselves end: the first that is `"`, `\`, a
+  /// control character or `special`, else the end. Eight bytes at a time while none of them is
+  /// one (each test exact: a byte below 0x20, or equal to one of the three).
+  @inline(__always)
+  private static func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, special: UInt8)
+    -> Int
+  {
+    var index = index
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let high: UInt64 = 0x8080_8080_8080_8080
+      @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- ones) & ~word & high != 0
+      }
+      while bytes.count - index >= 8 {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let control = (word &- ones &* 0x20) & ~word & high != 0
+        if control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+          || hasZeroByte(word ^ (ones &* UInt64(special)))
+        {
+          break
+        }
+        index += 8
+      }
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == special { break }
+      index += 1
+    }
+    return index
   }
 
+  /// Appends `text` as a JSON string literal, as UTF-8 bytes.
   package static func appendQuoted(
     _ text: String, to output: inout [UInt8], style: Style = .standard
   ) {
