@@ -119,11 +119,12 @@ package enum BinaryPropertyListWalk {
           let references = try? reader.references(
             2 * count, at: payload, index: index, pairs: count)
         else { return false }
-        // A key given twice is the decoder's to settle (the first value is kept). Many keys are
-        // told apart by hashing them as strings: keys Swift takes for equal though their bytes
-        // differ are left to the decoder too, which tells them apart.
-        var keys: [[UInt8]] = []
-        var keySet = Set<String>()
+        // A key given twice is the decoder's to settle (the first value is kept). Keys are told
+        // apart by a hash of their bytes: two keys that merely hash alike are left to the
+        // decoder too, which tells them apart.
+        var keys: [UInt64] = []
+        keys.reserveCapacity(min(count, 16))
+        var keySet = Set<UInt64>()
         visitor.beginDictionary()
         for pair in 0..<count {
           if pair > 0 { visitor.nextItem() }
@@ -135,12 +136,12 @@ package enum BinaryPropertyListWalk {
           visited += 1
           var fresh = true
           let taken = string(at: keyStart, index: references[pair]) { utf8 in
+            let key = Self.hash(utf8)
             if count <= 16 {
-              let key = Array(utf8)
               fresh = !keys.contains(key)
               keys.append(key)
             } else {
-              fresh = keySet.insert(String(decoding: utf8, as: UTF8.self)).inserted
+              fresh = keySet.insert(key).inserted
             }
             if fresh { visitor.key(utf8) }
           }
@@ -153,6 +154,13 @@ package enum BinaryPropertyListWalk {
         return false
       }
       return true
+    }
+
+    /// FNV-1a of `bytes`.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+      var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3 }
+      return hash
     }
 
     /// The string object at `start` as UTF-8, to `use`; false when it is not one the walk takes

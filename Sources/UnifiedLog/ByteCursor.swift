@@ -141,27 +141,28 @@ package struct LogUUID: Hashable, Sendable, CustomStringConvertible {
   /// The 32 upper-case hex digits (with `log`'s dashes when `dashes`) appended to `text`, no
   /// `String` made (the hot path of `logs --json`).
   package func appendHex(to text: inout [UInt8], dashes: Bool = true) {
-    // Written into 36 bytes on the stack, then appended in one piece.
-    var out:
-      (
-        UInt64, UInt64, UInt64, UInt64, UInt64
-      ) = (0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &out) { buffer in
-      Self.digits.withUnsafeBufferPointer { digits in
-        var at = 0
-        for index in 0..<16 {
-          if dashes, index == 4 || index == 6 || index == 8 || index == 10 {
-            buffer[at] = UInt8(ascii: "-")
-            at += 1
-          }
-          let word = index < 8 ? high : low
-          let byte = UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64(index % 8)))
-          buffer[at] = digits[Int(byte >> 4)]
-          buffer[at + 1] = digits[Int(byte & 15)]
-          at += 2
+    var run = InlineRun()
+    run.write(36) { writeHex(into: $0, dashes: dashes) }
+    run.move(to: &text)
+  }
+
+  /// The hex digits (see ``appendHex(to:dashes:)``) at the start of `buffer` (at least 36
+  /// bytes); returns how many bytes were written.
+  func writeHex(into buffer: UnsafeMutableRawBufferPointer, dashes: Bool = true) -> Int {
+    Self.digits.withUnsafeBufferPointer { digits in
+      var at = 0
+      for index in 0..<16 {
+        if dashes, index == 4 || index == 6 || index == 8 || index == 10 {
+          buffer[at] = UInt8(ascii: "-")
+          at += 1
         }
-        text.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<at]))
+        let word = index < 8 ? high : low
+        let byte = UInt8(truncatingIfNeeded: word >> (56 - 8 * UInt64(index % 8)))
+        buffer[at] = digits[Int(byte >> 4)]
+        buffer[at + 1] = digits[Int(byte & 15)]
+        at += 2
       }
+      return at
     }
   }
 

@@ -19,34 +19,54 @@ package enum LogShowFormat {
   /// ``timestamp(_:offsetMinutes:)`` appended to `bytes` digit by digit (no `String` made).
   static func appendTimestamp(_ nanoseconds: Int64, offsetMinutes: Int = 0, to bytes: inout [UInt8])
   {
+    var run = InlineRun()
+    run.write(InlineRun.capacity) {
+      writeTimestamp(nanoseconds, offsetMinutes: offsetMinutes, into: $0)
+    }
+    run.move(to: &bytes)
+  }
+
+  /// ``timestamp(_:offsetMinutes:)`` written at the start of `buffer` (at least 48 bytes);
+  /// returns how many bytes were written.
+  static func writeTimestamp(
+    _ nanoseconds: Int64, offsetMinutes: Int = 0, into buffer: UnsafeMutableRawBufferPointer
+  ) -> Int {
     let local = nanoseconds + Int64(offsetMinutes) * 60_000_000_000
     let seconds = local >= 0 ? local / 1_000_000_000 : (local - 999_999_999) / 1_000_000_000
     let micro = (local - seconds * 1_000_000_000) / 1000
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = CivilDate.date(fromDays: days)
+    var at = 0
+    func byte(_ value: UInt8) {
+      buffer[at] = value
+      at += 1
+    }
     /// `value` in at least `width` digits.
     func digits(_ value: Int64, _ width: Int) {
-      if value < 0 { bytes.append(UInt8(ascii: "-")) }
-      JSONBytes.appendDecimal(value.magnitude, minimumDigits: width, to: &bytes)
+      if value < 0 { byte(UInt8(ascii: "-")) }
+      at += JSONBytes.writeDecimal(
+        value.magnitude, minimumDigits: width,
+        into: UnsafeMutableRawBufferPointer(rebasing: buffer[at...]))
     }
     digits(Int64(year), 1)
-    bytes.append(UInt8(ascii: "-"))
+    byte(UInt8(ascii: "-"))
     digits(Int64(month), 2)
-    bytes.append(UInt8(ascii: "-"))
+    byte(UInt8(ascii: "-"))
     digits(Int64(day), 2)
-    bytes.append(UInt8(ascii: " "))
+    byte(UInt8(ascii: " "))
     digits(secondOfDay / 3600, 2)
-    bytes.append(UInt8(ascii: ":"))
+    byte(UInt8(ascii: ":"))
     digits(secondOfDay / 60 % 60, 2)
-    bytes.append(UInt8(ascii: ":"))
+    byte(UInt8(ascii: ":"))
     digits(secondOfDay % 60, 2)
-    bytes.append(UInt8(ascii: "."))
+    byte(UInt8(ascii: "."))
     digits(micro, 6)
-    bytes.append(UInt8(ascii: offsetMinutes < 0 ? "-" : "+"))
+    byte(UInt8(ascii: offsetMinutes < 0 ? "-" : "+"))
     let offset = Int64(abs(offsetMinutes))
     digits(offset / 60, 2)
     digits(offset % 60, 2)
+    return at
   }
 
   /// The message, or, when the format string is not in the archive, what the entry carries.
@@ -199,6 +219,7 @@ package enum LogShowFormat {
     out.raw(",\"file\":")
     out.string(entry.file)
     out.raw("}")
+    out.finish()
   }
 
   /// The keys of an ndjson entry a tag reader needs, in `log show`'s names: timestamp, messageType,
@@ -212,11 +233,18 @@ package enum LogShowFormat {
   static func quoted(_ text: String) -> String { JSONEscaping.quoted(text) }
 }
 
-/// JSON text built as bytes (the hot path of `logs --json`).
+/// JSON text built as bytes (the hot path of `logs --json`). Most of an ndjson line needs no
+/// escaping (field names, numbers, UUIDs, the timestamp): those pieces are gathered on the stack
+/// and appended in one piece before each string and at the end (one `append` per run costs less
+/// than one per piece).
 struct JSONBytes {
   var bytes: [UInt8] = []
+  private var run = InlineRun()
 
   init() {}
+
+  /// Appends what is gathered (call once the line is written).
+  mutating func finish() { run.move(to: &bytes) }
 
   /// A UUID as a JSON string (`null` when nil), written digit by digit.
   mutating func uuid(_ value: LogUUID?) {
@@ -224,48 +252,69 @@ struct JSONBytes {
       raw("null")
       return
     }
-    bytes.append(UInt8(ascii: "\""))
-    value.appendHex(to: &bytes)
-    bytes.append(UInt8(ascii: "\""))
+    write(38) { buffer in
+      buffer[0] = UInt8(ascii: "\"")
+      let count = value.writeHex(into: UnsafeMutableRawBufferPointer(rebasing: buffer[1...]))
+      buffer[count + 1] = UInt8(ascii: "\"")
+      return count + 2
+    }
   }
 
   mutating func raw(_ literal: StaticString) {
-    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    let count = literal.utf8CodeUnitCount
+    write(count) { buffer in
+      buffer.baseAddress!.copyMemory(from: literal.utf8Start, byteCount: count)
+      return count
+    }
   }
 
   mutating func number(_ value: UInt64) {
-    Self.appendDecimal(value, minimumDigits: 1, to: &bytes)
+    write(20) { Self.writeDecimal(value, minimumDigits: 1, into: $0) }
+  }
+
+  mutating func number(_ value: Int64) {
+    if value < 0 {
+      raw("-")
+      number(value.magnitude)
+    } else {
+      number(UInt64(value))
+    }
+  }
+
+  /// Writes at most `length` bytes (what `body` returns it wrote) after what is gathered.
+  private mutating func write(_ length: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) {
+    if !run.hasRoom(length) { run.move(to: &bytes) }
+    run.write(length, body)
   }
 
   /// `value` in decimal, in at least `minimumDigits` digits (zeros in front), appended in one
   /// piece.
   static func appendDecimal(_ value: UInt64, minimumDigits: Int, to bytes: inout [UInt8]) {
-    var digits:
-      (
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8
-      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var start = buffer.count
-      var rest = value
-      let least = min(max(minimumDigits, 1), buffer.count)
-      while rest > 0 || buffer.count - start < least {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-      }
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
-    }
+    var run = InlineRun()
+    run.write(InlineRun.capacity) { writeDecimal(value, minimumDigits: minimumDigits, into: $0) }
+    run.move(to: &bytes)
   }
 
-  mutating func number(_ value: Int64) {
-    if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
-      number(value.magnitude)
-    } else {
-      number(UInt64(value))
+  /// `value` in decimal, in at least `minimumDigits` digits (zeros in front, at most as many as
+  /// `buffer` holds), at the start of `buffer`; returns how many bytes were written.
+  static func writeDecimal(
+    _ value: UInt64, minimumDigits: Int, into buffer: UnsafeMutableRawBufferPointer
+  ) -> Int {
+    var digits = 0
+    var rest = value
+    repeat {
+      digits += 1
+      rest /= 10
+    } while rest > 0
+    let count = min(max(digits, minimumDigits), buffer.count)
+    rest = value
+    var at = count
+    while at > 0 {
+      at -= 1
+      buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
     }
+    return count
   }
 
   mutating func string(_ value: String?) {
@@ -273,12 +322,14 @@ struct JSONBytes {
       raw("null")
       return
     }
+    run.move(to: &bytes)
     JSONEscaping.appendQuoted(value, to: &bytes)
   }
 
   private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
   mutating func hex(_ values: [UInt8]) {
+    run.move(to: &bytes)
     for value in values {
       bytes.append(Self.digits[Int(value >> 4)])
       bytes.append(Self.digits[Int(value & 15)])
@@ -287,6 +338,41 @@ struct JSONBytes {
 
   /// `2022-05-30 00:38:21.053672+0000` (UTC).
   mutating func timestamp(_ nanoseconds: Int64) {
-    LogShowFormat.appendTimestamp(nanoseconds, to: &bytes)
+    write(48) { LogShowFormat.writeTimestamp(nanoseconds, into: $0) }
+  }
+}
+
+/// Up to 256 bytes gathered on the stack.
+struct InlineRun {
+  static let capacity = 256
+  private var storage:
+    (
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    ) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+  private var count = 0
+
+  func hasRoom(_ length: Int) -> Bool { count + length <= Self.capacity }
+
+  /// Lets `body` write at most `length` bytes (no more than there is room for) after what is
+  /// there; it returns how many it wrote.
+  mutating func write(_ length: Int, _ body: (UnsafeMutableRawBufferPointer) -> Int) {
+    let start = count
+    let written = withUnsafeMutableBytes(of: &storage) { all in
+      body(UnsafeMutableRawBufferPointer(rebasing: all[start..<min(start + length, Self.capacity)]))
+    }
+    count = start + written
+  }
+
+  /// Appends what is gathered to `bytes`, and starts again.
+  mutating func move(to bytes: inout [UInt8]) {
+    guard count > 0 else { return }
+    let used = count
+    withUnsafeBytes(of: &storage) { bytes.append(contentsOf: $0[..<used]) }
+    count = 0
   }
 }

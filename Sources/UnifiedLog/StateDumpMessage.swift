@@ -32,6 +32,7 @@ enum StateDumpMessage {
       let bytes = Array(data)
       // The common case straight to JSON; anything the decoder has to decide, decoded.
       var writer = JSONWriter()
+      writer.output.reserveCapacity(bytes.count * 2)
       if BinaryPropertyListWalk.walk(bytes, into: &writer) {
         return String(decoding: writer.output, as: UTF8.self)
       }
