@@ -105,7 +105,8 @@ package enum UnifiedLogReader {
   /// the entries to `visit` on the calling thread in the same order, in batches through a bounded
   /// queue: reading and what the caller does with the entries overlap (on two cores a run takes
   /// about the slower of the two, not their sum). At most ``alongsideBatches`` batches of
-  /// ``alongsideBatchSize`` entries wait at any time: memory stays flat.
+  /// ``alongsideBatchSize`` entries (or about ``alongsideBatchBytes``) wait at any time: memory
+  /// stays flat.
   package static func readAlongside(
     _ path: String, kind: UnifiedLogInputKind, subsystem: String? = nil,
     visit: (UnifiedLogEntry) -> Void
@@ -116,14 +117,22 @@ package enum UnifiedLogReader {
     let thread = Thread {
       var batch: [UnifiedLogEntry] = []
       batch.reserveCapacity(alongsideBatchSize)
+      var batchBytes = 0
       var stopped = false
       let summary = read(path, kind: kind, subsystem: subsystem) { entry in
         guard !stopped else { return }
         batch.append(entry)
-        if batch.count == alongsideBatchSize {
+        // About what the entry holds: a state dump's message may be large (and without a
+        // format string, the arguments stand in for the message).
+        batchBytes += 512 + (entry.eventMessage?.utf8.count ?? 0)
+        if entry.eventMessage == nil {
+          for case .string(let text, _) in entry.arguments { batchBytes += text.utf8.count }
+        }
+        if batch.count == alongsideBatchSize || batchBytes >= alongsideBatchBytes {
           stopped = !queue.push(batch)
           batch = []
           batch.reserveCapacity(alongsideBatchSize)
+          batchBytes = 0
         }
       }
       if !stopped, !batch.isEmpty { _ = queue.push(batch) }
@@ -141,8 +150,10 @@ package enum UnifiedLogReader {
     return result.summary
   }
 
-  /// Entries in one batch handed over by ``readAlongside(_:kind:subsystem:visit:)``.
+  /// Entries in one batch handed over by ``readAlongside(_:kind:subsystem:visit:)``, and about
+  /// how many bytes they may hold: a batch is handed over when either is reached.
   static let alongsideBatchSize = 256
+  static let alongsideBatchBytes = 1 << 20
   /// Batches that may wait for the caller.
   static let alongsideBatches = 8
 
