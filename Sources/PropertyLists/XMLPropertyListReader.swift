@@ -378,8 +378,12 @@ struct XMLPropertyListReader {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
   }
 
+  /// `bytes` as a string, every scalar kept (Foundation's `String(bytes:encoding:)` drops a
+  /// leading U+FEFF, which a string value may hold).
   private static func string(_ bytes: [UInt8]) throws(PropertyListError) -> String {
-    guard let text = String(bytes: bytes, encoding: .utf8) else {
+    let text = String(decoding: bytes, as: UTF8.self)
+    // Anything not valid UTF-8 was replaced on the way: the bytes differ.
+    guard text.utf8.elementsEqual(bytes) else {
       throw PropertyListError(.invalidText, "text that is not valid UTF-8")
     }
     return text

@@ -96,6 +96,15 @@ import Testing
     #expect(value["inf"] == .real(-.infinity))
   }
 
+  /// A string value that starts with U+FEFF keeps it (Foundation's UTF-8 decoding drops one), in
+  /// both formats and through a rewrite (found by the fuzzer).
+  @Test(arguments: [PropertyListFormat.binary, .xml])
+  func aStringStartingWithAByteOrderMarkKeepsIt(format: PropertyListFormat) throws {
+    let value = PropertyListValue.dictionary(["text": .string("\u{FEFF}<?x starts with a BOM")])
+    let read = try PropertyListReader.decode(PropertyListWriter.encode(value, format: format))
+    #expect(read.value == value)
+  }
+
   @Test func utf16TextWithABOMIsRead() throws {
     let xml = "<plist><dict><key>k</key><string>Grüße</string></dict></plist>"
     for bigEndian in [true, false] {
