@@ -246,7 +246,7 @@ let package = Package(
       dependencies: [
         "LegacyMigration", "StoreFixtures", "EngineTestSupport", "SQLiteDB", "SafeFiles",
         "Salvage", "LibraryMerge", "DittoStore", "LegacyStore", "ContainerFiles", "SQLiteSnapshot",
-        "BackupReader", "RecoveryFile", "PropertyLists",
+        "BackupReader", "RecoveryFile", "PropertyLists", "Telemetry",
       ],
       exclude: ["Fixtures"]
     ),
@@ -317,7 +317,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "OutcomeReportTests",
-      dependencies: ["OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput", "StoreFixtures"],
+      dependencies: [
+        "OutcomeReport", "ByteStreams", "UnifiedLog", "JSONOutput", "StoreFixtures", "Telemetry",
+      ],
       exclude: ["Samples"]
     ),
   ]

@@ -1,5 +1,6 @@
 import LegacyStore
 import LibraryMerge
+import Telemetry
 
 /// When the automatic path stops retrying: the completion flag after every outcome but
 /// `found_unreadable` and `library_error`; after a permanent `found_unreadable`, an attempt

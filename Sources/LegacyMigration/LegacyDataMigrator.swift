@@ -242,7 +242,7 @@ public final class LegacyDataMigrator: Sendable {
 
   /// The legacy side of an attempt `trigger` starts: the survey, and the sources it would import, open
   /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
-  package func legacySources(for trigger: MigrationTrigger) -> LegacySources {
+  package func legacySources(for trigger: MigrationSource) -> LegacySources {
     LegacySources.gather(layout, defaults: legacyDefaults, for: trigger, logger: logger)
   }
 
@@ -259,7 +259,7 @@ public final class LegacyDataMigrator: Sendable {
 
   /// What one attempt is asked to do.
   struct AttemptRequest {
-    var trigger: MigrationTrigger
+    var trigger: MigrationSource
     var isDryRun = false
     /// A file the user picked instead of the probed places.
     var file: String?

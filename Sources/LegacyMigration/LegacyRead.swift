@@ -1,5 +1,6 @@
 import LegacyStore
 import LibraryMerge
+import Telemetry
 
 /// The legacy side of one attempt: the survey, and what the attempt took from it. Everything an
 /// attempt reports about the legacy data (the store, its error, salvage, the sources, the files
@@ -31,7 +32,7 @@ package struct LegacyRead: Sendable {
   }
 
   /// The legacy side of an attempt that stopped before reading anything.
-  package static func notRead(_ trigger: MigrationTrigger) -> LegacyRead {
+  package static func notRead(_ trigger: MigrationSource) -> LegacyRead {
     LegacyRead(
       survey: LegacySurvey(layout: nil, depth: .presence), selection: SourceSelection(trigger),
       isPickedFile: false)

@@ -54,7 +54,7 @@ package struct SourceSelection: Sendable, Equatable {
 
   /// What an attempt `trigger` started takes: an automatic one only the chosen store; a manual
   /// one every readable store, and salvage when nothing reads.
-  package init(_ trigger: MigrationTrigger) {
+  package init(_ trigger: MigrationSource) {
     self.init(salvaging: trigger == .manual, everyStore: trigger == .manual)
   }
 }
@@ -85,7 +85,7 @@ package final class LegacySources {
   ///   - path: the path the attempt is on (only the manual one salvages and takes every store).
   ///   - logger: info-level lines only (the inventory, the match, what could not be read).
   package static func gather(
-    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for trigger: MigrationTrigger,
+    _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?, for trigger: MigrationSource,
     includingNeverCommitted: Bool = false, logger: EngineLogger
   ) -> LegacySources {
     var selection = SourceSelection(trigger)

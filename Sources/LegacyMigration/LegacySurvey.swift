@@ -1,4 +1,5 @@
 import LegacyStore
+import Telemetry
 
 /// What is recoverable here, read for real and changed nowhere: every place the probe looked, what
 /// each file holds (or why it could not be read), what salvage could rebuild where SQLite cannot
@@ -296,7 +297,7 @@ package struct LegacySurvey: Sendable {
   /// or, when no store reads (or the chosen one holds no ditto), the first store or lone `-wal`
   /// salvage rebuilds dittos from; then the keyboard's queue and the 1.x list.
   /// (Salvage needs ``Depth/contentsAndSalvage``; a survey that did not run it offers none.)
-  package func sources(for trigger: MigrationTrigger) -> [Source] {
+  package func sources(for trigger: MigrationSource) -> [Source] {
     sources(salvaging: trigger == .manual, everyStore: trigger == .manual)
   }
 

@@ -45,7 +45,7 @@ package struct MergeRecord: Sendable {
 /// derived from those. Made by the engine; read-only to everyone else.
 public struct MigrationReport: Sendable {
   /// Which path ran.
-  package let trigger: MigrationTrigger
+  package let trigger: MigrationSource
   /// The legacy side: the survey and the sources taken from it.
   package let read: LegacyRead
   /// What the merge did, or why the attempt stopped.
@@ -71,7 +71,7 @@ public struct MigrationReport: Sendable {
 
   /// The report of an attempt `trigger` started that read `read` and merged (or stopped) as
   /// `merge` says; the flag change is recorded afterwards.
-  package init(trigger: MigrationTrigger, read: LegacyRead, merge: MergeRecord, isDryRun: Bool) {
+  package init(trigger: MigrationSource, read: LegacyRead, merge: MergeRecord, isDryRun: Bool) {
     self.trigger = trigger
     self.read = read
     self.merge = merge

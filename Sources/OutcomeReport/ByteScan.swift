@@ -1,3 +1,5 @@
+import Telemetry
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +14,7 @@ typealias Bytes = UnsafeBufferPointer<UInt8>
 /// Everything here is on the hot path of a multi-gigabyte scan: the scanner decodes text only for
 /// the rare lines and objects that mention `migration_outcome`.
 enum ByteScan {
-  private static let needle: [UInt8] = Array(OutcomeTag.word.utf8)
+  private static let needle: [UInt8] = Array(TelemetryLine.word.utf8)
 
   /// Boyer–Moore–Horspool shifts for ``needle``: for each byte, how far the window may move
   /// when that byte is under the window's last position.

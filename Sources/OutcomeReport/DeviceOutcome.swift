@@ -1,3 +1,5 @@
+import Telemetry
+
 // ONE DEVICE'S OUTCOME (each input is one device's capture; pinned by DeviceReductionTests)
 //
 //   WHAT                 RULE
@@ -34,11 +36,11 @@ struct DeviceTally: Sendable {
   let input: String
   /// Valid tags counted for this device.
   var tags = 0
-  var firstAuto: (tag: OutcomeTag, order: TagOrder)?
-  var firstManual: (tag: OutcomeTag, order: TagOrder)?
-  var lastManual: (tag: OutcomeTag, order: TagOrder)?
+  var firstAuto: (tag: TelemetryLine, order: TagOrder)?
+  var firstManual: (tag: TelemetryLine, order: TagOrder)?
+  var lastManual: (tag: TelemetryLine, order: TagOrder)?
   /// The first tag that decided nothing (library_error, found_unreadable with a reason).
-  var firstUndecided: (tag: OutcomeTag, order: TagOrder)?
+  var firstUndecided: (tag: TelemetryLine, order: TagOrder)?
   /// The index of an earlier input holding one of this input's entries.
   var sameCaptureAs: Int?
   /// Mentions of the tag that could not be read.
@@ -58,7 +60,7 @@ struct DeviceTally: Sendable {
   }
 
   /// Adds one valid tag logged at `time` (nil: unknown).
-  mutating func record(_ tag: OutcomeTag, time: Int64?) {
+  mutating func record(_ tag: TelemetryLine, time: Int64?) {
     let order = TagOrder(time: time, position: tags)
     tags += 1
     guard tag.isDecisive else {
@@ -101,7 +103,7 @@ struct DeviceTally: Sendable {
   }
 
   /// success and no_new_data are one reading ("the file was there and was read").
-  private static func reading(of outcome: OutcomeCode) -> OutcomeCode {
+  private static func reading(of outcome: MigrationOutcome) -> MigrationOutcome {
     outcome == .noNewData ? .success : outcome
   }
 }
@@ -114,11 +116,11 @@ package struct DeviceOutcome: Equatable, Sendable {
   package let tags: Int
   /// Its outcome: its first decisive automatic tag's, else its first decisive manual tag's; nil
   /// with no decisive tag (no valid tag, or ``isPending``).
-  package let outcome: OutcomeCode?
+  package let outcome: MigrationOutcome?
   /// The source of the tag that gave ``outcome`` (of its first tag, when pending).
-  package let source: OutcomeSource?
+  package let source: MigrationSource?
   /// The `from=` of the tag that gave ``outcome``.
-  package let from: TagOrigin?
+  package let from: MigrationOrigin?
   /// The last manual attempt after it, when it changed the picture; nil otherwise.
   package let laterManual: LaterAttempt?
   /// An earlier input that holds one of this input's entries (the same device captured twice).
@@ -148,7 +150,8 @@ package struct DeviceOutcome: Equatable, Sendable {
   package let problem: InputProblem?
 
   init(
-    input: String, tags: Int, outcome: OutcomeCode?, source: OutcomeSource?, from: TagOrigin?,
+    input: String, tags: Int, outcome: MigrationOutcome?, source: MigrationSource?,
+    from: MigrationOrigin?,
     laterManual: LaterAttempt?, sameCaptureAs: String?, pendingReason: String? = nil,
     unreadableMentions: Int = 0, unreadableLines: [Int] = [], malformedTags: Int = 0,
     malformedLines: [Int] = [], encoding: String? = nil, problem: InputProblem? = nil,
@@ -186,13 +189,13 @@ package struct DeviceOutcome: Equatable, Sendable {
 /// A manual attempt that came after a device's deciding tag and changed what it says.
 package struct LaterAttempt: Equatable, Sendable {
   /// Its outcome.
-  package let outcome: OutcomeCode
+  package let outcome: MigrationOutcome
   /// Its `inserted=`.
   package let inserted: Int
   /// Its `salvaged=`, when present.
   package let salvaged: Int?
   /// Its `from=`, when present.
-  package let from: TagOrigin?
+  package let from: MigrationOrigin?
 
   /// `success inserted=5 salvaged=12 from=file`: the outcome and the fields that tell the story.
   package var description: String {

@@ -1,3 +1,5 @@
+import Telemetry
+
 // HOW ONE INPUT IS READ (reference §2, §3.1, §9; each rule is pinned by a test)
 //
 //   PHASE     MEANS                                  A LINE THAT IS NOT AN ENTRY START IS …
@@ -350,7 +352,7 @@ struct InputReader {
   private static func readsAsDittoTag(_ line: [UInt8]) -> Bool {
     line.withUnsafeBufferPointer { bytes in
       guard let entry = TextEntryParser.parse(bytes), entry.scope != .other else { return false }
-      if case .line = OutcomeTag.parse(entry.message) { return true }
+      if case .line = TelemetryLine.parse(entry.message) { return true }
       return false
     }
   }

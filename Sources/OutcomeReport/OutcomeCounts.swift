@@ -1,26 +1,16 @@
 import Telemetry
 
-/// One of the terminal outcomes a `migration_outcome` tag reports: the engine's own
-/// `MigrationOutcome` (declared once, in Telemetry). The raw values are the telemetry codes, spelled
-/// as in the tag (`outcome=no_new_data`) and as the keys of the `--json` report; `allCases` is in the
-/// spec's order, which is also the row order of the text report and the bar order of the HTML page.
-package typealias OutcomeCode = MigrationOutcome
-
-/// What started the migration attempt that emitted a tag (`source=`): the engine's own
-/// `MigrationSource`.
-package typealias OutcomeSource = MigrationSource
-
 /// How many valid tags reported each outcome.
 ///
 /// Every outcome has a count, zero included, so a report always lists all of them.
 package struct OutcomeCounts: Equatable, Sendable {
-  private var values: [Int] = Array(repeating: 0, count: OutcomeCode.allCases.count)
+  private var values: [Int] = Array(repeating: 0, count: MigrationOutcome.allCases.count)
 
   /// All counts zero.
   package init() {}
 
   /// The number of tags with `outcome`.
-  package subscript(outcome: OutcomeCode) -> Int {
+  package subscript(outcome: MigrationOutcome) -> Int {
     get { values[Self.index(of: outcome)] }
     set { values[Self.index(of: outcome)] = newValue }
   }
@@ -28,7 +18,7 @@ package struct OutcomeCounts: Equatable, Sendable {
   /// The number of tags, all outcomes together.
   package var total: Int { values.reduce(0, +) }
 
-  private static func index(of outcome: OutcomeCode) -> Int {
+  private static func index(of outcome: MigrationOutcome) -> Int {
     switch outcome {
     case .success: 0
     case .noNewData: 1

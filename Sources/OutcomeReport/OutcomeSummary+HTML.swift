@@ -1,3 +1,5 @@
+import Telemetry
+
 // THE --html PAGE (pinned by HTMLReportTests)
 //
 //   PART                 WHAT                                               DRAWN WITH
@@ -93,7 +95,7 @@ extension OutcomeSummary {
     static let plotHeight = 200.0
     static let left = 44.0
     static var baseline: Double { plotTop + plotHeight }
-    static var slot: Double { (width - left - 8) / Double(OutcomeCode.allCases.count) }
+    static var slot: Double { (width - left - 8) / Double(MigrationOutcome.allCases.count) }
     static let barWidth = 40.0
   }
 
@@ -116,7 +118,7 @@ extension OutcomeSummary {
         #"<text class="tick" x="\#(Chart.left - 6)" y="\#(Self.n(y + 4))" text-anchor="end">\#(tick)%</text>"#
       )
     }
-    for (index, outcome) in OutcomeCode.allCases.enumerated() {
+    for (index, outcome) in MigrationOutcome.allCases.enumerated() {
       let share = all == 0 ? 0 : Double(counts[outcome]) / Double(all)
       let height = share * Chart.plotHeight
       let centre = Chart.left + Chart.slot * (Double(index) + 0.5)
@@ -231,7 +233,7 @@ extension OutcomeSummary {
         + "<th class=\"src\">Auto</th><th class=\"src\">Manual</th></tr></thead>",
       "<tbody>",
     ]
-    for outcome in OutcomeCode.allCases {
+    for outcome in MigrationOutcome.allCases {
       let share = all == 0 ? "-" : VerdictRule.percent(Double(counts[outcome]) / Double(all))
       let range = all == 0 ? "-" : OutcomeSummary.range(interval(outcome), separator: "–")
       rows.append(

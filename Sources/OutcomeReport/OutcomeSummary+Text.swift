@@ -1,3 +1,5 @@
+import Telemetry
+
 // MARK: - The human report
 
 extension OutcomeSummary {
@@ -83,7 +85,7 @@ extension OutcomeSummary {
       Self.pad("OUTCOME", 18, left: true) + Self.pad("COUNT", 9) + Self.pad("SHARE", 9)
         + Self.pad("AUTO", 9) + Self.pad("MANUAL", 9) + Self.pad("\(confidence) INTERVAL", 15)
     ]
-    for outcome in OutcomeCode.allCases {
+    for outcome in MigrationOutcome.allCases {
       rows.append(
         row(
           outcome.rawValue, counts[outcome], auto[outcome], manual[outcome],

@@ -1,4 +1,5 @@
 import JSONOutput
+import Telemetry
 
 /// The result of a scan: the distribution of `migration_outcome` tags, the outcome of each device
 /// (input), and the verdict the weighed unit gives.
@@ -89,7 +90,7 @@ package struct OutcomeSummary: Equatable, Sendable {
   package var total: Int { byOutcome.total }
 
   /// The valid tags from one source, by outcome.
-  package func counts(for source: OutcomeSource) -> OutcomeCounts {
+  package func counts(for source: MigrationSource) -> OutcomeCounts {
     switch source {
     case .auto: auto
     case .manual: manual
@@ -100,7 +101,7 @@ package struct OutcomeSummary: Equatable, Sendable {
   package var weighedCounts: OutcomeCounts { unit == .device ? deviceCounts : byOutcome }
 
   /// The weighed units from one source (a device's source is that of its deciding tag).
-  package func weighedCounts(for source: OutcomeSource) -> OutcomeCounts {
+  package func weighedCounts(for source: MigrationSource) -> OutcomeCounts {
     switch (unit, source) {
     case (.device, .auto): deviceAuto
     case (.device, .manual): deviceManual
@@ -181,7 +182,7 @@ package struct OutcomeSummary: Equatable, Sendable {
   }
 
   /// The interval of one outcome's share of all weighed units (``weighedCounts``).
-  package func interval(_ outcome: OutcomeCode) -> WilsonInterval {
+  package func interval(_ outcome: MigrationOutcome) -> WilsonInterval {
     rule.interval(weighedCounts[outcome], of: weighedCounts.total)
   }
 
@@ -334,7 +335,7 @@ package struct OutcomeSummaryOutput: Encodable {
 
   init(_ summary: OutcomeSummary) {
     func counts(_ counts: OutcomeCounts) -> [String: Int] {
-      Dictionary(uniqueKeysWithValues: OutcomeCode.allCases.map { ($0.rawValue, counts[$0]) })
+      Dictionary(uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, counts[$0]) })
     }
     func pair(_ interval: WilsonInterval) -> [Double] {
       [Self.share(interval.lower), Self.share(interval.upper)]
@@ -342,7 +343,7 @@ package struct OutcomeSummaryOutput: Encodable {
     let assessment = summary.assessment
     byOutcome = counts(summary.weighedCounts)
     bySource = Dictionary(
-      uniqueKeysWithValues: OutcomeSource.allCases.map {
+      uniqueKeysWithValues: MigrationSource.allCases.map {
         ($0.rawValue, counts(summary.weighedCounts(for: $0)))
       })
     confidence = Self.share(summary.rule.confidence)
@@ -350,7 +351,9 @@ package struct OutcomeSummaryOutput: Encodable {
     ignored = summary.ignored
     inputs = summary.inputs
     var intervals = Dictionary(
-      uniqueKeysWithValues: OutcomeCode.allCases.map { ($0.rawValue, pair(summary.interval($0))) })
+      uniqueKeysWithValues: MigrationOutcome.allCases.map {
+        ($0.rawValue, pair(summary.interval($0)))
+      })
     intervals["recoverable"] = pair(assessment.recoverableInterval)
     intervals["gone"] = pair(assessment.goneInterval)
     self.intervals = intervals

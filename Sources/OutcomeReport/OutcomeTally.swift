@@ -1,3 +1,5 @@
+import Telemetry
+
 /// The counters a scan keeps: the only state that grows with the input.
 ///
 /// Every line or object that mentions `migration_outcome` lands in exactly one bucket: a valid
@@ -46,7 +48,7 @@ struct OutcomeTally {
 
   /// Counts one entry that mentions the tag.
   mutating func record(_ entry: LogEntry) {
-    let parse = OutcomeTag.parse(entry.message)
+    let parse = TelemetryLine.parse(entry.message)
     if case .notALine = parse {
       ignored += 1
       return
@@ -125,7 +127,7 @@ struct OutcomeTally {
     }
   }
 
-  private mutating func count(_ tag: OutcomeTag) {
+  private mutating func count(_ tag: TelemetryLine) {
     byOutcome[tag.outcome] += 1
     switch tag.source {
     case .auto: auto[tag.outcome] += 1

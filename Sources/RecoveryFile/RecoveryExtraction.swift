@@ -15,7 +15,7 @@ package final class RecoveryExtraction {
   /// The legacy side: the survey and the sources, open on their snapshots until released.
   package let sources: LegacySources
   /// Whose rules chose the sources (a manual attempt salvages, an automatic one does not).
-  package let trigger: MigrationTrigger
+  package let trigger: MigrationSource
   private let logger: EngineLogger
 
   /// Surveys `layout` and opens the sources a recovery file holds.

@@ -4,6 +4,7 @@ import LegacyMigration
 import LegacyStore
 import LibraryMerge
 import StoreFixtures
+import Telemetry
 import Testing
 
 @Suite struct OutcomeTests {
@@ -37,8 +38,8 @@ import Testing
     }
   }
 
-  @Test(arguments: Path.allCases, [MigrationTrigger.auto, .manual])
-  func everyTerminalPathLogsExactlyOneOutcomeLine(path: Path, source: MigrationTrigger) throws {
+  @Test(arguments: Path.allCases, [MigrationSource.auto, .manual])
+  func everyTerminalPathLogsExactlyOneOutcomeLine(path: Path, source: MigrationSource) throws {
     let harness = try MigrationHarness()
     try path.prepare(harness)
     try harness.recordFiles()

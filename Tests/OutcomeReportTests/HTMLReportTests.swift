@@ -1,4 +1,5 @@
 import Foundation
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -74,14 +75,14 @@ struct HTMLReportTests {
     let summary = Self.cohort()
     let collector = try Self.parse(summary.htmlReport())
     let bars = collector.rectsInFirstSVG
-    #expect(bars.count == OutcomeCode.allCases.count)
-    #expect(bars.map { $0["data-outcome"] ?? "" } == OutcomeCode.allCases.map(\.rawValue))
+    #expect(bars.count == MigrationOutcome.allCases.count)
+    #expect(bars.map { $0["data-outcome"] ?? "" } == MigrationOutcome.allCases.map(\.rawValue))
     let heights = bars.map { Double($0["height"] ?? "") ?? -1 }
     let total = Double(summary.weighedCounts.total)
     let tallest = try #require(heights.max())
     #expect(tallest > 0)
     #expect(summary.weighedCounts == counts([.success: 2, .nothingOnDisk: 1, .foundUnreadable: 1]))
-    for (outcome, height) in zip(OutcomeCode.allCases, heights) {
+    for (outcome, height) in zip(MigrationOutcome.allCases, heights) {
       let share = Double(summary.weighedCounts[outcome]) / total
       let maxShare = Double(summary.weighedCounts[.success]) / total
       #expect(abs(height / tallest - share / maxShare) < 0.001, "\(outcome)")
@@ -96,7 +97,7 @@ struct HTMLReportTests {
     let whiskers = collector.elements.filter {
       $0.name == "g" && $0.attributes["class"] == "whisker" && $0.attributes["data-outcome"] != nil
     }
-    #expect(whiskers.count == OutcomeCode.allCases.count)
+    #expect(whiskers.count == MigrationOutcome.allCases.count)
     let success = try #require(whiskers.first { $0.attributes["data-outcome"] == "success" })
     let interval = summary.interval(.success)
     #expect(
@@ -121,7 +122,8 @@ struct HTMLReportTests {
     if summary.verdict == .tooFew {
       #expect(page.contains("Collect next: the logs of about"))
     }
-    #expect(collector.elements.filter { $0.name == "tr" }.count >= 4 + OutcomeCode.allCases.count)
+    #expect(
+      collector.elements.filter { $0.name == "tr" }.count >= 4 + MigrationOutcome.allCases.count)
   }
 
   @Test func carriesNoUserContentAndLoadsNothing() {
@@ -146,7 +148,7 @@ struct HTMLReportTests {
   @Test func emptyReportIsStillAPage() throws {
     var scanner = OutcomeScanner()
     let collector = try Self.parse(scanner.finish().htmlReport())
-    #expect(collector.rectsInFirstSVG.count == OutcomeCode.allCases.count)
+    #expect(collector.rectsInFirstSVG.count == MigrationOutcome.allCases.count)
     #expect(collector.rectsInFirstSVG.allSatisfy { $0["height"] == "0" })
   }
 }

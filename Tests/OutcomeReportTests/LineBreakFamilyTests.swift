@@ -1,5 +1,6 @@
 import Foundation
 import StoreFixtures
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -59,7 +60,7 @@ import Testing
       let summary = Self.scan(bytes, name: "member-\(member)", pieces: 64, using: &generator)
       #expect(summary.total == count, "member \(member): \(summary.total) of \(count) tags counted")
       for (outcome, number) in expected {
-        let code = OutcomeCode(rawValue: outcome)!
+        let code = MigrationOutcome(rawValue: outcome)!
         #expect(summary.byOutcome[code] == number, "member \(member): \(outcome)")
       }
     }
@@ -164,7 +165,8 @@ import Testing
       #expect(summary.malformed == 0, "\(how): \(summary.malformed) malformed")
       #expect(!summary.isIncomplete, "\(how): incomplete")
       for (outcome, number) in expected {
-        #expect(summary.byOutcome[OutcomeCode(rawValue: outcome)!] == number, "\(how): \(outcome)")
+        #expect(
+          summary.byOutcome[MigrationOutcome(rawValue: outcome)!] == number, "\(how): \(outcome)")
       }
     }
   }

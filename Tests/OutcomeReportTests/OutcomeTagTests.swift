@@ -1,3 +1,4 @@
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -5,16 +6,18 @@ import Testing
 /// The tag grammar: what is a tag, what is valid, what is malformed.
 struct OutcomeTagTests {
   @Test func readsAllFiveFields() {
-    let parse = OutcomeTag.parse(tag(.manual, .noNewData, categories: 4, dittos: 27, inserted: 0))
+    let parse = TelemetryLine.parse(
+      tag(.manual, .noNewData, categories: 4, dittos: 27, inserted: 0))
     #expect(
       parse
         == .line(
-          OutcomeTag(source: .manual, outcome: .noNewData, categories: 4, dittos: 27, inserted: 0)))
+          TelemetryLine(
+            source: .manual, outcome: .noNewData, categories: 4, dittos: 27, inserted: 0)))
   }
 
-  @Test(arguments: OutcomeCode.allCases)
-  func acceptsEveryOutcomeCode(_ outcome: OutcomeCode) {
-    guard case .line(let parsed) = OutcomeTag.parse(tag(.auto, outcome)) else {
+  @Test(arguments: MigrationOutcome.allCases)
+  func acceptsEveryOutcomeCode(_ outcome: MigrationOutcome) {
+    guard case .line(let parsed) = TelemetryLine.parse(tag(.auto, outcome)) else {
       Issue.record("not a valid tag")
       return
     }
@@ -29,9 +32,9 @@ struct OutcomeTagTests {
   ])
   func acceptsExtraFieldsAnyOrderAndBlanks(_ line: String) {
     #expect(
-      OutcomeTag.parse(line)
+      TelemetryLine.parse(line)
         == .line(
-          OutcomeTag(source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3)))
+          TelemetryLine(source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3)))
   }
 
   @Test(arguments: [
@@ -41,9 +44,9 @@ struct OutcomeTagTests {
   ])
   func keepsTheFirstSalvagedCount(_ line: String) {
     #expect(
-      OutcomeTag.parse(line)
+      TelemetryLine.parse(line)
         == .line(
-          OutcomeTag(
+          TelemetryLine(
             source: .auto, outcome: .success, categories: 1, dittos: 2, inserted: 3, salvaged: 9)))
   }
 
@@ -53,7 +56,7 @@ struct OutcomeTagTests {
     "migration_outcome from=file source=manual outcome=success categories=2 dittos=5 inserted=5",
   ])
   func readsFromFile(_ line: String) throws {
-    guard case .line(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = TelemetryLine.parse(line) else {
       Issue.record("not a valid tag")
       return
     }
@@ -69,15 +72,15 @@ struct OutcomeTagTests {
   ])
   func unknownOptionalValuesAreIgnoredNotMalformed(_ line: String) {
     #expect(
-      OutcomeTag.parse(line)
+      TelemetryLine.parse(line)
         == .line(
-          OutcomeTag(source: .manual, outcome: .success, categories: 2, dittos: 5, inserted: 5)))
+          TelemetryLine(source: .manual, outcome: .success, categories: 2, dittos: 5, inserted: 5)))
   }
 
   @Test func libraryErrorIsAValidOutcome() {
     let line =
       "migration_outcome source=auto outcome=library_error categories=0 dittos=0 inserted=0"
-    guard case .line(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = TelemetryLine.parse(line) else {
       Issue.record("not a valid tag")
       return
     }
@@ -85,7 +88,7 @@ struct OutcomeTagTests {
   }
 
   @Test(arguments: [
-    ("migration_outcome", TagDefect.missingField("source")),
+    ("migration_outcome", TelemetryLine.Defect.missingField("source")),
     (
       "migration_outcome source=auto outcome=success categories=1 dittos=2",
       .missingField("inserted")
@@ -139,8 +142,8 @@ struct OutcomeTagTests {
       .repeatedField("source")
     ),
   ])
-  func reportsDefects(_ line: String, _ defect: TagDefect) {
-    #expect(OutcomeTag.parse(line) == .malformed(defect))
+  func reportsDefects(_ line: String, _ defect: TelemetryLine.Defect) {
+    #expect(TelemetryLine.parse(line) == .malformed(defect))
   }
 
   @Test(arguments: [
@@ -152,13 +155,13 @@ struct OutcomeTagTests {
     "Filtering the log data using \"composedMessage CONTAINS \"migration_outcome\"\"",
   ])
   func recognizesWhatIsNotATag(_ line: String) {
-    #expect(OutcomeTag.parse(line) == .notALine)
+    #expect(TelemetryLine.parse(line) == .notALine)
   }
 
   @Test func largestCountIsEighteenDigits() {
     let line =
       "migration_outcome source=auto outcome=success categories=999999999999999999 dittos=0 inserted=0"
-    guard case .line(let parsed) = OutcomeTag.parse(line) else {
+    guard case .line(let parsed) = TelemetryLine.parse(line) else {
       Issue.record("not a valid tag")
       return
     }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONOutput
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -48,7 +49,7 @@ struct ReportRenderingTests {
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     let byOutcome = try #require(json["byOutcome"] as? [String: Int])
-    #expect(Set(byOutcome.keys) == Set(OutcomeCode.allCases.map(\.rawValue)))
+    #expect(Set(byOutcome.keys) == Set(MigrationOutcome.allCases.map(\.rawValue)))
     #expect(byOutcome.values.allSatisfy { $0 == 0 })
     #expect(json["total"] as? Int == 0)
     #expect(json["weighed"] as? Int == 0)
@@ -57,7 +58,7 @@ struct ReportRenderingTests {
     #expect((json["devices"] as? [Any])?.isEmpty == true)
     let intervals = try #require(json["intervals"] as? [String: [Double]])
     #expect(intervals["recoverable"] == [0, 1])
-    #expect(intervals.count == OutcomeCode.allCases.count + 2)
+    #expect(intervals.count == MigrationOutcome.allCases.count + 2)
   }
 
   @Test func jsonParsesAndKeepsItsKeys() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -51,7 +52,7 @@ func scan(_ texts: String..., options: OutcomeScanner.Options = .init()) -> Outc
 }
 
 /// Counts from a literal: `counts([.success: 2])`.
-func counts(_ values: [OutcomeCode: Int]) -> OutcomeCounts {
+func counts(_ values: [MigrationOutcome: Int]) -> OutcomeCounts {
   var counts = OutcomeCounts()
   for (outcome, value) in values { counts[outcome] = value }
   return counts
@@ -59,7 +60,7 @@ func counts(_ values: [OutcomeCode: Int]) -> OutcomeCounts {
 
 /// A valid tag line.
 func tag(
-  _ source: OutcomeSource, _ outcome: OutcomeCode, categories: Int = 0, dittos: Int = 0,
+  _ source: MigrationSource, _ outcome: MigrationOutcome, categories: Int = 0, dittos: Int = 0,
   inserted: Int = 0
 ) -> String {
   "migration_outcome source=\(source.rawValue) outcome=\(outcome.rawValue) "
@@ -70,8 +71,8 @@ func tag(
 struct SampleExpectation: Sendable, CustomTestStringConvertible {
   var name: String
   var style: LogStyle
-  var auto: [OutcomeCode: Int]
-  var manual: [OutcomeCode: Int]
+  var auto: [MigrationOutcome: Int]
+  var manual: [MigrationOutcome: Int]
   var malformed = 0
   var ignored = 0
   var sums: OutcomeSums

@@ -1,4 +1,5 @@
 import Foundation
+import Telemetry
 import Testing
 
 @testable import OutcomeReport
@@ -145,7 +146,7 @@ struct StreamingTests {
       let second = String(10 + index / 100 % 50)
       let time = "2025-03-14 09:\(minute):\(second).\(100_000 + index)-0700"
       if index % 50 == 0 {
-        let outcome = OutcomeCode.allCases[index / 50 % 5]
+        let outcome = MigrationOutcome.allCases[index / 50 % 5]
         expected[outcome] += 1
         text += "\(time) 0x1a2b3c   Default     0x0                  1234   0    Ditto: "
         text += "[io.kern.ditto:LegacyDataMigrator] \(tag(.auto, outcome, dittos: 2))\n"
