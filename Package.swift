@@ -266,7 +266,7 @@ let package = Package(
         "Exchange",
         "LegacyStore", "RecoveryFile", "LegacyMigration", "LibraryMerge", "Telemetry",
         "ContainerFiles", "StoreFixtures", "SafeFiles", "OutcomeReport", "BackupReader",
-        "LogArchiveFixtures", "PropertyLists",
+        "LogArchiveFixtures", "PropertyLists", "ByteStreams", "UnifiedLog", "BackupCrypto",
       ]),
     // Test-only: a migrate that kills itself at a chosen stage (the crash harness drives it).
     .executableTarget(

@@ -1,5 +1,6 @@
 import BackupCrypto
 import BackupReader
+import ByteStreams
 import DittoStore
 import Exchange
 import LegacyMigration
@@ -7,6 +8,8 @@ import LegacyStore
 import LibraryMerge
 import OutcomeReport
 import RecoveryFile
+import SafeFiles
+import UnifiedLog
 
 #if canImport(Glibc)
   import Glibc
@@ -41,45 +44,163 @@ package enum ExitCode: Int32, Sendable, Equatable {
     }
   }
 
-  /// The one mapping from an error a command throws to an exit code. Anything not listed is a bug
-  /// (exit 1).
+  /// The exit code of an error a command throws: the one its type gives
+  /// (``ExitCodeGiving``); an error of any other type is a bug (exit 1).
   static func of(_ error: any Error) -> ExitCode {
-    switch error {
-    case is UsageError: return .usage
-    case is InputError: return .noInput
-    case let error as OutputError: return error.exists ? .cannotCreate : .ioError
-    case is DataError, is UncertainBackupChoice: return .dataError
-    case is LibraryFailure, is DestinationError: return .ioError
-    case let error as ImportFailure:
-      switch error.reason {
-      case .library, .cancelled: return .ioError
-      case .source: return .dataError
-      }
-    case let error as LegacyStoreError:
-      if case .notFound = error { return .noInput }
-      return .dataError
-    case is DefaultsError, is CSVError, is CryptoError: return .dataError
-    case let error as CSVImportError:
-      if case .unreadable = error { return .noInput }
-      return .dataError
-    case let error as RecoveryFileError:
-      switch error.kind {
-      case .alreadyExists: return .cannotCreate
-      case .writeFailed: return .ioError
-      case .unreadable, .malformed: return .dataError
-      }
-    case let error as BackupError:
-      switch error {
-      case .notFound, .notABackup, .unreadable: return .noInput
-      case .malformed, .encrypted, .unsupportedFormat, .manifestUnreadable, .notADatabase,
-        .wrongPassword, .decryptionFailed:
-        return .dataError
-      }
-    case let error as OutcomeReportError:
-      if case .cannotOpen(_, let code) = error, code == ENOENT { return .noInput }
-      return .ioError
-    default:
-      return .failure
+    (error as? any ExitCodeGiving)?.exitCode ?? .failure
+  }
+}
+
+/// An error a command may end a run with, and the exit code it gives: each type decides its own,
+/// below (`ExitCodeTests` lists every error type of the package and what it gives, so a new one
+/// is a decision, never a silent exit 1).
+protocol ExitCodeGiving: Error {
+  var exitCode: ExitCode { get }
+}
+
+extension UsageError: ExitCodeGiving {
+  var exitCode: ExitCode { .usage }
+}
+
+extension InputError: ExitCodeGiving {
+  var exitCode: ExitCode { .noInput }
+}
+
+extension OutputError: ExitCodeGiving {
+  var exitCode: ExitCode { exists ? .cannotCreate : .ioError }
+}
+
+extension DataError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension UncertainBackupChoice: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension LibraryFailure: ExitCodeGiving {
+  var exitCode: ExitCode { .ioError }
+}
+
+extension DestinationError: ExitCodeGiving {
+  var exitCode: ExitCode { .ioError }
+}
+
+extension ImportFailure: ExitCodeGiving {
+  var exitCode: ExitCode {
+    switch reason {
+    case .library, .cancelled: .ioError
+    case .source: .dataError
     }
   }
+}
+
+extension LegacyStoreError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    if case .notFound = self { return .noInput }
+    return .dataError
+  }
+}
+
+extension DefaultsError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension CSVError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension CryptoError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension CSVImportError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    if case .unreadable = self { return .noInput }
+    return .dataError
+  }
+}
+
+extension RecoveryFileError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    switch kind {
+    case .alreadyExists: .cannotCreate
+    case .writeFailed: .ioError
+    case .unreadable, .malformed: .dataError
+    }
+  }
+}
+
+extension BackupError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    switch self {
+    case .notFound, .notABackup, .unreadable: .noInput
+    case .malformed, .encrypted, .unsupportedFormat, .manifestUnreadable, .notADatabase,
+      .wrongPassword, .decryptionFailed:
+      .dataError
+    }
+  }
+}
+
+extension OutcomeReportError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    if case .cannotOpen(_, let code) = self, code == ENOENT { return .noInput }
+    return .ioError
+  }
+}
+
+extension FlagStoreError: ExitCodeGiving {
+  var exitCode: ExitCode { .ioError }
+}
+
+/// A file or folder of this run's (a private folder, a new output) that could not be made or
+/// written, or an input that could not be read for a reason other than its content.
+extension FileAccessError: ExitCodeGiving {
+  var exitCode: ExitCode { .ioError }
+}
+
+extension SafeFileError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    switch self {
+    case .access: .ioError
+    case .notARegularFile: .noInput
+    }
+  }
+}
+
+extension NewFileError: ExitCodeGiving {
+  var exitCode: ExitCode {
+    switch self {
+    case .exists: .cannotCreate
+    case .failed: .ioError
+    }
+  }
+}
+
+extension ZipError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension GzipError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension TarError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension MBFileError: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension SourceReadFailure: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension UnifiedLogProblem: ExitCodeGiving {
+  var exitCode: ExitCode { .dataError }
+}
+
+extension InvalidValue: ExitCodeGiving {
+  var exitCode: ExitCode { .usage }
 }

@@ -144,6 +144,20 @@ import Testing
     #expect(leftovers.sorted() == ["home"], "\(leftovers)")
   }
 
+  /// Ctrl-D (the input ends) at a question that needs an answer: the guide says it stopped, and
+  /// the run ends as one with no answer does (exit 0), nothing written.
+  @Test func theInputEndingAtAQuestionStopsTheGuide() throws {
+    let (folder, home) = try Self.home(devices: 2)
+    let terminal = PseudoTerminal()
+    try terminal.start(["guide"], home: home, in: folder.path)
+    terminal.read(until: "Which backup? [1]: ")
+    terminal.type("\u{04}")  // Ctrl-D, as typed
+    let shown = terminal.read(until: "nothing was written")
+    #expect(terminal.finish() == 0, "\(shown)")
+    #expect(shown.contains("Stopped (the input ended at a question)"), "\(shown)")
+    #expect(Self.recoveryFiles(in: home).isEmpty)
+  }
+
   @Test func aHomeWithoutBackupsAsksForTheFolder() throws {
     let (folder, home) = try Self.home(devices: 0)
     let elsewhere = folder.appending("elsewhere")

@@ -49,6 +49,15 @@ struct GuideCommand: Command {
   var backups: String?
 
   func run(_ context: ToolContext) throws -> CommandOutput {
+    do {
+      return try guide(context)
+    } catch is GuideStopped {
+      // Ctrl-D at a question: the person stopped, as with no answer where one is needed.
+      return Self.stopped("the input ended at a question")
+    }
+  }
+
+  private func guide(_ context: ToolContext) throws -> CommandOutput {
     if context.isJSON {
       throw UsageError(
         "guide asks questions: it has no --json (use 'backup list' and 'backup extract')")
@@ -288,10 +297,8 @@ struct Dialog {
   }
 }
 
-/// The input ended (Ctrl-D) at a question that needs an answer.
-struct GuideStopped: Error, CustomStringConvertible {
-  var description: String { "stopped at a question (the input ended); nothing was written" }
-}
+/// The input ended (Ctrl-D) at a question that needs an answer (the guide says it stopped).
+struct GuideStopped: Error {}
 
 /// Turning a terminal's echo off for a password, and back on.
 enum TerminalEcho {
