@@ -156,12 +156,15 @@ package struct DirectoryWalker: Sendable {
     }
   }
 
-  /// The names in the directory at `path` (a link is never followed), sorted bytewise, without
-  /// `.` and `..`, as raw bytes.
+  /// The names in the directory at `path` (a link is never followed, but `path` itself when
+  /// `followingLink`: a folder a person named through a link), sorted bytewise, without `.` and
+  /// `..`, as raw bytes.
   ///
   /// - Throws: ``FileAccessError`` when the directory cannot be opened or read.
-  package static func names(in path: String) throws(FileAccessError) -> [[UInt8]] {
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+  package static func names(in path: String, followingLink: Bool = false) throws(FileAccessError)
+    -> [[UInt8]]
+  {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | (followingLink ? 0 : O_NOFOLLOW) | O_CLOEXEC)
     guard fd >= 0 else { throw FileAccessError(path: path, operation: "open", code: errno) }
     defer { close(fd) }
     let (names, code) = readNames(fd: fd)

@@ -80,15 +80,15 @@ package enum UnifiedLogReader {
     var summary = UnifiedLogSummary(kind: kind)
     switch kind {
     case .logArchive:
-      readFolder(
-        path, files: traceV3Files(in: path), subsystem: subsystem, summary: &summary, visit: visit)
+      let (files, problems) = traceV3Files(in: path)
+      summary.problems += problems
+      readFolder(path, files: files, subsystem: subsystem, summary: &summary, visit: visit)
     case .traceV3:
       let name = (path as NSString).lastPathComponent
       let folder = (path as NSString).deletingLastPathComponent
       // Beside it, or one folder up (a file of an archive's Persist/ folder).
       let root =
-        FileManager.default.fileExists(atPath: folder + "/timesync")
-        ? folder : (folder as NSString).deletingLastPathComponent
+        Self.exists(folder + "/timesync") ? folder : (folder as NSString).deletingLastPathComponent
       let relative =
         root == folder ? name : (folder as NSString).lastPathComponent + "/" + name
       readFolder(
@@ -172,9 +172,11 @@ package enum UnifiedLogReader {
   /// archives is not one, nor a folder of captures with a loose tracev3 file among them: that file
   /// is an input of its own.
   static func isLogArchiveFolder(_ folder: String) -> Bool {
-    let manager = FileManager.default
-    func names(_ path: String) -> [String] {
-      (try? manager.contentsOfDirectory(atPath: path)) ?? []
+    // A folder that cannot be listed holds nothing that makes it an archive (the caller names
+    // what it is not); links inside it are not followed.
+    func names(_ path: String, followingLink: Bool = false) -> [String] {
+      let listed = try? DirectoryWalker.names(in: path, followingLink: followingLink)
+      return (listed ?? []).map { String(decoding: $0, as: UTF8.self) }
     }
     func hasTraceV3(_ path: String) -> Bool { names(path).contains { $0.hasSuffix(".tracev3") } }
     if ["Persist", "Special", "Signpost", "HighVolume"].contains(where: {
@@ -182,22 +184,55 @@ package enum UnifiedLogReader {
     }) {
       return true
     }
-    let top = names(folder)
+    let top = names(folder, followingLink: true)
     guard top.contains(where: { $0.hasSuffix(".tracev3") }) else { return false }
     let archiveParts: Set<String> = ["timesync", "uuidtext", "Info.plist"]
     return folder.hasSuffix(".logarchive") || folder.hasSuffix(".logarchive/")
       || top.contains(where: archiveParts.contains)
   }
 
-  /// The tracev3 files below `folder` (relative paths, sorted), not following links.
-  static func traceV3Files(in folder: String) -> [String] {
-    guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+  /// The tracev3 files below `folder` (relative paths, sorted), links inside it not followed
+  /// (a link, a FIFO or a device so named is listed, and named when it is not opened); every
+  /// folder that could not be listed, a problem.
+  static func traceV3Files(in folder: String) -> (files: [String], problems: [UnifiedLogProblem]) {
     var files: [String] = []
-    while let next = walker.nextObject() as? String {
-      if next.hasSuffix(".tracev3") { files.append(next) }
-      if files.count > 100_000 { break }
+    var problems: [UnifiedLogProblem] = []
+    let walker = DirectoryWalker(reportLimit: 1_000_000, examineLimit: 1_000_000, depthLimit: 16)
+    do throws(FileAccessError) {
+      let walked = try walker.walk(root: folder, followingRootLink: true) { entry in
+        let path = String(decoding: entry.relativePath, as: UTF8.self)
+        if path.hasSuffix(".tracev3") {
+          if files.count <= 100_000 { files.append(path) }
+        } else if entry.status.kind == .symbolicLink {
+          // What a link inside the archive leads to is not read: said, never passed over.
+          problems.append(
+            UnifiedLogProblem(
+              code: "link_not_followed", file: path,
+              reason: "a symbolic link inside the archive: what it leads to was not read"))
+        }
+      }
+      for problem in walked.problems {
+        problems.append(
+          UnifiedLogProblem(
+            code: "cannot_list", file: String(decoding: problem.relativePath, as: UTF8.self),
+            reason: problem.error.description))
+      }
+      if walked.stoppedEarly {
+        problems.append(
+          UnifiedLogProblem(
+            code: "too_many_files", file: "",
+            reason: "more than 1,000,000 entries: the rest were not looked at"))
+      }
+    } catch {
+      problems.append(
+        UnifiedLogProblem(code: "cannot_list", file: "", reason: error.description))
     }
-    return files.sorted()
+    return (files.sorted(), problems)
+  }
+
+  /// True when something has the name `path` (a link not followed).
+  static func exists(_ path: String) -> Bool {
+    ((try? FileStatus.of(path: path)) ?? nil) != nil
   }
 
   private static func readFolder(
@@ -251,7 +286,17 @@ package enum UnifiedLogReader {
   private static func timesyncFiles(
     in folder: String, named prefix: String, summary: inout UnifiedLogSummary
   ) -> [(name: String, bytes: [UInt8])] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let names: [String]
+    do throws(FileAccessError) {
+      names = try DirectoryWalker.names(in: folder).map { String(decoding: $0, as: UTF8.self) }
+    } catch {
+      // No timesync folder is an archive without one; any other failure is named.
+      if error.code != ENOENT {
+        summary.problems.append(
+          UnifiedLogProblem(code: "cannot_list", file: prefix, reason: error.description))
+      }
+      return []
+    }
     return names.filter { $0.hasSuffix(".timesync") }.sorted().compactMap { name in
       switch smallFile(folder + "/" + name, limit: 16 << 20) {
       case .read(let bytes):

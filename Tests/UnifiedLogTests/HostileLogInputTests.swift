@@ -89,6 +89,26 @@ import Testing
 
   /// A real file with a zero-filled tail (a copy cut short on a preallocating disk) or garbage
   /// chunks: its entries, and a few lines per kind of problem whatever the tail's length.
+  /// A link inside an archive (a folder of tracev3 files elsewhere, a file) is not followed, and
+  /// is named; the files that are the archive's own are read.
+  @Test func aLinkInsideAnArchiveIsNamedNotFollowed() throws {
+    let folder = try TemporaryFolder()
+    let written = ArchiveRoundTripTests.entries(count: 6)
+    let bytes = LogArchiveWriter().traceV3(written, compression: .lz4)
+    let archive = folder.path + "/device.logarchive"
+    let elsewhere = folder.path + "/elsewhere"
+    for path in [archive + "/Persist", elsewhere] {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    try Data(bytes).write(to: URL(fileURLWithPath: archive + "/Persist/0000000000000001.tracev3"))
+    try Data(bytes).write(to: URL(fileURLWithPath: elsewhere + "/0000000000000002.tracev3"))
+    #expect(symlink(elsewhere, archive + "/Special") == 0)
+    let (read, summary) = try ArchiveRoundTripTests.read(archive)
+    #expect(read.count == written.count, "only the archive's own file is read")
+    #expect(summary.files == ["Persist/0000000000000001.tracev3"])
+    #expect(summary.problems.contains { $0.code == "link_not_followed" && $0.file == "Special" })
+  }
+
   @Test func aDamagedTailOfAnyLengthIsAFewLinesPerKind() throws {
     var generator = SeededGenerator(seed: 0x2E0)
     let written = ArchiveRoundTripTests.entries(count: 12)
