@@ -314,6 +314,7 @@ let package = Package(
       name: "UnifiedLogTests",
       dependencies: [
         "UnifiedLog", "LogArchiveFixtures", "ByteStreams", "StoreFixtures", "PropertyLists",
+        "JSONOutput",
       ]),
     .testTarget(
       name: "OutcomeReportTests",

@@ -73,6 +73,12 @@ enum ByteScan {
   }
 
   /// True when `bytes` contains `migration_outcome` anywhere.
+  /// ``mentionsTag(_:)-(Bytes)`` of `text`'s UTF-8.
+  static func mentionsTag(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { mentionsTag($0) }
+  }
+
   static func mentionsTag(_ bytes: Bytes) -> Bool {
     let length = needle.count
     guard bytes.count >= length else { return false }

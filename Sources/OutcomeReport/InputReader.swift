@@ -485,4 +485,7 @@ struct InputReader {
   private mutating func note(_ detected: LogStyle?) {
     if style == nil { style = detected }
   }
+
+  /// The input's style, known without reading its bytes (an archive's entries, read as ndjson).
+  mutating func noteStyle(_ known: LogStyle) { note(known) }
 }

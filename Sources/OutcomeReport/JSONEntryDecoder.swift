@@ -41,16 +41,9 @@ enum JSONEntryDecoder {
     guard object["finished"] == nil, let fullMessage = object["eventMessage"] as? String else {
       return .notAnEntry
     }
-    let message = firstLine(of: fullMessage).trimmingBlanks()
-    let subsystem = object["subsystem"] as? String
-    let category = object["category"] as? String
-    let scope: EntryScope
-    switch (subsystem, category) {
-    case (nil, nil): scope = .unscoped
-    case (let subsystem?, nil): scope = subsystem == EntryScope.subsystem ? .ditto : .other
-    case (nil, let category?): scope = category == EntryScope.category ? .ditto : .other
-    case (let subsystem?, let category?): scope = .of(subsystem: subsystem, category: category)
-    }
+    let message = tagMessage(fullMessage)
+    let scope = EntryScope.of(
+      present: object["subsystem"] as? String, object["category"] as? String)
     guard let timestamp = object["timestamp"] as? String, !timestamp.isEmpty,
       let pid = integer(object["processID"])
     else {
@@ -80,6 +73,11 @@ enum JSONEntryDecoder {
         as? String
     else { return nil }
     return LogEntry(scope: .unscoped, message: firstLine(of: text).trimmingBlanks())
+  }
+
+  /// What of a message is read as a tag: its first line, trailing blanks removed.
+  static func tagMessage(_ message: String) -> String {
+    firstLine(of: message).trimmingBlanks()
   }
 
   private static func firstLine(of text: String) -> String {

@@ -2,19 +2,32 @@ import UnifiedLog
 
 extension OutcomeScanner {
   /// Reads a unified-log archive (a `.logarchive`, a tracev3 file, a sysdiagnose `.tar.gz`) as one
-  /// device: its `io.kern.ditto` entries are read exactly as the same entries captured with
-  /// `log show --style ndjson`, so the report is the same. Whatever could not be read is the
-  /// device's problem, and its verdict counts as incomplete.
+  /// device: its `io.kern.ditto` entries are mapped to ``LogEntry`` directly (no JSON text in
+  /// between) and counted exactly as the same entries captured with `log show --style ndjson`
+  /// are, so the report is the same. Whatever could not be read is the device's problem, and its
+  /// verdict counts as incomplete.
   ///
   /// - Returns: what the archive reader found (files, entries, problems, the device's model).
   package mutating func scanLogArchive(path: String, kind: UnifiedLogInputKind)
     -> UnifiedLogSummary
   {
     beginInput(name: path)
+    var line = 0
     let summary = UnifiedLogReader.read(path, kind: kind, subsystem: "io.kern.ditto") { entry in
-      // A message whose format string is not in the archive: its arguments, as stored (the tag
-      // is one public string argument).
-      consume(Array((LogShowFormat.tagNDJSON(entry) + "\n").utf8))
+      // Each entry as its line of `log show --style ndjson` would be read (line numbers
+      // included): a message whose format string is not in the archive is its arguments, as
+      // stored (the tag is one public string argument).
+      line += 1
+      let message = LogShowFormat.message(entry)
+      recordArchiveEntry(
+        LogEntry(
+          timestamp: LogShowFormat.timestamp(entry.timestampNanoseconds),
+          pid: Int(truncatingIfNeeded: entry.processID),
+          thread: UInt64(truncatingIfNeeded: entry.threadID),
+          scope: .of(present: entry.subsystem, entry.category),
+          message: JSONEntryDecoder.tagMessage(message)),
+        line: line,
+        mentionsTag: [message, entry.category ?? ""].contains { ByteScan.mentionsTag($0) })
     }
     let damage = summary.problems.filter(\.isDamage)
     if let first = damage.first {

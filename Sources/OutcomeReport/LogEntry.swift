@@ -35,6 +35,17 @@ enum EntryScope: Equatable, Sendable {
   static func of(subsystem: String?, category: String?) -> EntryScope {
     subsystem == Self.subsystem && category == Self.category ? .ditto : .other
   }
+
+  /// The scope of an entry that may carry either field (a JSON object, an archive's entry):
+  /// neither is unscoped, one alone is judged on that one.
+  static func of(present subsystem: String?, _ category: String?) -> EntryScope {
+    switch (subsystem, category) {
+    case (nil, nil): .unscoped
+    case (let subsystem?, nil): subsystem == Self.subsystem ? .ditto : .other
+    case (nil, let category?): category == Self.category ? .ditto : .other
+    case (let subsystem?, let category?): .of(subsystem: subsystem, category: category)
+    }
+  }
 }
 
 /// One entry that mentions `migration_outcome`, reduced to what the tally needs.

@@ -89,6 +89,17 @@ package struct OutcomeScanner {
     feed(bytes.assumingMemoryBound(to: UInt8.self))
   }
 
+  /// Counts one entry of the unified-log archive being read (``scanLogArchive(path:kind:)``), on
+  /// line `line` of its input, as its `log show --style ndjson` line would count: the input's
+  /// style is ndjson; an entry whose message does not mention the tag is not one.
+  mutating func recordArchiveEntry(_ entry: LogEntry, line: Int, mentionsTag: Bool) {
+    if reader == nil { beginInput() }
+    reader?.noteStyle(.ndjson)
+    guard mentionsTag else { return }
+    tally.line = line
+    tally.record(entry)
+  }
+
   /// Ends the current input: a last line without a line break is read, an unfinished JSON
   /// object is counted as malformed if it mentions the tag. Does nothing without an input.
   package mutating func endInput() {

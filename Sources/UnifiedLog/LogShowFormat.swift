@@ -222,15 +222,6 @@ package enum LogShowFormat {
     out.finish()
   }
 
-  /// The keys of an ndjson entry a tag reader needs, in `log show`'s names: timestamp, messageType,
-  /// processID, threadID, subsystem, category, eventMessage (composed from the arguments when the
-  /// format string is not in the archive).
-  package static func tagNDJSON(_ entry: UnifiedLogEntry) -> String {
-    "{\"timestamp\":\"\(timestamp(entry.timestampNanoseconds))\",\"messageType\":\(entry.messageType.map(quoted) ?? "null"),\"processID\":\(entry.processID),\"threadID\":\(entry.threadID),\"subsystem\":\(entry.subsystem.map(quoted) ?? "null"),\"category\":\(entry.category.map(quoted) ?? "null"),\"eventMessage\":\(quoted(message(entry)))}"
-  }
-
-  /// `text` as a JSON string literal (the package's one escaper, `JSONEscaping`).
-  static func quoted(_ text: String) -> String { JSONEscaping.quoted(text) }
 }
 
 /// JSON text built as bytes (the hot path of `logs --json`). Most of an ndjson line needs no

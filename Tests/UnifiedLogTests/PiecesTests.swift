@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 import LogArchiveFixtures
 import Testing
 
@@ -61,7 +62,7 @@ import Testing
     var out = JSONBytes()
     out.string(text)
     let written = String(decoding: out.bytes, as: UTF8.self)
-    #expect(written == LogShowFormat.quoted(text))
+    #expect(written == JSONEscaping.quoted(text))
     let decoded =
       try JSONSerialization.jsonObject(
         with: Data(("[" + written + "]").utf8), options: []) as? [String]
