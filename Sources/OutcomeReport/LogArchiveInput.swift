@@ -19,15 +19,17 @@ extension OutcomeScanner {
       // stored (the tag is one public string argument).
       line += 1
       let message = LogShowFormat.message(entry)
+      // Only an entry that mentions the tag is made a LogEntry (its timestamp text, its identity).
+      let mentionsTag = [message, entry.category ?? ""].contains { ByteScan.mentionsTag($0) }
       recordArchiveEntry(
-        LogEntry(
-          timestamp: LogShowFormat.timestamp(entry.timestampNanoseconds),
-          pid: Int(truncatingIfNeeded: entry.processID),
-          thread: UInt64(truncatingIfNeeded: entry.threadID),
-          scope: .of(present: entry.subsystem, entry.category),
-          message: JSONEntryDecoder.tagMessage(message)),
-        line: line,
-        mentionsTag: [message, entry.category ?? ""].contains { ByteScan.mentionsTag($0) })
+        mentionsTag
+          ? LogEntry(
+            timestamp: LogShowFormat.timestamp(entry.timestampNanoseconds),
+            pid: Int(truncatingIfNeeded: entry.processID),
+            thread: UInt64(truncatingIfNeeded: entry.threadID),
+            scope: .of(present: entry.subsystem, entry.category),
+            message: JSONEntryDecoder.tagMessage(message)) : nil,
+        line: line)
     }
     let damage = summary.problems.filter(\.isDamage)
     if let first = damage.first {

@@ -91,11 +91,11 @@ package struct OutcomeScanner {
 
   /// Counts one entry of the unified-log archive being read (``scanLogArchive(path:kind:)``), on
   /// line `line` of its input, as its `log show --style ndjson` line would count: the input's
-  /// style is ndjson; an entry whose message does not mention the tag is not one.
-  mutating func recordArchiveEntry(_ entry: LogEntry, line: Int, mentionsTag: Bool) {
+  /// style is ndjson; `entry` is nil for an entry that does not mention the tag.
+  mutating func recordArchiveEntry(_ entry: LogEntry?, line: Int) {
     if reader == nil { beginInput() }
     reader?.noteStyle(.ndjson)
-    guard mentionsTag else { return }
+    guard let entry else { return }
     tally.line = line
     tally.record(entry)
   }
