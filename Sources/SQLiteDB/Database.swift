@@ -54,6 +54,11 @@ package final class Database {
     /// (`PRAGMA mmap_size`); 0: none. Only for a file nothing else writes or truncates (a private
     /// snapshot): a mapped file that shrinks under the reader faults.
     package var memoryMapBytes: Int64 = 0
+    /// Takes the file's lock once and keeps it (`PRAGMA locking_mode = EXCLUSIVE`), set before the
+    /// first read: a WAL database is then read with its index in this process's memory, so no
+    /// `-shm` is made and no lock is taken per statement. Only for a file no other connection opens
+    /// (a private snapshot).
+    package var locksExclusively: Bool = false
 
     /// Creates options; the defaults suit files this project writes.
     package init(
@@ -116,6 +121,11 @@ package final class Database {
     let defensive = ditto_sqlite3_db_config_flag(
       db, ditto_sqlite3_dbconfig_defensive(), options.permitsSchemaWrites ? 0 : 1)
     guard defensive == SQLITE_OK else { throw error(code: defensive) }
+    // Before anything reads the file (`cache_size` loads the schema): a WAL database read first
+    // in shared mode keeps its `-shm`.
+    if options.locksExclusively {
+      try execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+    }
     if options.isDefensive {
       try applyDefensiveSettings()
     }

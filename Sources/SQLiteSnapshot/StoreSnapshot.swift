@@ -178,6 +178,9 @@ package final class StoreSnapshot {
   package static let readerOptions: Database.Options = {
     var options = Database.Options.untrustedReader
     options.memoryMapBytes = 16 << 20
+    // The copy is this connection's alone (the main file read alone for a foreign `-wal` is
+    // opened `immutable`, which takes no lock).
+    options.locksExclusively = true
     return options
   }()
 
@@ -186,13 +189,20 @@ package final class StoreSnapshot {
   /// A hot rollback journal or a WAL that needs recovery cannot be read through a read-only
   /// connection (SQLite answers one of ``SQLiteError/isRecoveryRefusedReadOnly``'s codes). This is our
   /// private copy, so SQLite then gets a read-write connection to recover it there: nothing the
-  /// user owns changes.
+  /// user owns changes. With ``Database/Options/locksExclusively`` (the reader's options) the
+  /// connection is read-write from the start (an exclusive lock needs it; `query_only` still
+  /// refuses every write): the `-wal`'s index lives in memory, no `-shm` is made, and no lock is
+  /// taken per statement.
   ///
   /// - Parameter displayName: the name errors use (the original's path, never the copy's).
   /// - Throws: ``SQLiteError``.
   package func open(displayName: String, options: Database.Options = StoreSnapshot.readerOptions)
     throws(SQLiteError) -> Database
   {
+    if options.locksExclusively {
+      return try Database(
+        path: mainCopy, mode: .readWrite, displayName: displayName, options: options)
+    }
     do {
       return try Database(
         path: mainCopy, mode: .readOnly, displayName: displayName, options: options)
