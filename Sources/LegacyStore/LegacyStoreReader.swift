@@ -37,6 +37,9 @@ package final class LegacyStoreReader {
   /// them instead of reading and sorting the table again (the snapshot is private: it cannot have
   /// changed). Nil for a large store, which is walked again from the snapshot (memory stays flat).
   private var held: HeldWalk?
+  /// The categories in walk order, once planned (the snapshot is private: the plan cannot change),
+  /// with what planning counted (`profiles`, `categoriesWithoutProfile`).
+  private var planned: (categories: [PlannedCategory], summary: LegacyReadSummary)?
 
   /// The most text ``count()`` holds for the walk that follows (bytes of UTF-8): a small store,
   /// the common one, is read from its snapshot once; a larger one is streamed twice, flat.
@@ -147,7 +150,13 @@ package final class LegacyStoreReader {
   package func count() throws(LegacyStoreError) -> LegacyReadSummary {
     do {
       var summary = LegacyReadSummary()
-      let plan = try planCategories(summary: &summary)
+      // `Recovered` is planned only when a ditto with a text has no (known) category. This pass
+      // reads every row anyway, so it is planned here provisionally, last, and kept only when a row
+      // reaches it (no separate scan of the table to ask first).
+      var plan = try planListedCategories(summary: &summary)
+      let provisionalRank = plan.count
+      plan.append(Self.recoveredCategory)
+      var emptyWithoutCategory = 0
       let source = bulkSource(schema: "main", plan: plan)
       // The rows of `ordered` (see DittoBulkSource), each category mapped to its rank here rather
       // than by the SQL function (the same rule: an integer key, or a whole real, of a planned
@@ -162,8 +171,7 @@ package final class LegacyStoreReader {
       let statement = try store.database.makeStatement(
         sql: "SELECT \(columns.joined(separator: ", ")) FROM \(source.table) AS d NOT INDEXED")
       defer { statement.reset() }
-      let planned = summary
-      summary.categories = plan.count
+      let planning = summary
       var rows: [HeldWalk.Row]? = []
       var heldBytes = 0
       while try statement.step() {
@@ -171,6 +179,7 @@ package final class LegacyStoreReader {
         let length = statement.withTextBytes(at: 1) { $0.count }
         guard !statement.isNull(at: 1), length > 0 else {
           summary.skippedEmptyTexts += 1
+          if rank == provisionalRank { emptyWithoutCategory += 1 }
           continue
         }
         summary.dittos += 1
@@ -194,9 +203,17 @@ package final class LegacyStoreReader {
           rows = nil
         }
       }
+      if summary.dittosWithoutCategory == 0 {
+        // No ditto with a text reached `Recovered`: it is not planned, and the rows without a
+        // category were never the walk's (their empty texts are not counted as skipped).
+        plan.removeLast()
+        summary.skippedEmptyTexts -= emptyWithoutCategory
+      }
+      summary.categories = plan.count
+      planned = (plan, planning)
       if let unsorted = rows {
-        let order = Self.walkOrder(of: unsorted)
-        var heldSummary = planned
+        let order = Self.walkOrder(of: unsorted, ranks: plan.count)
+        var heldSummary = planning
         heldSummary.skippedEmptyTexts = summary.skippedEmptyTexts
         held = HeldWalk(plan: plan, rows: unsorted, order: order, summary: heldSummary)
       }
@@ -258,8 +275,35 @@ package final class LegacyStoreReader {
     var order: String
   }
 
-  /// The categories in walk order (steps 1, 2 and 4 of the format comment).
+  /// The category that collects dittos without a (known) category.
+  private static let recoveredCategory = PlannedCategory(
+    title: recoveredTitle, origin: .recovered, selection: .withoutCategory)
+
+  /// The categories in walk order (steps 1, 2 and 4 of the format comment), planned once.
   func planCategories(summary: inout LegacyReadSummary) throws -> [PlannedCategory] {
+    if let planned {
+      summary.profiles = planned.summary.profiles
+      summary.categoriesWithoutProfile = planned.summary.categoriesWithoutProfile
+      return planned.categories
+    }
+    var planning = LegacyReadSummary()
+    var plan = try planListedCategories(summary: &planning)
+    // 4. "Recovered", when a ditto with a text has no (known) category.
+    let orphans = dittoQuery(for: .withoutCategory, schema: "main")
+    let probe = try store.database.makeStatement(
+      sql:
+        "SELECT 1 FROM \(orphans.table) WHERE (\(orphans.filter)) AND ZTEXT IS NOT NULL AND ZTEXT <> '' LIMIT 1"
+    )
+    if try probe.step() { plan.append(Self.recoveredCategory) }
+    probe.reset()
+    planned = (plan, planning)
+    summary.profiles = planning.profiles
+    summary.categoriesWithoutProfile = planning.categoriesWithoutProfile
+    return plan
+  }
+
+  /// The categories the store lists, in walk order (steps 1 and 2 of the format comment).
+  private func planListedCategories(summary: inout LegacyReadSummary) throws -> [PlannedCategory] {
     let db = store.database
     let category = quoted(layout.categoryTable)
     let title = layout.categoryColumns.contains("ZTITLE") ? "ZTITLE" : "NULL"
@@ -319,19 +363,6 @@ package final class LegacyStoreReader {
     let before = plan.count
     add(try rows(loose), origin: .withoutProfile)
     summary.categoriesWithoutProfile = plan.count - before
-
-    // 4. "Recovered", when a ditto with a text has no (known) category.
-    let orphans = dittoQuery(for: .withoutCategory, schema: "main")
-    let probe = try db.makeStatement(
-      sql:
-        "SELECT 1 FROM \(orphans.table) WHERE (\(orphans.filter)) AND ZTEXT IS NOT NULL AND ZTEXT <> '' LIMIT 1"
-    )
-    if try probe.step() {
-      plan.append(
-        PlannedCategory(title: Self.recoveredTitle, origin: .recovered, selection: .withoutCategory)
-      )
-    }
-    probe.reset()
     return plan
   }
 
@@ -384,30 +415,46 @@ package final class LegacyStoreReader {
   }
 
   /// The positions of `rows` in walk order (`r, k NULLS LAST, p`), sorted on plain keys (no row
-  /// is copied).
-  private static func walkOrder(of rows: [HeldWalk.Row]) -> [Int32] {
+  /// is copied): grouped by rank first (a counting pass: ranks are category positions), then
+  /// each category's rows sorted by order key and `Z_PK`, unless they already are.
+  private static func walkOrder(of rows: [HeldWalk.Row], ranks: Int) -> [Int32] {
     struct SortKey: Comparable {
-      var rank: Int
-      /// 0 for a key, 1 for none (NULLS LAST).
-      var missing: Int8
-      var key: Int64
+      /// 1 for no key (NULLS LAST), 0 for a key.
+      var missing: UInt8
+      /// The order key with its sign bit flipped, so that unsigned order is signed order (0 when
+      /// there is none).
+      var key: UInt64
       var primaryKey: Int64
       var index: Int32
 
       static func < (left: SortKey, right: SortKey) -> Bool {
-        (left.rank, left.missing, left.key, left.primaryKey)
-          < (right.rank, right.missing, right.key, right.primaryKey)
+        if left.missing != right.missing { return left.missing < right.missing }
+        if left.key != right.key { return left.key < right.key }
+        return left.primaryKey < right.primaryKey
       }
     }
-    var keys: [SortKey] = []
-    keys.reserveCapacity(rows.count)
+    let ranks = max(ranks, (rows.lazy.map(\.rank).max() ?? -1) + 1)
+    // Where each rank's rows start, in a counting pass.
+    var starts = [Int](repeating: 0, count: ranks + 2)
+    for row in rows { starts[row.rank + 2] += 1 }
+    for rank in 0..<ranks { starts[rank + 2] += starts[rank + 1] }
+    var keys = [SortKey](
+      repeating: SortKey(missing: 0, key: 0, primaryKey: 0, index: 0), count: rows.count)
     for (index, row) in rows.enumerated() {
-      keys.append(
-        SortKey(
-          rank: row.rank, missing: row.key == nil ? 1 : 0, key: row.key ?? 0,
-          primaryKey: row.primaryKey, index: Int32(index)))
+      let key = row.key.map { UInt64(bitPattern: $0) ^ (1 << 63) } ?? 0
+      keys[starts[row.rank + 1]] = SortKey(
+        missing: row.key == nil ? 1 : 0, key: key, primaryKey: row.primaryKey,
+        index: Int32(index))
+      starts[row.rank + 1] += 1
     }
-    keys.sort()
+    // `starts[rank]` is now where rank `rank` begins and `starts[rank + 1]` where it ends.
+    for rank in 0..<ranks {
+      let range = starts[rank]..<starts[rank + 1]
+      let slice = keys[range]
+      if !zip(slice, slice.dropFirst()).allSatisfy({ !($0.1 < $0.0) }) {
+        keys[range].sort()
+      }
+    }
     return keys.map(\.index)
   }
 

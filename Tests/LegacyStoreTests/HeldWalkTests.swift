@@ -32,9 +32,15 @@ import Testing
       var ditto = LegacyStoreSpec.Ditto(
         text: texts.randomElement(using: &generator)!,
         useCount: Bool.random(using: &generator) ? Int64.random(in: 0...9, using: &generator) : nil)
-      switch Int.random(in: 0..<4, using: &generator) {
+      switch Int.random(in: 0..<6, using: &generator) {
       case 0: ditto.hasNullOrderKey = true
       case 1: ditto.orderKey = Int64.random(in: 0...3, using: &generator)  // repeated keys
+      case 2:
+        // Keys of either sign, the extremes included (the replay sorts them as SQLite does).
+        ditto.orderKey = [
+          Int64.min, -1, Int64.max, Int64.random(in: .min ... .max, using: &generator),
+        ]
+        .randomElement(using: &generator)!
       default: break
       }
       return ditto
@@ -92,6 +98,37 @@ import Testing
         let walked = try Self.items(reader)
         #expect(walked.1.dittos == count)
         #expect(walked.0.count == count + 1)
+      } catch let error as LegacyStoreError {
+        throw error
+      } catch {
+        Issue.record("\(error)")
+      }
+    }
+  }
+
+  /// Dittos without a category whose texts are all NULL or empty: no `Recovered` category, and
+  /// their empty texts are not the walk's to skip, counted or walked (the survey's pass reads them
+  /// all the same, and must come to the same answer).
+  @Test func orphansWithoutTextPlanNoRecoveredCategory() throws {
+    let folder = try TemporaryDirectory("held-orphans")
+    let path = folder.appending("Ditto.sqlite")
+    let spec = LegacyStoreSpec(
+      categories: [.init(title: "kept", dittos: [.init(text: "a"), .init(text: "")])],
+      dittosWithoutCategory: [.init(text: nil), .init(text: ""), .init(text: "")])
+    try LegacyStoreWriter.write(spec, to: path)
+    try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
+      do {
+        let counted = try LegacyStoreReader(store: store)
+        let summary = try counted.count()
+        #expect(summary.categories == 1)
+        #expect(summary.dittos == 1)
+        #expect(summary.skippedEmptyTexts == 1)
+        #expect(try counted.categoryTitles() == ["kept"])
+        let replayed = try Self.items(counted)
+        let walked = try Self.items(try LegacyStoreReader(store: store))
+        #expect(replayed.0 == ["category kept profile(1)", "ditto a 0"])
+        #expect(replayed.0 == walked.0)
+        #expect(summary == walked.1)
       } catch let error as LegacyStoreError {
         throw error
       } catch {
