@@ -172,12 +172,14 @@ package final class LegacyStoreReader {
         sql: "SELECT \(columns.joined(separator: ", ")) FROM \(source.table) AS d NOT INDEXED")
       defer { statement.reset() }
       let planning = summary
-      var rows: [HeldWalk.Row]? = []
+      var rows: [HeldWalk.Row] = []
+      var holding = true
       var heldBytes = 0
       while try statement.step() {
         guard let rank = ranks.rank(of: statement, column: 0) else { continue }
-        let length = statement.withTextBytes(at: 1) { $0.count }
-        guard !statement.isNull(at: 1), length > 0 else {
+        // The type first: reading a value as text converts it, after which SQLite's type is moot.
+        let length = statement.isNull(at: 1) ? 0 : statement.withTextBytes(at: 1) { $0.count }
+        guard length > 0 else {
           summary.skippedEmptyTexts += 1
           if rank == provisionalRank { emptyWithoutCategory += 1 }
           continue
@@ -186,21 +188,23 @@ package final class LegacyStoreReader {
         if rank < plan.count, case .withoutCategory = plan[rank].selection {
           summary.dittosWithoutCategory += 1
         }
+        guard holding else { continue }
         heldBytes += length
         // Held only while small, and only when SQLite's order is the one Swift sorts by here: an
         // order key that is not an integer (a damaged or odd store) leaves the walk to SQLite.
         let keyType = rank == orphanRank ? .null : statement.columnType(at: 2)
-        if rows != nil,
-          heldBytes <= Self.heldTextBudget, rows!.count < Self.heldRowBudget,
-          keyType == .integer || keyType == .null, let text = statement.text(at: 1)
+        if heldBytes <= Self.heldTextBudget, rows.count < Self.heldRowBudget,
+          keyType == .integer || keyType == .null
         {
-          rows!.append(
+          rows.append(
             HeldWalk.Row(
-              rank: rank, key: rank == orphanRank ? nil : statement.optionalInt64(at: 2),
-              primaryKey: statement.int64(at: 3), text: text,
+              rank: rank, key: keyType == .integer ? statement.int64(at: 2) : nil,
+              primaryKey: statement.int64(at: 3),
+              text: statement.withTextBytes(at: 1) { String(decoding: $0, as: UTF8.self) },
               useCount: statement.optionalInt64(at: 4) ?? 0))
         } else {
-          rows = nil
+          holding = false
+          rows = []
         }
       }
       if summary.dittosWithoutCategory == 0 {
@@ -211,11 +215,11 @@ package final class LegacyStoreReader {
       }
       summary.categories = plan.count
       planned = (plan, planning)
-      if let unsorted = rows {
-        let order = Self.walkOrder(of: unsorted, ranks: plan.count)
+      if holding {
+        let order = Self.walkOrder(of: rows, ranks: plan.count)
         var heldSummary = planning
         heldSummary.skippedEmptyTexts = summary.skippedEmptyTexts
-        held = HeldWalk(plan: plan, rows: unsorted, order: order, summary: heldSummary)
+        held = HeldWalk(plan: plan, rows: rows, order: order, summary: heldSummary)
       }
       return summary
     } catch let error as LegacyStoreError {
@@ -392,22 +396,41 @@ package final class LegacyStoreReader {
   /// Category keys to walk ranks, as ``DittoBulkSource/lookupFunction`` maps them.
   private struct CategoryRanks {
     let ranks: [Int64: Int]
+    /// The same ranks by key, for keys in `0..<byKey.count` (`Z_PK`s are small: categories are few):
+    /// -1 for a key no category has.
+    let byKey: [Int]
     let fallback: Int?
+
+    /// The largest key looked up by position instead of hashing.
+    static let directKeys: Int64 = 4096
 
     init(_ lookup: (rows: [Int64: [Int64]], fallback: [Int64]?)) {
       ranks = lookup.rows.compactMapValues { $0.first.map(Int.init) }
       fallback = lookup.fallback?.first.map(Int.init)
+      let largest = ranks.keys.filter { $0 >= 0 && $0 < Self.directKeys }.max() ?? -1
+      var byKey = [Int](repeating: -1, count: Int(largest + 1))
+      for (key, rank) in ranks where key >= 0 && key <= largest { byKey[Int(key)] = rank }
+      self.byKey = byKey
+    }
+
+    /// The rank of category key `key`, or the fallback.
+    func rank(ofKey key: Int64) -> Int? {
+      if key >= 0, key < byKey.count {
+        let rank = byKey[Int(key)]
+        return rank >= 0 ? rank : fallback
+      }
+      return ranks[key] ?? fallback
     }
 
     /// The rank of the current row's category key in `column`; nil for a row no category takes.
     func rank(of statement: Statement, column: Int32) -> Int? {
       switch statement.columnType(at: column) {
       case .integer:
-        return ranks[statement.int64(at: column)] ?? fallback
+        return rank(ofKey: statement.int64(at: column))
       case .real:
         let number = statement.optionalDouble(at: column) ?? .nan
         guard number.rounded() == number, abs(number) < 9.0e18 else { return fallback }
-        return ranks[Int64(number)] ?? fallback
+        return rank(ofKey: Int64(number))
       default:
         return fallback
       }
@@ -448,11 +471,12 @@ package final class LegacyStoreReader {
       starts[row.rank + 1] += 1
     }
     // `starts[rank]` is now where rank `rank` begins and `starts[rank + 1]` where it ends.
-    for rank in 0..<ranks {
-      let range = starts[rank]..<starts[rank + 1]
-      let slice = keys[range]
-      if !zip(slice, slice.dropFirst()).allSatisfy({ !($0.1 < $0.0) }) {
-        keys[range].sort()
+    keys.withUnsafeMutableBufferPointer { keys in
+      for rank in 0..<ranks {
+        let range = starts[rank]..<starts[rank + 1]
+        if range.dropFirst().contains(where: { keys[$0] < keys[$0 - 1] }) {
+          keys[range].sort()
+        }
       }
     }
     return keys.map(\.index)
@@ -465,27 +489,28 @@ package final class LegacyStoreReader {
     -> LegacyReadSummary
   {
     var summary = held.summary
-    var next = 0
-    func emitRows(while belongs: (HeldWalk.Row) -> Bool) throws {
-      while next < held.order.count, belongs(held.rows[Int(held.order[next])]) {
-        let position = Int(held.order[next])
-        let rank = held.rows[position].rank
-        try sink(
-          .ditto(
-            LegacyDitto(text: held.rows[position].text, useCount: held.rows[position].useCount)))
-        summary.dittos += 1
-        if rank < held.plan.count, case .withoutCategory = held.plan[rank].selection {
-          summary.dittosWithoutCategory += 1
+    try held.rows.withUnsafeBufferPointer { rows in
+      try held.order.withUnsafeBufferPointer { order in
+        var next = 0
+        func emitRows(through rank: Int) throws {
+          while next < order.count, rows[Int(order[next])].rank <= rank {
+            let row = rows[Int(order[next])]
+            try sink(.ditto(LegacyDitto(text: row.text, useCount: row.useCount)))
+            summary.dittos += 1
+            if row.rank < held.plan.count, case .withoutCategory = held.plan[row.rank].selection {
+              summary.dittosWithoutCategory += 1
+            }
+            next += 1
+          }
         }
-        next += 1
+        for (rank, category) in held.plan.enumerated() {
+          summary.categories += 1
+          try sink(.category(title: category.title, origin: category.origin))
+          try emitRows(through: rank)
+        }
+        try emitRows(through: .max)
       }
     }
-    for (rank, category) in held.plan.enumerated() {
-      summary.categories += 1
-      try sink(.category(title: category.title, origin: category.origin))
-      try emitRows { $0.rank <= rank }
-    }
-    try emitRows { _ in true }
     return summary
   }
 

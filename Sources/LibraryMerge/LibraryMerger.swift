@@ -84,6 +84,10 @@ package enum LibraryMerger {
       // here while its dittos stream (one category at a time), handed back when it changes.
       var currentOrder: Int64?
       var currentReceiving = false
+      // Whether the current category may already hold a text: it held texts before this import, or
+      // an earlier source gave it some (fixed while a source streams). A category this import
+      // created is asked nothing.
+      var currentMayHold = false
       func leaveCategory() {
         if let target = current, let order = currentOrder { state.nextOrder[target.id] = order }
         currentOrder = nil
@@ -95,6 +99,7 @@ package enum LibraryMerger {
           leaveCategory()
           counts.categoriesRead += 1
           current = try state.target(for: title, session: session, counts: &counts, result: &result)
+          currentMayHold = current.map(state.mayHold) ?? false
           remember = laterTitles[index].contains(title)
           categoryStarted = true
         case .ditto(let ditto):
@@ -105,6 +110,7 @@ package enum LibraryMerger {
             counts.categoriesRead += 1
             current = try state.target(
               for: recoveredTitle, session: session, counts: &counts, result: &result)
+            currentMayHold = current.map(state.mayHold) ?? false
             categoryStarted = true
           }
           counts.dittosRead += 1
@@ -114,7 +120,7 @@ package enum LibraryMerger {
             counts.dittosOverLimit += 1
             return
           }
-          if let held = try state.holds(ditto.text, in: target, session: session) {
+          if currentMayHold, let held = try state.holds(ditto.text, in: target, session: session) {
             counts.skipped += 1
             if held == .library {
               counts.alreadyInLibrary += 1
@@ -228,6 +234,12 @@ package enum LibraryMerger {
       case library
       /// An earlier source of this import brought it.
       case earlierSource
+    }
+
+    /// False when `target` cannot hold any text yet: this import created it and no earlier source
+    /// gave it one (``holds(_:in:session:)`` would answer nil for every text).
+    func mayHold(_ target: Target) -> Bool {
+      target.existedBefore || received[target.id] != nil
     }
 
     /// Who already holds `text` in `target`, if anyone.

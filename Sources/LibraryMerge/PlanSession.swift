@@ -20,7 +20,7 @@ package final class PlanSession: ImportSession {
   /// Handles of the categories this plan creates, beyond every existing one's.
   private let firstNewID: Int64
   /// The outline's index of each existing category.
-  private var existing: [CategoryID: Int] = [:]
+  private let existing: [CategoryID: Int]
   /// Texts each existing category held, by their exact UTF-8 bytes, built when first asked: a
   /// byte-equal text is an equal one, found without Unicode normalization.
   private var exactTexts: [CategoryID: Set<ExactText>] = [:]
@@ -34,9 +34,11 @@ package final class PlanSession: ImportSession {
     self.facts = facts
     outline = library.outline
     firstNewID = (library.categories.map(\.id.rawValue).max() ?? 0) + 1
+    var existing: [CategoryID: Int] = [:]
     for (index, category) in library.categories.enumerated() where existing[category.id] == nil {
       existing[category.id] = index
     }
+    self.existing = existing
   }
 
   package func heldBeforeImport(_ text: String, in category: CategoryID) -> Bool {
@@ -64,7 +66,7 @@ package final class PlanSession: ImportSession {
       ? .new(Int(newIndex)) : .existing(category)
     plan.dittos.append(
       PlannedDitto(target: target, text: text, useCount: useCount, sortOrder: sortOrder))
-    plan.createsProfile = !library.hasProfile
+    if !plan.createsProfile, !library.hasProfile { plan.createsProfile = true }
   }
 }
 
