@@ -173,6 +173,11 @@ package final class LegacyStoreReader {
       defer { statement.reset() }
       let planning = summary
       var rows: [HeldWalk.Row] = []
+      // Room for every row at once (the table's rows, up to what is held): no copy as it grows.
+      // Only a hint: when the count fails, the scan below meets the same damage and names it.
+      if let rowCount = Self.rowCountHint(of: source.table, in: store.database) {
+        rows.reserveCapacity(min(Self.heldRowBudget, rowCount))
+      }
       var holding = true
       var heldBytes = 0
       while try statement.step() {
@@ -437,6 +442,17 @@ package final class LegacyStoreReader {
     }
   }
 
+  /// How many rows `table` holds, for reserving room; nil when SQLite cannot tell.
+  private static func rowCountHint(of table: String, in database: Database) -> Int? {
+    do {
+      let count = try database.makeStatement(sql: "SELECT count(*) FROM \(table) NOT INDEXED")
+        .scalarInt64()
+      return count.map { Int(clamping: $0) }
+    } catch {
+      return nil
+    }
+  }
+
   /// The positions of `rows` in walk order (`r, k NULLS LAST, p`), sorted on plain keys (no row
   /// is copied): grouped by rank first (a counting pass: ranks are category positions), then
   /// each category's rows sorted by order key and `Z_PK`, unless they already are.
@@ -472,11 +488,33 @@ package final class LegacyStoreReader {
     }
     // `starts[rank]` is now where rank `rank` begins and `starts[rank + 1]` where it ends.
     keys.withUnsafeMutableBufferPointer { keys in
+      func isSorted(_ range: Range<Int>) -> Bool {
+        !range.dropFirst().contains(where: { keys[$0] < keys[$0 - 1] })
+      }
       for rank in 0..<ranks {
         let range = starts[rank]..<starts[rank + 1]
-        if range.dropFirst().contains(where: { keys[$0] < keys[$0 - 1] }) {
-          keys[range].sort()
+        if isSorted(range) { continue }
+        // Most categories: every row has a key and the keys span less than 2^44. Each is then
+        // sorted as one word (its key above its position), and checked: keys that repeat, whose
+        // order is `Z_PK`'s, may need the whole comparison.
+        let positionBits = 20
+        if range.count < 1 << positionBits,
+          !keys[range].contains(where: { $0.missing != 0 }),
+          let low = keys[range].lazy.map(\.key).min(),
+          let high = keys[range].lazy.map(\.key).max(),
+          high - low < 1 << (64 - positionBits)
+        {
+          let original = Array(keys[range])
+          var words = original.enumerated().map { position, key in
+            (key.key - low) << positionBits | UInt64(position)
+          }
+          words.sort()
+          for (offset, word) in words.enumerated() {
+            keys[range.lowerBound + offset] = original[Int(word & (1 << positionBits - 1))]
+          }
+          if isSorted(range) { continue }
         }
+        keys[range].sort()
       }
     }
     return keys.map(\.index)
