@@ -150,6 +150,9 @@ package final class StoreSnapshot {
           throw SnapshotError.from(error, file: path)
         }
       }
+      if (copied["-wal"] ?? 0) == 0, header.count > 19, header[18] == 2, header[19] == 2 {
+        try markRollbackMode(mainCopy, file: path)
+      }
     } catch {
       folder.remove()
       throw error
@@ -235,4 +238,21 @@ package final class StoreSnapshot {
     }
   }
 
+}
+
+/// Marks the copy of a WAL database that has no `-wal` as a rollback-journal one (bytes 18 and
+/// 19 of its header, the file format's write and read versions, from 2 to 1). Every page is in
+/// the main file, so SQLite reads the same database; it then makes no `-wal` beside the copy to
+/// read it (a file made and removed per read). Only the private copy is written.
+private func markRollbackMode(_ copy: String, file: String) throws(SnapshotError) {
+  let descriptor = open(copy, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+  guard descriptor >= 0 else {
+    throw .ioError(file: file, reason: "the snapshot copy cannot be opened (errno \(errno))")
+  }
+  defer { close(descriptor) }
+  let versions: [UInt8] = [1, 1]
+  let written = versions.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, 2, 18) }
+  guard written == 2 else {
+    throw .ioError(file: file, reason: "the snapshot copy cannot be written (errno \(errno))")
+  }
 }

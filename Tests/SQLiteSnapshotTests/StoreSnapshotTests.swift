@@ -29,9 +29,40 @@ import Testing
     let database = try snapshot.open(displayName: path)
     let dittos = try database.makeStatement(sql: "SELECT count(*) FROM ZDITTO").scalarInt64()
     #expect(dittos == 6)
+    // Read in WAL mode (its rows are only in the -wal), its index in memory: no -shm made.
+    let copy = try Data(contentsOf: URL(fileURLWithPath: snapshot.mainCopy))
+    #expect(copy[18] == 2 && copy[19] == 2)
+    #expect(try FileStatus.of(path: snapshot.mainCopy + "-shm") == nil)
     try database.close()
     snapshot.remove()
     #expect(try FileStatus.of(path: snapshot.directory) == nil)
+    #expect(try FileHashes(of: folder.path) == before)
+  }
+
+  /// A WAL store whose every page is in its main file (no `-wal` beside it) reads the same from
+  /// its copy, and reading the copy makes nothing beside it: the copy is marked as a
+  /// rollback-journal database, the original keeps its header and every byte.
+  @Test func aCheckpointedWALStoreIsReadWithNothingMadeBesideTheCopy() throws {
+    let folder = try TemporaryDirectory("snapshot-checkpointed")
+    let path = try Self.store(in: folder, journal: .walCheckpointed)
+    let original = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(original[18] == 2 && original[19] == 2)
+    let before = try FileHashes(of: folder.path)
+    let snapshot = try StoreSnapshot(of: path)
+    #expect(!snapshot.hasWAL)
+    let database = try snapshot.open(displayName: path)
+    let dittos = try database.makeStatement(sql: "SELECT count(*) FROM ZDITTO").scalarInt64()
+    #expect(dittos == 6)
+    let copy = try Data(contentsOf: URL(fileURLWithPath: snapshot.mainCopy))
+    #expect(copy[18] == 1 && copy[19] == 1)
+    #expect(copy.count == original.count)
+    #expect(copy.prefix(18) == original.prefix(18))
+    #expect(copy.dropFirst(20) == original.dropFirst(20))
+    let beside = try FileManager.default.contentsOfDirectory(atPath: snapshot.directory)
+      .filter { $0.hasPrefix("Ditto.sqlite") }
+    #expect(beside == ["Ditto.sqlite"])
+    try database.close()
+    snapshot.remove()
     #expect(try FileHashes(of: folder.path) == before)
   }
 
