@@ -8,17 +8,23 @@ import SafeFiles
 /// the file system stamps times with is coarser than the copy took.
 struct StoreFingerprint: Equatable {
   private var files: [File?]
+  /// True when the files the paths name are exactly the ones opened (given to the initializer):
+  /// none appeared, went or was replaced since. A copy made from those descriptors is then a copy
+  /// of the files the fingerprint describes.
+  private(set) var matchesOpened = true
 
   private struct File: Equatable {
     var status: FileStatus
     var header: [UInt8]
   }
 
-  /// The fingerprint of the store at `path`.
+  /// The fingerprint of the store at `path`, each file's header read through `opened` (its
+  /// descriptor, by suffix) when it holds that file, so a snapshot opens each file once; a file
+  /// not in `opened` is opened here.
   ///
   /// - Throws: ``SnapshotError`` when the main file is missing or is not a regular file, or when
   ///   a file cannot be examined (permissions, I/O).
-  init(of path: String) throws(SnapshotError) {
+  init(of path: String, opened: [String: ReadOnlyFile] = [:]) throws(SnapshotError) {
     files = []
     for (suffix, headerBytes) in [("", 100), ("-wal", 32), ("-journal", 28)] {
       let file = path + suffix
@@ -30,25 +36,31 @@ struct StoreFingerprint: Equatable {
       }
       guard let status else {
         if suffix.isEmpty { throw .notFound(file: path) }
+        if opened[suffix] != nil { matchesOpened = false }
         files.append(nil)
         continue
       }
       guard status.kind == .regular else {
         if suffix.isEmpty { throw .notARegularFile(file: path, kind: status.kind) }
+        if opened[suffix] != nil { matchesOpened = false }
         files.append(File(status: status, header: []))
         continue
       }
-      let opened: ReadOnlyFile
-      do {
-        opened = try ReadOnlyFile(path: file)
-      } catch {
-        throw SnapshotError.from(error, file: file)
-      }
       let header: [UInt8]
       do {
-        header = try opened.read(count: headerBytes, at: 0)
-      } catch {
+        // The descriptor already held, while the path still names what it reads; else a new one.
+        if let held = opened[suffix], try held.status().identity == status.identity {
+          header = try held.read(count: headerBytes, at: 0)
+        } else {
+          matchesOpened = false
+          header = try ReadOnlyFile(path: file).read(count: headerBytes, at: 0)
+        }
+      } catch let error as FileAccessError {
         throw SnapshotError.from(error, file: file)
+      } catch let error as SafeFileError {
+        throw SnapshotError.from(error, file: file)
+      } catch {
+        throw .ioError(file: file, reason: "\(error)")
       }
       files.append(File(status: status, header: header))
     }

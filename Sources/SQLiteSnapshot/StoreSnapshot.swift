@@ -60,16 +60,22 @@ package final class StoreSnapshot {
     while true {
       tries += 1
       if tries > 1 { Self.pause(beforeTry: tries) }
-      let before = try StoreFingerprint(of: path)
+      // Each file is opened once per try: the fingerprints read their headers through the
+      // descriptors the copy reads, and a try whose files were not those the paths name (one
+      // appeared, went or was replaced between the two) is a moving store's.
+      let opened = try Self.openFiles(path)
+      let before = try StoreFingerprint(of: path, opened: opened)
+      guard before.matchesOpened || tries >= Self.copyAttempts else { continue }
+      guard before.matchesOpened else { throw .changing(file: path, attempts: tries) }
       let copy: Copy
       do {
-        copy = try Self.copyOnce(path, requireSQLiteHeader: requireSQLiteHeader)
+        copy = try Self.copyOnce(path, opened: opened, requireSQLiteHeader: requireSQLiteHeader)
       } catch {
         // A verdict on bytes that were changing under us says nothing: try again. (A store that
         // cannot even be examined now has moved too; the next try says why.)
         let moved: Bool
         do {
-          moved = try StoreFingerprint(of: path) != before
+          moved = try StoreFingerprint(of: path, opened: opened) != before
         } catch {
           moved = true
         }
@@ -79,7 +85,7 @@ package final class StoreSnapshot {
         }
         continue
       }
-      if try StoreFingerprint(of: path) == before {
+      if try StoreFingerprint(of: path, opened: opened) == before {
         folder = copy.folder
         header = copy.header
         copiedBytes = copy.copiedBytes
@@ -101,15 +107,33 @@ package final class StoreSnapshot {
     var copiedBytes: [String: Int64]
   }
 
-  private static func copyOnce(_ path: String, requireSQLiteHeader: Bool) throws(SnapshotError)
-    -> Copy
-  {
-    let main: ReadOnlyFile
+  /// The store's files opened for reading, by suffix ("" for the main file, which must be there;
+  /// a sidecar that is not there is left out).
+  ///
+  /// - Throws: ``SnapshotError`` naming the file that cannot be opened.
+  private static func openFiles(_ path: String) throws(SnapshotError) -> [String: ReadOnlyFile] {
+    var opened: [String: ReadOnlyFile] = [:]
     do {
-      main = try ReadOnlyFile(path: path)
+      opened[""] = try ReadOnlyFile(path: path)
     } catch {
       throw SnapshotError.from(error, file: path)
     }
+    for suffix in copiedSuffixes {
+      do {
+        opened[suffix] = try ReadOnlyFile(path: path + suffix)
+      } catch .access(let error) where error.isNotFound {
+        continue
+      } catch {
+        throw SnapshotError.from(error, file: path + suffix)
+      }
+    }
+    return opened
+  }
+
+  private static func copyOnce(
+    _ path: String, opened: [String: ReadOnlyFile], requireSQLiteHeader: Bool
+  ) throws(SnapshotError) -> Copy {
+    guard let main = opened[""] else { throw .notFound(file: path) }
     let header: [UInt8]
     do {
       header = try main.read(count: 100, at: 0)
@@ -136,14 +160,7 @@ package final class StoreSnapshot {
         throw SnapshotError.from(error, file: path)
       }
       for suffix in copiedSuffixes {
-        let sidecar: ReadOnlyFile
-        do {
-          sidecar = try ReadOnlyFile(path: path + suffix)
-        } catch .access(let error) where error.isNotFound {
-          continue
-        } catch {
-          throw SnapshotError.from(error, file: path + suffix)
-        }
+        guard let sidecar = opened[suffix] else { continue }
         do {
           copied[suffix] = try sidecar.copy(to: mainCopy + suffix)
         } catch {

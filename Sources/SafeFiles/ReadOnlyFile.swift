@@ -65,6 +65,18 @@ package final class ReadOnlyFile {
     close(descriptor)
   }
 
+  /// The opened file's status now (`fstat` on the descriptor: size and times as they are, the
+  /// identity of the object read, whatever its path names meanwhile).
+  ///
+  /// - Throws: ``FileAccessError`` when `fstat` fails.
+  package func status() throws(FileAccessError) -> FileStatus {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw FileAccessError(path: path, operation: "fstat", code: errno)
+    }
+    return FileStatus(info)
+  }
+
   /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
   ///
   /// - Throws: ``FileAccessError`` on an I/O error.
