@@ -10,7 +10,7 @@ import Testing
 /// count, over a family of stores (orphans, NULL and repeated order keys, NULL and empty texts,
 /// categories without a profile, several profiles, empty categories); a store past the budget,
 /// or one whose order keys are not integers, is walked by SQLite again.
-@Suite struct HeldWalkTests {
+@Suite struct HeldWalkFamilyTests {
   /// Items of a walk, as comparable values.
   static func items(_ reader: LegacyStoreReader) throws -> ([String], LegacyReadSummary) {
     var items: [String] = []
@@ -24,7 +24,7 @@ import Testing
   }
 
   static func spec(seed: UInt64) -> LegacyStoreSpec {
-    var generator = SeededGenerator(seed: 0x4E1D + seed)
+    var generator = SeededGenerator(seed: FamilySeed.base(0x4E1D) &+ seed)
     func ditto(_ index: Int) -> LegacyStoreSpec.Ditto {
       let texts: [String?] = [
         nil, "", "same", "ditto \(index)", "naïve \(index % 3)", "日本 \(index)",
@@ -61,7 +61,8 @@ import Testing
     for seed in 0..<UInt64(40) {
       let folder = try TemporaryDirectory("held")
       let path = folder.appending("Ditto.sqlite")
-      try LegacyStoreWriter.write(Self.spec(seed: seed), to: path, seed: seed)
+      try LegacyStoreWriter.write(
+        Self.spec(seed: seed), to: path, seed: FamilySeed.base(0x4E1D) &+ seed)
       try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
         do {
           let counted = try LegacyStoreReader(store: store)
