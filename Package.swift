@@ -332,7 +332,7 @@ let package = Package(
 // `swift test` never build them (they need `-sanitize=fuzzer`). Their seed corpus is
 // Fuzz/corpus/<name>/.
 let fuzzers: [(name: String, modules: [Target.Dependency])] = [
-  ("legacy-store", ["LegacyStore"]),
+  ("legacy-store", ["LegacyStore", "StoreFixtures"]),
   (
     "defaults-plist",
     ["LegacyMigration", "ContainerFiles", "PropertyLists", "LibraryMerge", "Telemetry"]

@@ -265,7 +265,9 @@ extension RebuiltFile {
 
   static func isEngineInput(_ entry: ManifestEntry) -> Bool {
     let name = (entry.relativePath.split(separator: "/").last.map(String.init) ?? "").lowercased()
-    if name.hasPrefix("ditto.sqlite") { return true }
+    // The store, its `-wal` and `-journal`; never its `-shm`, an index SQLite rebuilds from the
+    // `-wal` (a snapshot never copies it): one that cannot be rebuilt takes nothing from the file.
+    if name.hasPrefix("ditto.sqlite") { return !name.hasSuffix("-shm") }
     return entry.dittoDomain == .appGroup
       && entry.relativePath == "Library/Preferences/group.io.kern.ditto.plist"
   }

@@ -11,18 +11,6 @@ import Testing
 /// categories without a profile, several profiles, empty categories); a store past the budget,
 /// or one whose order keys are not integers, is walked by SQLite again.
 @Suite struct HeldWalkFamilyTests {
-  /// Items of a walk, as comparable values.
-  static func items(_ reader: LegacyStoreReader) throws -> ([String], LegacyReadSummary) {
-    var items: [String] = []
-    let summary = try reader.walk { item in
-      switch item {
-      case .category(let title, let origin): items.append("category \(title) \(origin)")
-      case .ditto(let ditto): items.append("ditto \(ditto.text) \(ditto.useCount)")
-      }
-    }
-    return (items, summary)
-  }
-
   static func spec(seed: UInt64) -> LegacyStoreSpec {
     var generator = SeededGenerator(seed: FamilySeed.base(0x4E1D) &+ seed)
     func ditto(_ index: Int) -> LegacyStoreSpec.Ditto {
@@ -67,8 +55,8 @@ import Testing
         do {
           let counted = try LegacyStoreReader(store: store)
           let summary = try counted.count()
-          let replayed = try Self.items(counted)
-          let walked = try Self.items(try LegacyStoreReader(store: store))
+          let replayed = try WalkTranscript.of(counted)
+          let walked = try WalkTranscript.of(try LegacyStoreReader(store: store))
           #expect(replayed.0 == walked.0, "seed \(seed)")
           #expect(replayed.1 == walked.1, "seed \(seed)")
           #expect(summary == walked.1, "seed \(seed)")
@@ -96,7 +84,7 @@ import Testing
       do {
         let reader = try LegacyStoreReader(store: store)
         #expect(try reader.count().dittos == count)
-        let walked = try Self.items(reader)
+        let walked = try WalkTranscript.of(reader)
         #expect(walked.1.dittos == count)
         #expect(walked.0.count == count + 1)
       } catch let error as LegacyStoreError {
@@ -125,8 +113,8 @@ import Testing
         #expect(summary.dittos == 1)
         #expect(summary.skippedEmptyTexts == 1)
         #expect(try counted.categoryTitles() == ["kept"])
-        let replayed = try Self.items(counted)
-        let walked = try Self.items(try LegacyStoreReader(store: store))
+        let replayed = try WalkTranscript.of(counted)
+        let walked = try WalkTranscript.of(try LegacyStoreReader(store: store))
         #expect(replayed.0 == ["category kept profile(1)", "ditto a 0"])
         #expect(replayed.0 == walked.0)
         #expect(summary == walked.1)

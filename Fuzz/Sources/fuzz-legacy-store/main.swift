@@ -1,5 +1,6 @@
 import FuzzSupport
 import LegacyStore
+import StoreFixtures
 
 // The legacy reader over a hostile store: input = `Ditto.sqlite` and its `-wal` (SplitInput).
 // CoreDataStore (entities, row counts, metadata plist) and LegacyStoreReader (the whole 2.x walk) on
@@ -9,18 +10,6 @@ import LegacyStore
 // replayed) give what a reader that walks through SQLite alone gives, item for item and count for
 // count, whenever both read the store.
 let scratch = Scratch()
-
-/// The items of a walk as comparable text, and its counts.
-func items(_ reader: LegacyStoreReader) throws -> ([String], LegacyReadSummary) {
-  var items: [String] = []
-  let summary = try reader.walk { item in
-    switch item {
-    case .category(let title, let origin): items.append("category \(title) \(origin)")
-    case .ditto(let ditto): items.append("ditto \(ditto.text) \(ditto.useCount)")
-    }
-  }
-  return (items, summary)
-}
 
 FuzzDriver.run { bytes in
   let path = scratch.writeDatabase(bytes, named: "Ditto.sqlite")
@@ -32,8 +21,8 @@ FuzzDriver.run { bytes in
     _ = try LegacyStoreReader(store: store).read()
     let counted = try LegacyStoreReader(store: store)
     let summary = try counted.count()
-    let replayed = try items(counted)
-    let walked = try items(try LegacyStoreReader(store: store))
+    let replayed = try WalkTranscript.of(counted)
+    let walked = try WalkTranscript.of(try LegacyStoreReader(store: store))
     FuzzDriver.expect(replayed.0 == walked.0, "the replayed walk differs from SQLite's")
     FuzzDriver.expect(replayed.1 == walked.1, "the replayed walk's counts differ from SQLite's")
     FuzzDriver.expect(summary == walked.1, "the survey's counts differ from the walk's")
