@@ -181,6 +181,24 @@ import Testing
     #expect((json.json?["next"] as? [String])?.count == 2)
   }
 
+  /// A backup that lists its 3.x library but does not give it (the stored file gone, or one that
+  /// cannot be decrypted) was not "made before Ditto 3.0": the library could not be read, nothing
+  /// is imported and nothing is made under `--out`.
+  @Test func aLibraryTheBackupListsButDoesNotGiveIsNotABackupMadeBefore3() throws {
+    let folder = try TemporaryDirectory("backup-library-gone")
+    let backup = folder.appending("device")
+    try DittoBackupFixture.build(at: backup, date: Self.older)
+    let id = BackupBuilder.fileID(domain: DittoDomain.appGroupDomain, relativePath: "Ditto.store")
+    try FileManager.default.removeItem(atPath: backup + "/" + id.prefix(2) + "/" + id)
+    let out = folder.appending("out")
+    let run = try ToolRunner.runProcess(["backup", "recover", backup, "--out", out])
+    #expect(run.exitCode == 74, "\(run.standardError)")
+    #expect(!run.standardError.contains("made before Ditto 3.0"), "\(run.standardError)")
+    #expect(run.standardError.contains("could not be rebuilt"), "\(run.standardError)")
+    #expect(run.outcomeLines.isEmpty, "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
   @Test func withoutOutItRebuildsIntoANewTemporaryFolderAndSaysWhere() throws {
     let folder = try TemporaryDirectory("backup-temp")
     let backup = folder.appending("udid")

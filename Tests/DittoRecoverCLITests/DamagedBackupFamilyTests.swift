@@ -125,7 +125,7 @@ import Testing
       if recover.exitCode != 0, !recover.standardOutput.contains("inserted") {
         #expect(
           !FileManager.default.fileExists(atPath: recoveredFolder),
-          "\(label): recover left a folder")
+          "\(label): recover left a folder: \(recover.exitCode) \(recover.standardOutput) \(recover.standardError)")
       }
       for (name, run) in [("list", list), ("extract", extract), ("recover", recover)] {
         #expect([0, 65, 66, 74].contains(run.exitCode), "\(label): \(name) exit \(run.exitCode)")

@@ -76,6 +76,17 @@ struct BackupRecoverCommand: Command {
       rebuild, chosen: chosen, summaries: summaries, invocation: context.invocation)
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
     let libraryPath = library ?? layout.defaultLibraryPath
+    if library == nil, let unrebuilt = Self.libraryNotRebuilt(rebuild) {
+      // The backup lists its library but does not give it: "could not read", never "made before
+      // Ditto 3.0"; nothing is imported and nothing is left under --out.
+      throw LibraryFailure(
+        DestinationError(
+          .readFailed, file: libraryPath,
+          reason: "the backup lists it, but it could not be rebuilt (\(unrebuilt))"),
+        explanation:
+          "\(chosen.backup.path) holds a Ditto 3.x library (\(Self.libraryRelativePath)), but it could not be rebuilt from the backup (\(unrebuilt)): nothing was imported, and nothing was made\(out.map { " under \($0)" } ?? "")"
+      )
+    }
     if library == nil, !LibraryFailure.exists(libraryPath) {
       // The rebuilt files are the answer here: published first, then described where they are.
       let final = try staged.publish()
@@ -147,6 +158,20 @@ struct BackupRecoverCommand: Command {
     // are named where they are now.
     result.moved = (built, output)
     return result
+  }
+
+  /// Where the App Group container keeps the 3.x library (``ContainerLayout/defaultLibraryPath``).
+  static let libraryRelativePath = "Ditto.store"
+
+  /// Why the library the backup lists (its `Ditto.store`, or a sidecar of it) was not rebuilt; nil
+  /// when it was, or when the backup lists none.
+  static func libraryNotRebuilt(_ rebuild: RebuildReport) -> String? {
+    let failed = rebuild.files.first { file in
+      file.domain == DittoDomain.appGroupDomain
+        && [libraryRelativePath, libraryRelativePath + "-wal"].contains(file.relativePath)
+        && [.missing, .failed, .refused].contains(file.status)
+    }
+    return failed.map { "\($0.relativePath): \($0.status.rawValue): \($0.reason ?? "")" }
   }
 
   /// A backup made before Ditto 3.0 holds no library to recover into: what its rebuilt files hold,

@@ -22,7 +22,7 @@ struct MigrateCommand: Command {
   func run(_ context: ToolContext) throws -> CommandOutput {
     try target.validate(context)
     if !isDryRun { try target.requireLibrary() }
-    try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
+    let here = try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
     let migrator = target.makeMigrator(context)
     let outcome = isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeeded()
     switch outcome {
@@ -35,7 +35,8 @@ struct MigrateCommand: Command {
     case .attempted(let report):
       return ReportRendering.output(
         report, libraryPath: target.libraryPath, folders: target, context: context,
-        salvageWouldGive: ReportRendering.salvageWouldGive(report, migrator: migrator))
+        salvageWouldGive: ReportRendering.salvageWouldGive(
+          report, survey: here ?? migrator.survey(.contentsAndSalvage)))
     }
   }
 }

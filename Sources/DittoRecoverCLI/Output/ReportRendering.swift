@@ -44,16 +44,16 @@ enum ReportRendering {
   }
 
   /// For an automatic attempt that found legacy data it did not read (a damaged store, a lone
-  /// `-wal`): what salvage would rebuild, read now through the same survey as `status` and
-  /// `recover` (nothing written). Nil on the manual path, for a transient failure, or when salvage
-  /// finds nothing.
-  static func salvageWouldGive(_ report: MigrationReport, migrator: LegacyDataMigrator)
-    -> SalvageEstimate?
-  {
+  /// `-wal`): what salvage would rebuild, from `survey` (the folder read's, salvage counted: the
+  /// same as `status` and `recover` read; nothing written), asked for only then. Nil on the manual
+  /// path, for a transient failure, or when salvage finds nothing.
+  static func salvageWouldGive(
+    _ report: MigrationReport, survey: @autoclosure () -> LegacySurvey
+  ) -> SalvageEstimate? {
     guard report.trigger == .auto, report.outcome == .foundUnreadable,
       report.transientReason == nil
     else { return nil }
-    let survey = migrator.survey(.contentsAndSalvage)
+    let survey = survey()
     var estimate = SalvageEstimate(
       dittos: 0, neverCommitted: survey.neverCommittedDittos, files: survey.neverCommittedFiles)
     for source in survey.sources(for: .manual) {

@@ -137,7 +137,7 @@ struct ContainerOptions {
   {
     guard hasContainer, let resolution = containerResolution else { return nil }
     var findings = NearbyCopies.search(given: resolution.given, folder: layout.container)
-    let here = survey ?? NearbyCopies.survey(of: layout.container)
+    let here = survey ?? surveyRead()
     // A store the folder's own probe names through a link is that link's, not a copy.
     let linkedHere = Set(here.skipped.compactMap { NearbyCopies.resolved($0.path) })
     findings.copies.removeAll {
@@ -218,9 +218,28 @@ struct ContainerOptions {
   /// path, which would set its flag), else names the copies on standard error and goes on. Never
   /// guesses: each copy is named with the command that reads it, and the space searched is said.
   ///
+  /// - Returns: the folder read's survey (``surveyRead()``) when there is a container to search
+  ///   around: what an attempt on it reads, for the caller to use rather than survey again.
   /// - Throws: ``InputError``.
-  func requireNoBetterCopy(_ context: ToolContext, stopsWhenFewer: Bool) throws(InputError) {
-    guard let (findings, here) = nearbyAndHere(given: nil) else { return }
+  @discardableResult
+  func requireNoBetterCopy(_ context: ToolContext, stopsWhenFewer: Bool) throws(InputError)
+    -> LegacySurvey?
+  {
+    guard let (findings, here) = nearbyAndHere(given: nil) else { return nil }
+    try requireNoBetterCopy(context, findings: findings, here: here, stopsWhenFewer: stopsWhenFewer)
+    return here
+  }
+
+  /// What the folder read holds, surveyed as an attempt reads it (the container and the home,
+  /// salvage counted, the App Group defaults' keys), nothing logged or written.
+  func surveyRead() -> LegacySurvey {
+    LegacySurvey.of(layout, defaults: AppGroupDefaults(path: layout.defaultsPath))
+  }
+
+  private func requireNoBetterCopy(
+    _ context: ToolContext, findings: NearbyCopies.Findings, here: LegacySurvey,
+    stopsWhenFewer: Bool
+  ) throws(InputError) {
     let copies = findings.copies
     let space = findings.space
     guard !copies.isEmpty else {
