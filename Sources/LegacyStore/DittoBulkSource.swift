@@ -36,8 +36,6 @@ package struct DittoBulkSource: Sendable {
 
   /// The ORDER BY of walk order over ``orderedCTE(extraColumns:)``'s `ordered` rows.
   package static let walkOrder = "r, k NULLS LAST, p"
-  /// Keeps the rows the reader keeps (a NULL or empty text is skipped).
-  package static let nonEmptyText = "t IS NOT NULL AND t <> ''"
 
   /// The name of the SQL function ``orderedCTE(lookup:extraColumns:)`` calls: register it with
   /// ``lookupRows(values:)`` on the connection that runs the statement.

@@ -297,11 +297,12 @@ package final class LegacyStoreReader {
     }
     var planning = LegacyReadSummary()
     var plan = try planListedCategories(summary: &planning)
-    // 4. "Recovered", when a ditto with a text has no (known) category.
+    // 4. "Recovered", when a ditto with a text has no (known) category. A text is one whose bytes
+    // are not empty, as every pass reads it (a zero-length blob is empty; one NUL byte is not).
     let orphans = dittoQuery(for: .withoutCategory, schema: "main")
     let probe = try store.database.makeStatement(
       sql:
-        "SELECT 1 FROM \(orphans.table) WHERE (\(orphans.filter)) AND ZTEXT IS NOT NULL AND ZTEXT <> '' LIMIT 1"
+        "SELECT 1 FROM \(orphans.table) WHERE (\(orphans.filter)) AND ZTEXT IS NOT NULL AND CAST(ZTEXT AS BLOB) <> x'' LIMIT 1"
     )
     if try probe.step() { plan.append(Self.recoveredCategory) }
     probe.reset()

@@ -125,4 +125,37 @@ import Testing
       }
     }
   }
+
+  /// Texts SQLite does not store as text, without a category: a zero-length blob is empty (skipped,
+  /// and no `Recovered` for it), a blob of one NUL byte and a number are texts. The survey's pass,
+  /// its replay and SQLite's own walk agree on each.
+  @Test(arguments: ["x''", "x'00'", "42", "''"])
+  func anOrphanWhoseTextIsNotTextIsReadAlikeByEveryPass(value: String) throws {
+    let folder = try TemporaryDirectory("held-odd-text")
+    let path = folder.appending("Ditto.sqlite")
+    let spec = LegacyStoreSpec(
+      categories: [.init(title: "kept", dittos: [.init(text: "a")])],
+      dittosWithoutCategory: [.init(text: "orphan")])
+    try LegacyStoreWriter.write(spec, to: path, journal: .delete)
+    let database = try Database(path: path, mode: .readWrite)
+    try database.execute(sql: "UPDATE ZDITTO SET ZTEXT = \(value) WHERE ZCATEGORY IS NULL")
+    try database.close()
+    try CoreDataStore.withSnapshot(of: path) { store throws(LegacyStoreError) in
+      do {
+        let counted = try LegacyStoreReader(store: store)
+        let summary = try counted.count()
+        let replayed = try WalkTranscript.of(counted)
+        let walked = try WalkTranscript.of(try LegacyStoreReader(store: store))
+        #expect(replayed.0 == walked.0, "\(value)")
+        #expect(summary == walked.1, "\(value)")
+        #expect(
+          try counted.categoryTitles()
+            == (summary.dittosWithoutCategory > 0 ? ["kept", "Recovered"] : ["kept"]))
+      } catch let error as LegacyStoreError {
+        throw error
+      } catch {
+        Issue.record("\(error)")
+      }
+    }
+  }
 }
