@@ -162,24 +162,6 @@ package final class BackupBuilder {
     rows.append(row)
   }
 
-  /// Adds every file of a folder on disk (recursively) to `domain`, with its relative path.
-  package func addTree(_ folder: String, domain: String) throws {
-    let names = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
-    for name in names {
-      var isDirectory: ObjCBool = false
-      let path = folder + "/" + name
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        continue
-      }
-      if isDirectory.boolValue {
-        try addFolder(domain: domain, relativePath: name)
-      } else {
-        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
-        try addFile(domain: domain, relativePath: name, contents: Array(contents))
-      }
-    }
-  }
-
   /// Writes `Manifest.db` with the schema of a Finder backup and every row added so far (encrypted
   /// with the manifest key when the backup is).
   package func writeManifest(to name: String = "Manifest.db") throws {

@@ -240,12 +240,6 @@ public final class LegacyDataMigrator: Sendable {
     survey(.contents).chosen
   }
 
-  /// The legacy side of an attempt `trigger` starts: the survey, and the sources it would import, open
-  /// and ready to stream. Writes nothing (``LegacySources/gather(_:defaults:for:logger:)``).
-  package func legacySources(for trigger: MigrationSource) -> LegacySources {
-    LegacySources.gather(layout, defaults: legacyDefaults, for: trigger, logger: logger)
-  }
-
   /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.
   ///
   /// - Throws: ``DefaultsError/unreadable(file:reason:)`` when they cannot be read, and when their

@@ -257,16 +257,6 @@ package struct LegacySurvey: Sendable {
     }
   }
 
-  /// Dittos that read as they are (the store a migration imports, and the defaults' keys).
-  package var readableDittos: Int {
-    var total = 0
-    if let dittos = storeToImport?.dittos { total += dittos }
-    if case .read(let content) = defaults {
-      total += (content.pending + content.version1).reduce(0) { $0 + $1.dittos.count }
-    }
-    return total
-  }
-
   /// One source an attempt would import, and how much it holds.
   package struct Source: Sendable, Equatable {
     /// Where a source's dittos come from.

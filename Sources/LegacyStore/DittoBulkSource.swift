@@ -1,15 +1,14 @@
 import SQLiteDB
 
 /// A Ditto store described as SQL: its categories in walk order and one statement shape that yields
-/// every ditto in walk order, for the reader's own walk and for a connection that ATTACHes the
-/// snapshot and copies rows with `INSERT … SELECT` (no row passing through Swift).
+/// every ditto in walk order, for the reader's walk of a store too large to hold (and the survey's
+/// pass, which maps categories by the same rule).
 ///
 /// The dittos are read in one pass over the table (`NOT INDEXED`: a full scan, then one sort), which
 /// is how SQLite reads a large table fastest: following the category index instead fetches rows in
 /// key order, one page read per ditto when keys are scattered.
 ///
-/// Every table name is qualified with ``schema``; for `INSERT … SELECT`, the snapshot at
-/// ``databasePath`` must be attached under that name (read-only).
+/// Every table name is qualified with ``schema``.
 package struct DittoBulkSource: Sendable {
   /// One category in walk order.
   package struct Category: Sendable {
@@ -19,8 +18,6 @@ package struct DittoBulkSource: Sendable {
     package var key: Int64?
   }
 
-  /// The snapshot copy of the store's main file (its `-wal` beside it).
-  package var databasePath: String
   /// The schema name the SQL expects the store under.
   package var schema: String
   /// Categories in walk order (`Recovered` last, when planned).
@@ -90,32 +87,11 @@ package struct DittoBulkSource: Sendable {
 }
 
 extension LegacyStoreReader {
-  /// Describes the store as SQL over the snapshot attached as `schema`; nil when the store cannot be
-  /// attached to a UTF-8 database (SQLite attaches only databases of the same text encoding), in which
-  /// case callers import its ``walk(_:)`` row by row.
-  ///
-  /// - Throws: ``LegacyStoreError``.
-  package func makeBulkSource(schema: String = "legacy") throws(LegacyStoreError)
-    -> DittoBulkSource?
-  {
-    guard storeTextEncoding == "UTF-8" else { return nil }
-    do {
-      var summary = LegacyReadSummary()
-      return try bulkSource(schema: schema, plan: planCategories(summary: &summary))
-    } catch let error as LegacyStoreError {
-      throw error
-    } catch let error as SQLiteError {
-      throw LegacyStoreError.from(error, file: file)
-    } catch {
-      throw .unreadable(file: file, reason: "\(error)")
-    }
-  }
-
   /// The SQL description of `plan` for tables in `schema`.
   func bulkSource(schema: String, plan: [PlannedCategory]) -> DittoBulkSource {
     let query = dittoQuery(for: .withoutCategory, schema: schema)
     return DittoBulkSource(
-      databasePath: snapshotPath, schema: schema,
+      schema: schema,
       categories: plan.map { category in
         let key: Int64?
         switch category.selection {

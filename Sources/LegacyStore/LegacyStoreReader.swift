@@ -107,9 +107,6 @@ package final class LegacyStoreReader {
   /// The store's text encoding (`UTF-8`, `UTF-16le`, `UTF-16be`).
   package var storeTextEncoding: String { store.textEncoding }
 
-  /// The snapshot copy SQLite reads.
-  package var snapshotPath: String { store.snapshot.mainCopy }
-
   /// Reads every category and ditto into memory.
   ///
   /// - Throws: ``LegacyStoreError``.

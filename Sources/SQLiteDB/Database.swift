@@ -198,29 +198,6 @@ package final class Database {
     try Statement(database: self, sql: sql)
   }
 
-  /// The rowid of the last row inserted on this connection.
-  package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
-  /// A read-only `file:` URI for `path`, for `ATTACH` on a connection opened with
-  /// ``Options/allowsURIFilenames``. Characters outside the URI's unreserved set are percent-encoded.
-  ///
-  /// Related SQLite documentation: <https://www.sqlite.org/uri.html>
-  package static func readOnlyURI(path: String) -> String {
-    var encoded = ""
-    for byte in path.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-        encoded.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let digits = Array("0123456789ABCDEF")
-        encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
-      }
-    }
-    return "file:" + encoded + "?mode=ro"
-  }
-
   /// Whether closing the last connection to a WAL database checkpoints it and deletes `-wal`/`-shm`
   /// (SQLite's default: on). A connection that must leave a file's bytes as they were (it only
   /// read, or rolled back) turns it off: `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`.

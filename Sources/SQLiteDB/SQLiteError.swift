@@ -36,9 +36,6 @@ package struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible 
   /// True when the file is not an SQLite database at all (garbage, encrypted, zeroed header).
   package var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
-  /// True when the file is a damaged database.
-  package var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
-
   /// True when a read-only connection cannot read the file as it is: a hot journal to roll back or a
   /// WAL to recover first (`SQLITE_READONLY_RECOVERY`, `_CANTLOCK`, `_ROLLBACK`, `_CANTINIT`,
   /// `_DIRECTORY`). A private copy may be reopened read-write so SQLite repairs it there.

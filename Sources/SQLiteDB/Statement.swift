@@ -77,19 +77,6 @@ package final class Statement {
     guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
   }
 
-  /// Binds UTF-8 bytes as TEXT without building a `String`. SQLite copies them before returning.
-  package func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-    // A zero-length buffer may have no base address; bind a static empty string then.
-    let empty: StaticString = ""
-    let start =
-      bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-      ?? UnsafeRawPointer(empty.utf8Start).assumingMemoryBound(to: CChar.self)
-    let rc = sqlite3_bind_text64(
-      handle, index, start, sqlite3_uint64(bytes.count), ditto_sqlite3_transient(),
-      UInt8(SQLITE_UTF8))
-    guard rc == SQLITE_OK else { throw database.error(code: rc, sql: sql) }
-  }
-
   /// Resets the statement and binds `values` to parameters 1, 2, …
   package func bind(_ values: SQLValue...) throws(SQLiteError) {
     try bind(values)
@@ -160,11 +147,6 @@ package final class Statement {
 
   /// Number of columns in the result.
   package var columnCount: Int32 { sqlite3_column_count(handle) }
-
-  /// The name of result column `index` (0-based).
-  package func columnName(at index: Int32) -> String {
-    sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
-  }
 
   /// The storage class of column `index` in the current row.
   package func columnType(at index: Int32) -> ColumnType {

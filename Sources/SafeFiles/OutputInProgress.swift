@@ -34,22 +34,6 @@ package final class OutputInProgress {
     return OutputInProgress(path: path, id: id)
   }
 
-  /// A new folder `<base>/<prefix>XXXXXX` (`mkdtemp`, mode 0700), its path with links resolved.
-  ///
-  /// - Throws: ``FileAccessError`` (`mkdtemp`, `realpath`).
-  package static func makeUniqueFolder(prefix: String, in base: String) throws(FileAccessError)
-    -> OutputInProgress
-  {
-    let (path, id) = try CreationRecording.record {
-      () throws(FileAccessError) -> (String, CreatedEntry?) in
-      let made = try PrivateDirectory.makeUnique(prefix: prefix, in: base, resolvingLinks: true)
-      return (
-        made.path, CreatedEntry(kind: .folder, path: made.path, identity: made.identity)
-      )
-    }
-    return OutputInProgress(path: path, id: id)
-  }
-
   /// An existing empty folder `path` (links in its path followed) that this run fills: an
   /// interruption removes what it holds and leaves the folder.
   ///

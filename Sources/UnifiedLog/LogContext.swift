@@ -64,9 +64,6 @@ package final class LogContext: @unchecked Sendable {
     }
   }
 
-  /// Whether a timesync boot record of `boot` is there.
-  package func hasTimesync(for boot: LogUUID) -> Bool { boots[boot] != nil }
-
   func wallClock(_ continuous: UInt64, boot: LogUUID, header: TraceV3Header?) -> Int64 {
     if let record = boots[boot] {
       var base = record.wallClock

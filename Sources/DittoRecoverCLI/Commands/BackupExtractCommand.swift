@@ -80,7 +80,7 @@ struct BackupExtractCommand: Command {
     if !failedInputs.isEmpty {
       // After the result, as the last word.
       output.trailer.append(
-        "Error: \(failedInputs.count) Ditto data files listed in the backup could not be rebuilt; the recovery file may be incomplete"
+        "Error: \(plural(failedInputs.count, "Ditto data file")) listed in the backup could not be rebuilt (\(failedInputs.map(\.relativePath).joined(separator: ", "))): the file holds only what could be read"
       )
       if output.exitCode == .success { output.exitCode = .dataError }
     }

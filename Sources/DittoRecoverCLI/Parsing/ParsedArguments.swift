@@ -89,9 +89,6 @@ package struct ParsedArguments: Sendable, Equatable {
     return parsed
   }
 
-  /// True when `option` was given at all.
-  package func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.spec.name] != nil }
-
   /// True when `flag` was given.
   package func isSet(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
