@@ -30,25 +30,3 @@ package struct LegacySourceReport: Sendable, Equatable {
     self.path = path
   }
 }
-
-extension LegacySourceReport {
-  /// The App Group defaults' sources: one per kind that holds content, or one `defaults` entry
-  /// carrying the error when the file could not be read.
-  package static func defaultsSources(
-    content: DefaultsLegacyContent?, error: DefaultsError?, path: String
-  ) -> [LegacySourceReport] {
-    if let error {
-      var report = LegacySourceReport(kind: .defaults, path: path)
-      report.error = error.description
-      return [report]
-    }
-    var reports: [LegacySourceReport] = []
-    if let content, !content.pending.isEmpty {
-      reports.append(LegacySourceReport(kind: .pending, path: path))
-    }
-    if let content, !content.version1.isEmpty {
-      reports.append(LegacySourceReport(kind: .v1, path: path))
-    }
-    return reports
-  }
-}

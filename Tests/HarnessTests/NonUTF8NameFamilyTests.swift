@@ -146,7 +146,11 @@ import Testing
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D81))
     for member in 0..<4 {
       let html = member % 2 == 1
-      let name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
+      var name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
+      // A name an earlier member drew (or wrote as its `-2`) is drawn again: this one is new.
+      while Self.contents(of: Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) != nil {
+        name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
+      }
       let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
       let word = Self.shellWord(html ? name : path)  // relative and absolute
       let command =
