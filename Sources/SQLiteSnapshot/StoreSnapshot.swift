@@ -50,8 +50,10 @@ package final class StoreSnapshot {
 
   /// Copies the store at `path` and its sidecars into a new private folder.
   ///
-  /// - Parameter requireSQLiteHeader: when true (the default), a main file that does not start with
-  ///   `SQLite format 3\0` is refused before anything is copied.
+  /// - Parameter requireSQLiteHeader: when true (the default: a copy SQLite opens), a main file that
+  ///   does not start with `SQLite format 3\0` is refused before anything is copied, and the copy
+  ///   of a WAL database with no `-wal` is marked rollback-journal; false for a copy a decoder reads
+  ///   byte for byte (salvage).
   /// - Throws: ``SnapshotError``: `.notFound`, `.notARegularFile`, `.permissionDenied`, `.busy`,
   ///   `.ioError`, `.notADatabase`, `.noSpace` or `.changing`.
   package init(of path: String, requireSQLiteHeader: Bool = true) throws(SnapshotError) {
@@ -167,7 +169,11 @@ package final class StoreSnapshot {
           throw SnapshotError.from(error, file: path)
         }
       }
-      if (copied["-wal"] ?? 0) == 0, header.count > 19, header[18] == 2, header[19] == 2 {
+      // Only a copy SQLite opens is marked: a copy for a decoder (salvage, which asks for no
+      // header check) keeps every byte as the file had it.
+      if requireSQLiteHeader, (copied["-wal"] ?? 0) == 0, header.count > 19, header[18] == 2,
+        header[19] == 2
+      {
         try markRollbackMode(mainCopy, file: path)
       }
     } catch {

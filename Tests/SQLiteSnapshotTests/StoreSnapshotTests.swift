@@ -66,6 +66,17 @@ import Testing
     #expect(try FileHashes(of: folder.path) == before)
   }
 
+  /// A copy for a decoder (no header check: salvage) keeps every byte, the WAL marks included.
+  @Test func aCopyForADecoderIsTheFileByteForByte() throws {
+    let folder = try TemporaryDirectory("snapshot-raw")
+    let path = try Self.store(in: folder, journal: .walCheckpointed)
+    let snapshot = try StoreSnapshot(of: path, requireSQLiteHeader: false)
+    defer { snapshot.remove() }
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: snapshot.mainCopy))
+        == Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
   @Test func aFileWithoutTheSQLiteHeaderIsRefusedWithoutACopyLeft() throws {
     let folder = try TemporaryDirectory("snapshot-garbage")
     let path = folder.appending("Ditto.sqlite")
