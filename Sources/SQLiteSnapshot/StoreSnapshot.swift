@@ -67,8 +67,10 @@ package final class StoreSnapshot {
       // appeared, went or was replaced between the two) is a moving store's.
       let opened = try Self.openFiles(path)
       let before = try StoreFingerprint(of: path, opened: opened)
-      guard before.matchesOpened || tries >= Self.copyAttempts else { continue }
-      guard before.matchesOpened else { throw .changing(file: path, attempts: tries) }
+      guard before.matchesOpened else {
+        guard tries < Self.copyAttempts else { throw .changing(file: path, attempts: tries) }
+        continue
+      }
       let copy: Copy
       do {
         copy = try Self.copyOnce(path, opened: opened, requireSQLiteHeader: requireSQLiteHeader)

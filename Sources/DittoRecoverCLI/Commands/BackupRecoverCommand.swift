@@ -84,7 +84,7 @@ struct BackupRecoverCommand: Command {
           .readFailed, file: libraryPath,
           reason: "the backup lists it, but it could not be rebuilt (\(unrebuilt))"),
         explanation:
-          "\(chosen.backup.path) holds a Ditto 3.x library (\(Self.libraryRelativePath)), but it could not be rebuilt from the backup (\(unrebuilt)): nothing was imported, and nothing was made\(out.map { " under \($0)" } ?? "")"
+          "\(chosen.backup.path) holds a Ditto 3.x library (\(ContainerLayout.libraryFileName)), but it could not be rebuilt from the backup (\(unrebuilt)): nothing was imported, and nothing was made\(out.map { " under \($0)" } ?? "")"
       )
     }
     if library == nil, !LibraryFailure.exists(libraryPath) {
@@ -160,15 +160,13 @@ struct BackupRecoverCommand: Command {
     return result
   }
 
-  /// Where the App Group container keeps the 3.x library (``ContainerLayout/defaultLibraryPath``).
-  static let libraryRelativePath = "Ditto.store"
-
   /// Why the library the backup lists (its `Ditto.store`, or a sidecar of it) was not rebuilt; nil
   /// when it was, or when the backup lists none.
   static func libraryNotRebuilt(_ rebuild: RebuildReport) -> String? {
     let failed = rebuild.files.first { file in
       file.domain == DittoDomain.appGroupDomain
-        && [libraryRelativePath, libraryRelativePath + "-wal"].contains(file.relativePath)
+        && [ContainerLayout.libraryFileName, ContainerLayout.libraryFileName + "-wal"].contains(
+          file.relativePath)
         && [.missing, .failed, .refused].contains(file.status)
     }
     return failed.map { "\($0.relativePath): \($0.status.rawValue): \($0.reason ?? "")" }
