@@ -29,12 +29,8 @@ let package = Package(
     .executable(name: "ditto-fixture", targets: ["ditto-fixture"]),
     .library(name: "LegacyMigration", targets: ["LegacyMigration"]),
     .library(name: "LibraryMerge", targets: ["LibraryMerge"]),
-    .library(name: "DittoStore", targets: ["DittoStore"]),
-    .library(name: "ContainerFiles", targets: ["ContainerFiles"]),
     // The engine's logger facade and its os.Logger backend (docs/EMBEDDING.md §3).
     .library(name: "Telemetry", targets: ["Telemetry"]),
-    // The `.dittorecovery` file's format (its writer and reader are the package's own).
-    .library(name: "RecoveryFile", targets: ["RecoveryFile"]),
     // `PropertyListValue`, the type of the App Group defaults a `LegacyDefaultsSource` returns
     // (the reader and writer are the package's own).
     .library(name: "PropertyLists", targets: ["PropertyLists"]),
@@ -284,7 +280,7 @@ let package = Package(
       dependencies: [
         "TestSupport", "EngineTestSupport", "StoreFixtures", "DittoStore", "LegacyMigration",
         "LegacyStore", "SQLiteDB", "ditto-recover", "crash-harness-tool", "LibraryMerge",
-        "ContainerFiles", "SafeFiles", "LogArchiveFixtures",
+        "ContainerFiles", "SafeFiles", "LogArchiveFixtures", "Telemetry",
       ],
       // The stage library the interrupt tests preload, compiled by them at test time.
       exclude: ["Shims"]),

@@ -17,24 +17,24 @@ import SafeFiles
 /// file's format, and replaces the file atomically (temporary file in the same folder,
 /// a full flush to the drive, `rename`) under an advisory lock on the folder, so the app and its keyboard extension never
 /// lose each other's keys. A file that cannot be parsed is never overwritten.
-public struct AppGroupDefaults: Sendable {
+package struct AppGroupDefaults: Sendable {
   /// The defaults file name iOS uses for the App Group.
-  public static let fileName = ContainerLayout.appGroupPreferencesFileName
+  package static let fileName = ContainerLayout.appGroupPreferencesFileName
   /// How long ``update(_:)`` waits for another writer's lock before it gives up (transient).
   static let lockWaitMilliseconds = 10_000
   /// 3.0.2's completion flag.
-  public static let completionKey = MigrationFlagKeys.completion
+  package static let completionKey = MigrationFlagKeys.completion
   /// 3.0.2's count of automatic attempts that ended in `found_unreadable`.
-  public static let attemptsKey = MigrationFlagKeys.attempts
+  package static let attemptsKey = MigrationFlagKeys.attempts
   /// Larger files are refused as unreadable rather than loaded.
-  public static let maximumBytes = 64 << 20
+  package static let maximumBytes = 64 << 20
 
   /// The defaults file.
-  public let path: String
+  package let path: String
   /// How the finished temporary file takes the defaults file's place.
   let publishing: any TemporaryFilePublishing
 
-  public init(path: String) {
+  package init(path: String) {
     self.init(path: path, publishing: RenamePublishing())
   }
 
@@ -53,12 +53,12 @@ public struct AppGroupDefaults: Sendable {
   }
 
   /// True when 3.0.2's completion flag is set.
-  public func isMigrationComplete() throws(DefaultsError) -> Bool {
+  package func isMigrationComplete() throws(DefaultsError) -> Bool {
     Self.bool(try load()?[Self.completionKey])
   }
 
   /// 3.0.2's attempt counter (0 when absent).
-  public func attempts() throws(DefaultsError) -> Int {
+  package func attempts() throws(DefaultsError) -> Int {
     Self.integer(try load()?[Self.attemptsKey])
   }
 
@@ -233,7 +233,7 @@ public struct AppGroupDefaults: Sendable {
 // MARK: - As the engine's flag store and legacy source
 
 extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
-  public func readFlags() throws(FlagStoreError) -> MigrationFlags {
+  package func readFlags() throws(FlagStoreError) -> MigrationFlags {
     do {
       let values = try load()
       return MigrationFlags(
@@ -245,7 +245,7 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
   }
 
   /// Writes only the keys whose value changes; every other key keeps its value.
-  public func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
+  package func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
     do {
       let current = try readFlags()
       var changes: [String: PropertyListValue] = [:]
@@ -266,9 +266,9 @@ extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
     }
   }
 
-  public var legacySourceName: String { path }
+  package var legacySourceName: String { path }
 
-  public func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
+  package func legacyValues() throws(DefaultsError) -> [String: PropertyListValue]? {
     try load()?.merged
   }
 }

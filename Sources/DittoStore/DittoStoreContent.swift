@@ -1,22 +1,22 @@
 import LibraryMerge
 
 /// Seconds between 1970-01-01 and 2001-01-01 (UTC): a Cocoa date + this = a Unix time.
-public let cocoaEpochOffset: Double = 978_307_200
+package let cocoaEpochOffset: Double = 978_307_200
 
 /// One ditto of a Ditto 3.x library (a `DittoItem` row).
-public struct DittoStoreItem: Sendable, Equatable {
+package struct DittoStoreItem: Sendable, Equatable {
   /// Its `Z_PK`.
-  public var id: Int64
+  package var id: Int64
   /// `ZTEXT` (NULL reads as "", the model's default).
-  public var text: String
+  package var text: String
   /// `ZUSECOUNT` (NULL reads as 0).
-  public var useCount: Int64
+  package var useCount: Int64
   /// `ZSORTORDER` (NULL reads as 0).
-  public var sortOrder: Int64
+  package var sortOrder: Int64
   /// `ZMODIFIEDAT` in Cocoa seconds (REAL or INTEGER in the file); nil when NULL.
-  public var modifiedAt: Double?
+  package var modifiedAt: Double?
 
-  public init(id: Int64, text: String, useCount: Int64, sortOrder: Int64, modifiedAt: Double?) {
+  package init(id: Int64, text: String, useCount: Int64, sortOrder: Int64, modifiedAt: Double?) {
     self.id = id
     self.text = text
     self.useCount = useCount
@@ -26,19 +26,19 @@ public struct DittoStoreItem: Sendable, Equatable {
 }
 
 /// One category of a Ditto 3.x library (a `DittoCategory` row) with its dittos in display order.
-public struct DittoStoreCategory: Sendable, Equatable {
+package struct DittoStoreCategory: Sendable, Equatable {
   /// Its `Z_PK`.
-  public var id: Int64
+  package var id: Int64
   /// `ZTITLE` (NULL reads as "").
-  public var title: String
+  package var title: String
   /// `ZSORTORDER` (NULL reads as 0).
-  public var sortOrder: Int64
+  package var sortOrder: Int64
   /// `ZMODIFIEDAT` in Cocoa seconds; nil when NULL.
-  public var modifiedAt: Double?
+  package var modifiedAt: Double?
   /// Its dittos by `ZSORTORDER`, then `Z_PK`.
-  public var dittos: [DittoStoreItem]
+  package var dittos: [DittoStoreItem]
 
-  public init(
+  package init(
     id: Int64, title: String, sortOrder: Int64, modifiedAt: Double?, dittos: [DittoStoreItem]
   ) {
     self.id = id
@@ -51,25 +51,25 @@ public struct DittoStoreCategory: Sendable, Equatable {
 
 /// The library the app shows: the first Profile (lowest `Z_PK`), its categories by `ZSORTORDER`
 /// then `Z_PK`, each with its own dittos likewise.
-public struct DittoStoreContent: Sendable, Equatable {
+package struct DittoStoreContent: Sendable, Equatable {
   /// `Z_PK` of the first Profile; nil when the store holds none.
-  public var profileID: Int64?
+  package var profileID: Int64?
   /// Number of Profile rows (the app shows only the first).
-  public var profileCount: Int
+  package var profileCount: Int
   /// The first Profile's categories in display order.
-  public var categories: [DittoStoreCategory]
+  package var categories: [DittoStoreCategory]
 
-  public init(profileID: Int64?, profileCount: Int, categories: [DittoStoreCategory]) {
+  package init(profileID: Int64?, profileCount: Int, categories: [DittoStoreCategory]) {
     self.profileID = profileID
     self.profileCount = profileCount
     self.categories = categories
   }
 
   /// Number of dittos over all categories.
-  public var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
+  package var dittoCount: Int { categories.reduce(0) { $0 + $1.dittos.count } }
 
   /// The library as the merge planner needs it (category handles are `Z_PK`s).
-  public var currentLibrary: CurrentLibrary {
+  package var currentLibrary: CurrentLibrary {
     CurrentLibrary(
       hasProfile: profileID != nil,
       categories: categories.map { category in
@@ -82,31 +82,31 @@ public struct DittoStoreContent: Sendable, Equatable {
 }
 
 /// What `status --json` says about a library file.
-public struct DittoStoreSummary: Sendable, Equatable, Codable {
+package struct DittoStoreSummary: Sendable, Equatable, Codable {
   /// The file, as given.
-  public var path: String
+  package var path: String
   /// False when nothing exists at `path` (every count is then 0).
-  public var exists: Bool
+  package var exists: Bool
   /// Categories the app shows.
-  public var categories: Int
+  package var categories: Int
   /// Dittos the app shows.
-  public var dittos: Int
+  package var dittos: Int
   /// True when the persistent-history tables are present.
-  public var history: Bool
+  package var history: Bool
   /// True when CloudKit mirroring tables (`ANSCK*`) are present: the app exports new rows to iCloud.
-  public var cloudKit: Bool
+  package var cloudKit: Bool
   /// Profile rows.
-  public var profiles: Int
+  package var profiles: Int
   /// `Z_PRIMARYKEY.Z_MAX` by entity name (history and CloudKit entities included).
-  public var zMax: [String: Int64]
+  package var zMax: [String: Int64]
   /// Rows of `ATRANSACTION` (0 without history).
-  public var historyTransactions: Int
+  package var historyTransactions: Int
   /// Rows of `ACHANGE` (0 without history).
-  public var historyChanges: Int
+  package var historyChanges: Int
   /// Why an import into this file would be refused although it reads; nil when it would be accepted.
-  public var writeRefusal: String?
+  package var writeRefusal: String?
 
-  public init(
+  package init(
     path: String, exists: Bool, categories: Int = 0, dittos: Int = 0, history: Bool = false,
     cloudKit: Bool = false, profiles: Int = 0, zMax: [String: Int64] = [:],
     historyTransactions: Int = 0, historyChanges: Int = 0, writeRefusal: String? = nil

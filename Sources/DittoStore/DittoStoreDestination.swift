@@ -4,17 +4,17 @@ import SQLiteDB
 import SafeFiles
 
 /// What one applied import inserted into the store (keys only, never content).
-public struct DittoStoreImportReceipt: Sendable, Equatable {
+package struct DittoStoreImportReceipt: Sendable, Equatable {
   /// `Z_PK` of the Profile the import created; nil when the store already had one.
-  public var createdProfileID: Int64?
+  package var createdProfileID: Int64?
   /// `Z_PK`s of the new categories, in the order they were created.
-  public var categoryIDs: [Int64]
+  package var categoryIDs: [Int64]
   /// `Z_PK`s of the new dittos, in the order they were inserted (one contiguous range).
-  public var dittoIDs: Range<Int64>
+  package var dittoIDs: Range<Int64>
   /// `Z_PK` of the history transaction recorded; nil when the store has no history tables.
-  public var historyTransactionID: Int64?
+  package var historyTransactionID: Int64?
   /// What the store is (iCloud tables, history).
-  public var facts: LibraryFacts
+  package var facts: LibraryFacts
 }
 
 /// The `ditto-recover` destination: imports into an existing Ditto 3.x `Ditto.store`, insert only.
@@ -27,16 +27,16 @@ public struct DittoStoreImportReceipt: Sendable, Equatable {
 /// Keys come from `Z_PRIMARYKEY.Z_MAX`, which is only ever raised. Nothing existing is updated; the
 /// metadata, model cache, schema, CloudKit tables, journal mode, page size and auto-vacuum are never
 /// touched. A preview runs the same merge on a snapshot and writes nothing.
-public final class DittoStoreDestination: MigrationDestination {
+package final class DittoStoreDestination: MigrationDestination {
   /// The author recorded on our history transactions (never a CloudKit mirroring name).
-  public static let defaultAuthor = "ditto-recover"
+  package static let defaultAuthor = "ditto-recover"
 
   /// The store file, as given.
-  public let path: String
+  package let path: String
   /// The author string of the history transaction.
-  public let author: String
+  package let author: String
   /// How long to wait for another process's lock before failing with `.writeFailed`.
-  public let busyTimeoutMilliseconds: Int32
+  package let busyTimeoutMilliseconds: Int32
   private let now: @Sendable () -> Double
   private let receipt = LastReceipt()
   private let progressObserver = ProgressObserver()
@@ -60,7 +60,7 @@ public final class DittoStoreDestination: MigrationDestination {
   ///     replaced by ``defaultAuthor`` (the CloudKit exporter skips such transactions).
   ///   - busyTimeoutMilliseconds: how long a write waits for the app's lock before it fails.
   ///   - now: the current time in Cocoa seconds (tests pin it).
-  public init(
+  package init(
     path: String, author: String = DittoStoreDestination.defaultAuthor,
     busyTimeoutMilliseconds: Int32 = 5_000,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
@@ -74,7 +74,7 @@ public final class DittoStoreDestination: MigrationDestination {
   }
 
   /// The library as the app shows it, in outline, read on a snapshot (the original is not opened).
-  public func outline() throws(DestinationError) -> LibraryOutline {
+  package func outline() throws(DestinationError) -> LibraryOutline {
     try DittoStoreFile.withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
       try LibraryQueries(database: database, layout: layout).outline().outline
     }
@@ -84,7 +84,7 @@ public final class DittoStoreDestination: MigrationDestination {
   ///
   /// - Throws: `ImportFailure`: `.library` (`.noLibrary`, `.refused`, `.readFailed`) or what
   ///   `body` threw.
-  public func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+  package func previewImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
     let path = path
@@ -111,7 +111,7 @@ public final class DittoStoreDestination: MigrationDestination {
   ///   store this tool may write; the file is untouched), `.writeFailed` (read-only file, still
   ///   locked after the busy timeout, I/O error, disk full; rolled back), `.readFailed`; or what
   ///   `body` threw, after the rollback.
-  public func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
+  package func applyImport<Result>(_ body: (any ImportSession) throws(ImportFailure) -> Result)
     throws(ImportFailure) -> Result
   {
     self.receipt.value = nil
@@ -224,7 +224,7 @@ public final class DittoStoreDestination: MigrationDestination {
   }
 
   /// The reason of the error a library without write permission gives.
-  public static let readOnlyReason = "the library file is read-only; nothing was written"
+  package static let readOnlyReason = "the library file is read-only; nothing was written"
 
   private static func enableCheckpointsOnClose(_ database: Database) {
     do {

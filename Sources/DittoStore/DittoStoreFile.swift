@@ -17,12 +17,12 @@ import SafeFiles
 /// let content = try DittoStoreFile.content(at: "/group/Ditto.store")
 /// for category in content.categories { print(category.title, category.dittos.count) }
 /// ```
-public enum DittoStoreFile {
+package enum DittoStoreFile {
   /// The library the app shows, in full: titles, texts, use counts, sort orders, dates.
   ///
   /// - Throws: `DestinationError`: `.noLibrary` when nothing exists at `path`, `.refused` when it is
   ///   not a Ditto 3.x store (naming what is wrong), `.readFailed` otherwise.
-  public static func content(at path: String) throws(DestinationError) -> DittoStoreContent {
+  package static func content(at path: String) throws(DestinationError) -> DittoStoreContent {
     try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
       try LibraryQueries(database: database, layout: layout).content()
     }
@@ -31,7 +31,7 @@ public enum DittoStoreFile {
   /// The library as the merge planner needs it (category handles are `Z_PK`s).
   ///
   /// - Throws: `DestinationError` as ``content(at:)`` does.
-  public static func currentLibrary(at path: String) throws(DestinationError) -> CurrentLibrary {
+  package static func currentLibrary(at path: String) throws(DestinationError) -> CurrentLibrary {
     try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
       try LibraryQueries(database: database, layout: layout).currentLibrary().library
     }
@@ -40,7 +40,7 @@ public enum DittoStoreFile {
   /// What `status --json` reports; a missing file is a summary with `exists` false, not an error.
   ///
   /// - Throws: `DestinationError` `.refused` or `.readFailed` for a file that exists.
-  public static func summary(at path: String) throws(DestinationError) -> DittoStoreSummary {
+  package static func summary(at path: String) throws(DestinationError) -> DittoStoreSummary {
     do {
       return try withSnapshot(of: path) { (database, layout) throws(SQLiteError) in
         let queries = LibraryQueries(database: database, layout: layout)
@@ -96,7 +96,7 @@ public enum DittoStoreFile {
   /// Why a library with iCloud mirroring tables and no Profile is not written: its content has not
   /// arrived from iCloud yet, and a Profile made here would be a second one once it does (which one
   /// is "first" could then differ between devices).
-  public static let awaitingICloudReason =
+  package static let awaitingICloudReason =
     "this library has iCloud sync tables and no Profile yet: its content has not arrived from iCloud, and a Profile made here would become a second one when it does; nothing was written"
 
   // MARK: - Snapshot

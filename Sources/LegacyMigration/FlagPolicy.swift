@@ -32,3 +32,44 @@ public enum FlagPolicy {
     return next == current ? nil : next
   }
 }
+
+/// What one attempt did to the completion flag and the attempt counter, and what they are once it
+/// is over: part of its ``MigrationReport``, decided from its outcome (``FlagPolicy``).
+package struct FlagChange: Sendable {
+  /// True when the completion flag is set once the attempt is over (set now or before).
+  package let isComplete: Bool
+  /// The attempt counter once the attempt is over; nil on the manual path, and when the flag store
+  /// could not be read or was not asked.
+  package let attempts: Int?
+  /// True when this attempt set the completion flag.
+  package let setsFlag: Bool
+  /// Why the flags could not be read or written, if so.
+  package let error: FlagStoreError?
+
+  /// The flag store was not asked (protected data not available: it would answer defaults).
+  package static let notAsked = FlagChange(
+    isComplete: false, attempts: nil, setsFlag: false, error: nil)
+
+  /// Nothing written: the completion flag as `read` found it (a preview, the manual path).
+  static func observed(_ read: Result<MigrationFlags, FlagStoreError>) -> FlagChange {
+    switch read {
+    case .success(let flags):
+      FlagChange(isComplete: flags.isComplete, attempts: nil, setsFlag: false, error: nil)
+    case .failure(let error):
+      FlagChange(isComplete: false, attempts: nil, setsFlag: false, error: error)
+    }
+  }
+
+  /// The flags `current` (as read) left as they are, or (`error`) could not be changed.
+  static func kept(_ current: MigrationFlags, error: FlagStoreError? = nil) -> FlagChange {
+    FlagChange(
+      isComplete: current.isComplete, attempts: current.attempts, setsFlag: false, error: error)
+  }
+
+  /// The flags `current` rewritten as `next`.
+  static func written(_ next: MigrationFlags, over current: MigrationFlags) -> FlagChange {
+    FlagChange(
+      isComplete: next.isComplete, attempts: next.attempts,
+      setsFlag: next.isComplete && !current.isComplete, error: nil)
+  }
+}

@@ -197,19 +197,23 @@ public final class LegacyDataMigrator: Sendable {
       // The flag store is not asked: before the first unlock it answers defaults.
       return .attempted(run(AttemptRequest(trigger: .auto, interruption: .locked)))
     }
-    do {
-      if try flags.readFlags().isComplete {
-        logger.info(
-          "migrateIfNeeded: \(MigrationFlagKeys.completion, privacy: .public) is set; skipping")
-        return .alreadyComplete
-      }
-    } catch {
+    // Read once per attempt: the attempt's flag change starts from this answer.
+    let flagsRead = Result { () throws(FlagStoreError) in try flags.readFlags() }
+    switch flagsRead {
+    case .success(let current) where current.isComplete:
+      logger.info(
+        "migrateIfNeeded: \(MigrationFlagKeys.completion, privacy: .public) is set; skipping")
+      return .alreadyComplete
+    case .failure(let error):
       // Unreadable flags must not block recovery: the import is idempotent.
       logger.info(
         "migrateIfNeeded: the flags cannot be read: \(error.description, privacy: .private); migrating anyway"
       )
+    case .success:
+      break
     }
-    return .attempted(run(AttemptRequest(trigger: .auto, isDryRun: dryRun)))
+    return .attempted(
+      run(AttemptRequest(trigger: .auto, isDryRun: dryRun, flagsRead: flagsRead)))
   }
 
   /// ``recoverNow(dryRun:)`` on the caller's thread.
@@ -262,6 +266,8 @@ public final class LegacyDataMigrator: Sendable {
     /// Also import rows salvage finds only in `-wal` frames no commit covers (manual path, asked
     /// for by name).
     var includesNeverCommitted = false
+    /// The flags as the automatic path read them before the attempt; nil: read them when needed.
+    var flagsRead: Result<MigrationFlags, FlagStoreError>?
   }
 
   private var gathering: LegacySourceGathering { LegacySourceGathering(logger: logger) }
@@ -271,12 +277,8 @@ public final class LegacyDataMigrator: Sendable {
 
   /// Runs one attempt and logs its outcome line: the single terminal point of every attempt.
   func run(_ request: AttemptRequest) -> MigrationReport {
-    var report = attempt(request)
-    if request.trigger == .auto, !request.isDryRun {
-      updateFlags(&report, readsFlags: request.interruption == nil)
-    } else {
-      report.settled = currentFlag(&report)
-    }
+    let attempted = attempt(request)
+    let report = attempted.with(flagChange(after: attempted, request: request))
     if request.isDryRun {
       logger.info(
         "recoverNow(dry-run): would insert \(report.counts.insertedCategories) categories, \(report.counts.inserted) dittos (skipping \(report.counts.skipped) duplicates)"
@@ -420,37 +422,38 @@ public final class LegacyDataMigrator: Sendable {
 
   // MARK: - Flag
 
-  /// Writes the flags the outcome calls for (``FlagPolicy``) and records what they are after the
-  /// attempt; with `readsFlags` false (protected data not available) the store is not asked at all.
-  private func updateFlags(_ report: inout MigrationReport, readsFlags: Bool) {
-    guard readsFlags else { return }
-    do {
-      let current = try flags.readFlags()
-      report.attempts = current.attempts
-      report.settled = current.isComplete
-      guard
-        let next = FlagPolicy.flags(
-          after: report.outcome, transientReason: report.transientReason, current: current)
-      else { return }
-      try flags.writeFlags(next)
-      report.attempts = next.attempts
-      report.settled = next.isComplete
-      report.flagSet = next.isComplete && !current.isComplete
-    } catch {
-      report.flagError = error
-      logger.info(
-        "migrateIfNeeded: cannot set the flag: \(error.description, privacy: .private)"
-      )
+  /// What `attempted` does to the flags: on the automatic path, the flags its outcome calls for
+  /// (``FlagPolicy``) are written (the store not asked at all when protected data was not
+  /// available); elsewhere the completion flag is only read. The flags are read once per attempt.
+  private func flagChange(after attempted: MigrationReport, request: AttemptRequest) -> FlagChange {
+    let store = flags
+    let read = {
+      request.flagsRead ?? Result { () throws(FlagStoreError) in try store.readFlags() }
     }
+    guard request.trigger == .auto, !request.isDryRun else { return .observed(read()) }
+    guard request.interruption == nil else { return .notAsked }
+    let current: MigrationFlags
+    switch read() {
+    case .success(let flags): current = flags
+    case .failure(let error):
+      logFlagError(error)
+      return .observed(.failure(error))
+    }
+    guard
+      let next = FlagPolicy.flags(
+        after: attempted.outcome, transientReason: attempted.transientReason, current: current)
+    else { return .kept(current) }
+    do {
+      try flags.writeFlags(next)
+    } catch {
+      logFlagError(error)
+      return .kept(current, error: error)
+    }
+    return .written(next, over: current)
   }
 
-  private func currentFlag(_ report: inout MigrationReport) -> Bool {
-    do {
-      return try flags.readFlags().isComplete
-    } catch {
-      if report.flagError == nil { report.flagError = error }
-      return false
-    }
+  private func logFlagError(_ error: FlagStoreError) {
+    logger.info("migrateIfNeeded: cannot set the flag: \(error.description, privacy: .private)")
   }
 }
 

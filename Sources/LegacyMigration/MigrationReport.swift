@@ -51,32 +51,43 @@ public struct MigrationReport: Sendable {
   /// What the merge did, or why the attempt stopped.
   package let merge: MergeRecord
   /// True for a preview: nothing was written and the flag was not touched.
-  public private(set) var isDryRun: Bool
+  public let isDryRun: Bool
+  /// What the attempt did to the completion flag and the attempt counter.
+  package let flags: FlagChange
 
-  // The flag change (only the automatic path ever writes the flag).
+  /// The report of an attempt `trigger` started that read `read`, merged (or stopped) as `merge`
+  /// says, and left the flags as `flags` says.
+  package init(
+    trigger: MigrationSource, read: LegacyRead, merge: MergeRecord, flags: FlagChange = .notAsked,
+    isDryRun: Bool
+  ) {
+    self.trigger = trigger
+    self.read = read
+    self.merge = merge
+    self.flags = flags
+    self.isDryRun = isDryRun
+  }
+
+  /// This report, with the flags as `flags` says (they are decided from its outcome).
+  func with(_ flags: FlagChange) -> MigrationReport {
+    MigrationReport(trigger: trigger, read: read, merge: merge, flags: flags, isDryRun: isDryRun)
+  }
+
+  // MARK: - The flag change (only the automatic path ever writes the flag)
 
   /// True when this attempt set the completion flag (only the automatic path ever does).
-  public internal(set) var flagSet = false
+  public var flagSet: Bool { flags.setsFlag }
   /// True when the completion flag is set once this attempt is over (set now or before): nothing
   /// more will arrive automatically. The app creates its presets only then (`docs/EMBEDDING.md`).
   /// False after a transient failure, a cancellation or a library error (the next launch tries
   /// again), and after a permanent `found_unreadable` until the third such attempt.
-  public internal(set) var settled = false
+  public var settled: Bool { flags.isComplete }
   /// Why the flag could not be read or written, if so.
-  package internal(set) var flagError: FlagStoreError?
+  package var flagError: FlagStoreError? { flags.error }
   /// The automatic path's count of attempts that ended in a permanent `found_unreadable`, as it is
   /// after this attempt. Set on every automatic report, except when the flag store could not be
   /// read or was deliberately not read (protected data not available); nil on the manual path.
-  public internal(set) var attempts: Int?
-
-  /// The report of an attempt `trigger` started that read `read` and merged (or stopped) as
-  /// `merge` says; the flag change is recorded afterwards.
-  package init(trigger: MigrationSource, read: LegacyRead, merge: MergeRecord, isDryRun: Bool) {
-    self.trigger = trigger
-    self.read = read
-    self.merge = merge
-    self.isDryRun = isDryRun
-  }
+  public var attempts: Int? { flags.attempts }
 
   // MARK: - Derived
 

@@ -57,21 +57,21 @@ public struct CurrentLibrary: Sendable, Equatable {
 }
 
 /// A category of the library in outline: what the merge needs to place new rows, no texts.
-public struct OutlineCategory: Sendable, Equatable {
+package struct OutlineCategory: Sendable, Equatable {
   /// The destination's handle for it.
-  public var id: CategoryID
+  package var id: CategoryID
   /// Its title, as stored.
-  public var title: String
+  package var title: String
   /// Its `sortOrder`.
-  public var sortOrder: Int64
+  package var sortOrder: Int64
   /// How many dittos it holds.
-  public var dittoCount: Int
+  package var dittoCount: Int
   /// The largest `sortOrder` among its dittos; nil when it has none.
-  public var largestDittoSortOrder: Int64?
+  package var largestDittoSortOrder: Int64?
 
   /// A category in outline: its key, title, sort order, how many dittos it holds and the largest
   /// sort order among them (nil without any).
-  public init(
+  package init(
     id: CategoryID, title: String, sortOrder: Int64, dittoCount: Int, largestDittoSortOrder: Int64?
   ) {
     self.id = id
@@ -84,14 +84,14 @@ public struct OutlineCategory: Sendable, Equatable {
 
 /// The library the app shows, in outline: the first Profile's categories in display order, with
 /// their counts but not their texts (those stay in the destination: see ``ImportSession``).
-public struct LibraryOutline: Sendable, Equatable {
+package struct LibraryOutline: Sendable, Equatable {
   /// False when the store holds no Profile yet: an import then creates exactly one.
-  public var hasProfile: Bool
+  package var hasProfile: Bool
   /// Its categories in display order.
-  public var categories: [OutlineCategory]
+  package var categories: [OutlineCategory]
 
   /// An outline of a library that has a Profile or not, with `categories` in display order.
-  public init(hasProfile: Bool, categories: [OutlineCategory]) {
+  package init(hasProfile: Bool, categories: [OutlineCategory]) {
     self.hasProfile = hasProfile
     self.categories = categories
   }

@@ -5,7 +5,7 @@
 /// the import, and inserts as the sources stream by; the destination keeps every insert or none.
 /// Texts stay in the destination: a library of a million dittos is never held in memory to be merged
 /// into.
-public protocol ImportSession: AnyObject {
+package protocol ImportSession: AnyObject {
   /// The library when the import began.
   var outline: LibraryOutline { get }
 

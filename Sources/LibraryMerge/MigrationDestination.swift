@@ -32,7 +32,7 @@ package protocol MigrationDestination: Sendable {
 /// Why an import stopped, in kinds that never mix: the library's fault, a legacy source's, or a
 /// cancellation. A destination passes it on as it comes from the body it runs; it makes its own
 /// failures from a ``DestinationError`` (``library(_:)``).
-public struct ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ImportFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// What stopped the import.
   package enum Reason: Sendable, Equatable {
     /// The library could not be read or written; nothing was changed.
@@ -47,7 +47,7 @@ public struct ImportFailure: Error, Sendable, Equatable, CustomStringConvertible
   package let reason: Reason
 
   /// The library could not be read or written; nothing was changed.
-  public static func library(_ error: DestinationError) -> ImportFailure {
+  package static func library(_ error: DestinationError) -> ImportFailure {
     ImportFailure(reason: .library(error))
   }
 
@@ -65,7 +65,7 @@ public struct ImportFailure: Error, Sendable, Equatable, CustomStringConvertible
     return nil
   }
 
-  public var description: String {
+  package var description: String {
     switch reason {
     case .library(let error): error.description
     case .source(let failure): failure.description

@@ -1,7 +1,7 @@
 /// Why a recovery file could not be written or read.
-public struct RecoveryFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecoveryFileError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, as a stable code.
-  public enum Kind: String, Sendable, Equatable {
+  package enum Kind: String, Sendable, Equatable {
     /// Something already has the output's name: it is never replaced.
     case alreadyExists = "already_exists"
     /// The file could not be created or written (its folder, the disk).
@@ -12,20 +12,20 @@ public struct RecoveryFileError: Error, Sendable, Equatable, CustomStringConvert
     case malformed
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// The file concerned.
-  public var file: String
+  package var file: String
   /// Why, in words (no user content).
-  public var reason: String
+  package var reason: String
 
-  public init(_ kind: Kind, file: String, reason: String) {
+  package init(_ kind: Kind, file: String, reason: String) {
     self.kind = kind
     self.file = file
     self.reason = reason
   }
 
   /// A short stable code for JSON.
-  public var code: String { kind.rawValue }
+  package var code: String { kind.rawValue }
 
-  public var description: String { "\(file): \(reason)" }
+  package var description: String { "\(file): \(reason)" }
 }

@@ -25,14 +25,14 @@ import SQLiteDB
 // 2.x store, the keyboard's additions and the 1.x list, in that order), each with its dittos in order.
 
 /// Where a recovery file's content came from: the `DITTO_RECOVERY` table of a `.dittorecovery` file.
-public struct RecoveryFileInfo: Sendable, Equatable {
+package struct RecoveryFileInfo: Sendable, Equatable {
   /// The version of the layout above that this code writes.
-  public static let currentFormat = 1
+  package static let currentFormat = 1
   /// The metadata table's name.
-  public static let tableName = "DITTO_RECOVERY"
+  package static let tableName = "DITTO_RECOVERY"
 
   /// What the content was extracted from.
-  public enum Origin: String, Sendable, Equatable {
+  package enum Origin: String, Sendable, Equatable {
     /// A Finder/iTunes backup.
     case backup
     /// An App Group container copied from a device.
@@ -40,13 +40,13 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   }
 
   /// One legacy source and what it offered.
-  public struct SourceCount: Sendable, Equatable {
+  package struct SourceCount: Sendable, Equatable {
     /// `coreData`, `pending`, `v1` (the engine's source kinds).
-    public var kind: String
-    public var categories: Int
-    public var dittos: Int
+    package var kind: String
+    package var categories: Int
+    package var dittos: Int
 
-    public init(kind: String, categories: Int, dittos: Int) {
+    package init(kind: String, categories: Int, dittos: Int) {
       self.kind = kind
       self.categories = categories
       self.dittos = dittos
@@ -54,44 +54,44 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   }
 
   /// The keys of the `DITTO_RECOVERY` table.
-  public enum Key: String, CaseIterable, Sendable {
+  package enum Key: String, CaseIterable, Sendable {
     case format, origin, deviceName, backupDate, backupPath, container, createdAt, toolVersion
     case categories, dittos, salvaged, sources, neverCommitted
   }
 
-  public var format = RecoveryFileInfo.currentFormat
-  public var origin: Origin
+  package var format = RecoveryFileInfo.currentFormat
+  package var origin: Origin
   /// The backup's device name (user text: never logged at public level).
-  public var deviceName: String?
+  package var deviceName: String?
   /// When the backup was made.
-  public var backupDate: Date?
+  package var backupDate: Date?
   /// The backup folder read.
-  public var backupPath: String?
+  package var backupPath: String?
   /// The container folder read (a container extract), or the one rebuilt from the backup.
-  public var container: String?
+  package var container: String?
   /// When the file was written.
-  public var createdAt: Date
+  package var createdAt: Date
   /// The `ditto-recover` version that wrote it.
-  public var toolVersion: String
+  package var toolVersion: String
   /// Categories and dittos the file holds.
-  public var categories = 0
-  public var dittos = 0
+  package var categories = 0
+  package var dittos = 0
   /// Dittos rebuilt by salvage, when `--salvage` used salvaged rows.
-  public var salvaged: Int?
+  package var salvaged: Int?
   /// Each legacy source, in merge order.
-  public var sources: [SourceCount] = []
+  package var sources: [SourceCount] = []
   /// Dittos found only in `-wal` frames never committed that the file holds (in categories titled
   /// `… (never committed)`); nil when it holds none.
-  public var neverCommitted: Int?
+  package var neverCommitted: Int?
 
-  public init(origin: Origin, createdAt: Date, toolVersion: String) {
+  package init(origin: Origin, createdAt: Date, toolVersion: String) {
     self.origin = origin
     self.createdAt = createdAt
     self.toolVersion = toolVersion
   }
 
   /// `2015-10-01T12:30:00Z`.
-  public static func isoDate(_ date: Date) -> String {
+  package static func isoDate(_ date: Date) -> String {
     ISO8601DateFormatter().string(from: date)
   }
 
@@ -183,7 +183,7 @@ public struct RecoveryFileInfo: Sendable, Equatable {
   /// The record of the file at `path`, read on a private snapshot; nil for a plain 2.x store.
   ///
   /// - Throws: ``RecoveryFileError`` (`.unreadable`) when the file cannot be read at all.
-  public static func read(path: String) throws(RecoveryFileError) -> RecoveryFileInfo? {
+  package static func read(path: String) throws(RecoveryFileError) -> RecoveryFileInfo? {
     try CoreDataStore.withSnapshot(
       of: path, mapError: { RecoveryFileError(.unreadable, file: path, reason: $0.description) }
     ) { store throws(RecoveryFileError) in try read(from: store.database, file: path) }

@@ -20,9 +20,9 @@ import SafeFiles
 /// The file is built in a private folder beside the output, read back through the engine's reader
 /// and compared with what was meant, then published with `link(2)`, which never replaces an existing
 /// file (or, on a file system without hard links, copied to a new file created with `O_EXCL`).
-public enum RecoveryFileWriter {
+package enum RecoveryFileWriter {
   /// The file name extension (and the document type the app registers).
-  public static let fileExtension = "dittorecovery"
+  package static let fileExtension = "dittorecovery"
 
   /// Distance between consecutive order keys.
   static let orderStep: Int64 = 1024
@@ -91,7 +91,7 @@ public enum RecoveryFileWriter {
 
   /// Throws `.alreadyExists` when anything (even a dangling link) has the name `path`; writing
   /// checks again, atomically.
-  public static func requireFree(_ path: String) throws(RecoveryFileError) {
+  package static func requireFree(_ path: String) throws(RecoveryFileError) {
     let status: FileStatus?
     do {
       status = try FileStatus.of(path: path)

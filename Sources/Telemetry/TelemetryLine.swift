@@ -26,7 +26,7 @@
 // value, so the line is malformed, as a redacted value should be.
 
 /// Which path started a migration attempt (`source=`).
-public enum MigrationSource: String, CaseIterable, Sendable {
+package enum MigrationSource: String, CaseIterable, Sendable {
   /// `migrateIfNeeded` at launch: honours the completion flag.
   case auto
   /// "Recover Old Dittos" (`recoverNow`): ignores the flag.
@@ -52,31 +52,31 @@ public enum MigrationOutcome: String, Sendable, Equatable, CaseIterable {
 }
 
 /// Where a manual recovery read its data from (`from=`).
-public enum MigrationOrigin: String, CaseIterable, Sendable {
+package enum MigrationOrigin: String, CaseIterable, Sendable {
   /// A file the user picked (`from=file`).
   case file
 }
 
 /// One `migration_outcome` line: what the engine logs at the end of every attempt, and what
 /// `OutcomeReport` reads back, through this one type.
-public struct TelemetryLine: Equatable, Sendable {
+package struct TelemetryLine: Equatable, Sendable {
   /// The word that starts every line.
-  public static let word = "migration_outcome"
+  package static let word = "migration_outcome"
 
-  public var source: MigrationSource
-  public var outcome: MigrationOutcome
+  package var source: MigrationSource
+  package var outcome: MigrationOutcome
   /// Categories and dittos read, and dittos inserted.
-  public var categories: Int
-  public var dittos: Int
-  public var inserted: Int
+  package var categories: Int
+  package var dittos: Int
+  package var inserted: Int
   /// `salvaged=N`: dittos rebuilt by the salvage decoder, when any were imported.
-  public var salvaged: Int?
+  package var salvaged: Int?
   /// `from=…`: where a manual recovery read from.
-  public var from: MigrationOrigin?
+  package var from: MigrationOrigin?
   /// `reason=…`: on `found_unreadable`, why the failure said nothing about the data.
-  public var reason: String?
+  package var reason: String?
 
-  public init(
+  package init(
     source: MigrationSource, outcome: MigrationOutcome, categories: Int, dittos: Int,
     inserted: Int, salvaged: Int? = nil, from: MigrationOrigin? = nil, reason: String? = nil
   ) {
@@ -92,7 +92,7 @@ public struct TelemetryLine: Equatable, Sendable {
 
   /// The line as logged: `migration_outcome source=auto outcome=success categories=4 dittos=27
   /// inserted=27`, then ` salvaged=N`, ` from=file` and, on `found_unreadable`, ` reason=…`.
-  public var rendered: String {
+  package var rendered: String {
     var line =
       "\(Self.word) source=\(source.rawValue) outcome=\(outcome.rawValue) categories=\(categories) dittos=\(dittos) inserted=\(inserted)"
     if let salvaged { line += " salvaged=\(salvaged)" }
@@ -102,7 +102,7 @@ public struct TelemetryLine: Equatable, Sendable {
   }
 
   /// Why a message that starts with `migration_outcome` is not a valid line.
-  public enum Defect: Equatable, Sendable {
+  package enum Defect: Equatable, Sendable {
     /// A required field is absent or has an empty value.
     case missingField(String)
     /// A required field appears more than once.
@@ -116,7 +116,7 @@ public struct TelemetryLine: Equatable, Sendable {
   }
 
   /// The three answers for one message.
-  public enum Parse: Equatable, Sendable {
+  package enum Parse: Equatable, Sendable {
     /// The message does not start with the `migration_outcome` word.
     case notALine
     /// The message is a line, but not a valid one.
@@ -129,7 +129,7 @@ public struct TelemetryLine: Equatable, Sendable {
   private static let requiredKeyBytes = requiredKeys.map { Array($0.utf8) }
 
   /// Reads the first line of `message`.
-  public static func parse(_ message: some StringProtocol) -> Parse {
+  package static func parse(_ message: some StringProtocol) -> Parse {
     let firstLine = Substring(message).utf8.prefix(while: { $0 != 0x0A && $0 != 0x0D })
     let words = firstLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
     guard let head = words.first, head.elementsEqual(word.utf8) else { return .notALine }

@@ -6,6 +6,7 @@ import LegacyStore
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
+import Telemetry
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import EngineTestSupport
 import Foundation
 import LegacyMigration
 import StoreFixtures
+import Telemetry
 import Testing
 
 /// "Could not read" never becomes "nothing there", in the sources that are not the Core Data store.

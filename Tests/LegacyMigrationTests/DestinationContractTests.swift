@@ -8,6 +8,7 @@ import PropertyLists
 import SQLiteDB
 import SafeFiles
 import StoreFixtures
+import Telemetry
 import Testing
 
 /// The engine against the destination and flag-store protocols: a library's error is never a

@@ -90,6 +90,8 @@ struct ReportOutput: Encodable {
   /// The completion flag as it stands after the attempt (set now or before); `settled` is the same.
   let flagSet: Bool
   let settled: Bool
+  /// True when this attempt set the completion flag (only `migrate` ever does).
+  let flagSetByThisAttempt: Bool
   let otherStores: [OtherStore]
   let error: String?
   let library: String
@@ -176,6 +178,7 @@ struct ReportOutput: Encodable {
     alreadyInLibrary = report.counts.alreadyInLibrary
     flagSet = report.settled
     settled = report.settled
+    flagSetByThisAttempt = report.flagSet
     otherStores = report.otherStores.map(OtherStore.init)
     error = report.errorDescription
     library = libraryPath
