@@ -25,6 +25,9 @@ package final class ToolContext {
   /// Run once a command has returned, before its result is printed: gives outputs written under
   /// a stand-in name their own (``RawArguments/publishOutputs()``); an error is the run's.
   package var publishOutputs: () throws -> Void = {}
+  /// The folder to make that an argument stands for, when its name is not valid UTF-8
+  /// (``RawArguments/folderName(standingFor:)``).
+  package var folderName: (String) -> RawFolderName? = { _ in nil }
   /// True when standard output is a terminal (set by the program's `main`): a command that
   /// streams its results there shows no progress line between them.
   package var outputIsTerminal = false

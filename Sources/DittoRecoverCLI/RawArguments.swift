@@ -21,9 +21,12 @@ import SafeFiles
 ///   the tool writes (`--out`,     given the user's name before the result is printed
 ///   `--html`)                     (RawNamedOutput); a name already taken is refused (exit 73),
 ///                                 the `-2` name proposed
+///   in the name of a folder it    a stand-in path; the folder is built beside the name, through
+///   makes (`backup recover        a link to the folder it goes in, and renamed to it when whole
+///   --out`)                       (RawFolderName); anything already under the name is refused
 ///   in a library it writes        nothing: the run stops (exit 74) before anything is read,
-///   (`--library`) or a folder     saying so; a copy would take the write, and the user's file
-///   (`backup recover --out`)      would not get it
+///   (`--library`)                 saying so; a copy would take the write, and the user's file
+///                                 would not get it
 ///
 /// Everything the tool prints names the argument as the user typed it, bad bytes shown as `\xNN`
 /// (``display(_:json:)``). The folder is removed by ``remove()``.
@@ -44,6 +47,14 @@ package final class RawArguments {
   static let stagedOptions: Set<String> = ["--out", "--html"]
   /// The outputs named with bytes that are not valid UTF-8, staged until ``publishOutputs()``.
   private var outputs: [RawNamedOutput] = []
+  /// The folders the command makes under names that are not valid UTF-8 (``RawFolderName``).
+  private var folders: [RawFolderName] = []
+
+  /// The folder to make that the command was given as `path` (as typed, or resolved as a path
+  /// option resolves it), when its name is not valid UTF-8.
+  package func folderName(standingFor path: String) -> RawFolderName? {
+    folders.first { $0.standIn == path || UserPath.resolved($0.standIn) == path }
+  }
 
   /// Reads `argv[1…]`.
   package init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
@@ -53,6 +64,14 @@ package final class RawArguments {
     var refusal: OutputError?
     var outputs: [RawNamedOutput] = []
     var taken: (index: Int, output: RawNamedOutput)?
+    var folders: [RawFolderName] = []
+    /// This run's private folder of links and stand-ins, made when first needed.
+    func privateFolder() throws -> String {
+      if let folder { return folder.path }
+      let made = try PrivateDirectory(prefix: "ditto-recover-args-")
+      folder = made
+      return made.path
+    }
     for index in 1..<Int(max(argc, 1)) {
       guard let pointer = argv[index] else { continue }
       let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map {
@@ -66,19 +85,25 @@ package final class RawArguments {
       if UserPath.validUTF8(name) == nil {
         let shown = PrintablePath.escape(bytes)
         let words = decoded.filter { !$0.hasPrefix("-") }
-        if let previous = decoded.last, Self.stagedOptions.contains(previous),
-          words.prefix(2) != ["backup", "recover"]  // its --out is a folder
-        {
+        if let previous = decoded.last, Self.stagedOptions.contains(previous) {
           do {
-            if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
-            guard let folder else { continue }
-            let output = try RawNamedOutput(
-              bytes, number: links.count, in: folder.path,
-              currentFolder: Self.currentDirectoryBytes())
-            if output.exists, taken == nil { taken = (decoded.count, output) }
-            decoded.append(output.standIn)
-            links.append((output.standIn, shown, bytes))
-            outputs.append(output)
+            let (folder, current) = (try privateFolder(), Self.currentDirectoryBytes())
+            let standIn: String
+            if words.prefix(2) == ["backup", "recover"] {
+              // Its --out is a folder: built beside the name, then renamed to it.
+              let target = try RawFolderName(
+                bytes, number: links.count, in: folder, currentFolder: current)
+              folders.append(target)
+              standIn = target.standIn
+            } else {
+              let output = try RawNamedOutput(
+                bytes, number: links.count, in: folder, currentFolder: current)
+              if output.exists, taken == nil { taken = (decoded.count, output) }
+              outputs.append(output)
+              standIn = output.standIn
+            }
+            decoded.append(standIn)
+            links.append((standIn, shown, bytes))
           } catch {
             refusal = refusal ?? OutputError.cannotWrite("\(previous) \(shown): \(error)")
             decoded.append(shown)
@@ -98,9 +123,7 @@ package final class RawArguments {
         }
         if Self.isRegularFile(bytes) {
           do {
-            if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
-            guard let folder else { continue }
-            let copy = try RawArguments.copy(bytes, number: links.count, in: folder.path)
+            let copy = try RawArguments.copy(bytes, number: links.count, in: try privateFolder())
             decoded.append(copy)
             links.append((copy, shown, bytes))
           } catch {
@@ -110,9 +133,8 @@ package final class RawArguments {
         }
       }
       do {
-        if folder == nil { folder = try PrivateDirectory(prefix: "ditto-recover-args-") }
-        guard let folder else { continue }
-        let (link, shown) = try RawArguments.link(bytes, number: links.count, in: folder.path)
+        let (link, shown) = try RawArguments.link(
+          bytes, number: links.count, in: try privateFolder())
         decoded.append(link)
         links.append((link, shown, bytes))
         // The folder part alone too: a name made beside the argument (`out-2.dittorecovery`) is
@@ -146,6 +168,7 @@ package final class RawArguments {
     }
     arguments = decoded
     self.outputs = outputs
+    self.folders = folders
     self.refusal = refusal
     aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
     self.folder = folder

@@ -28,15 +28,9 @@ final class RawNamedOutput {
     throws(FileAccessError)
   {
     typed = bytes
-    let absolute =
-      bytes.first == UInt8(ascii: "/") ? bytes : currentFolder + [UInt8(ascii: "/")] + bytes
-    let slash = absolute.lastIndex(of: UInt8(ascii: "/"))!
-    name = Array(absolute[(slash + 1)...])
-    let parent = slash == 0 ? [UInt8(ascii: "/")] : Array(absolute[..<slash])
-    folderLink = folder + "/dir\(number)"
-    guard symlink(Self.cPath(parent), folderLink) == 0 else {
-      throw FileAccessError(path: folderLink, operation: "symlink", code: errno)
-    }
+    let placed = try RawFolderName(bytes, number: number, in: folder, currentFolder: currentFolder)
+    name = placed.name
+    folderLink = placed.parentLink
     let stage = folder + "/out\(number)"
     guard mkdir(stage, 0o700) == 0 else {
       throw FileAccessError(path: stage, operation: "create", code: errno)
@@ -45,7 +39,7 @@ final class RawNamedOutput {
   }
 
   /// The user's path, through this run's link to its folder.
-  private var target: [UInt8] { Array(folderLink.utf8) + [UInt8(ascii: "/")] + name }
+  private var target: [UInt8] { RawFolderName.path(folderLink, name) }
 
   /// True when something already has the output's name (a file, a link, a folder).
   var exists: Bool { Self.exists(target) }
@@ -106,6 +100,55 @@ final class RawNamedOutput {
   private static func exists(_ path: [UInt8]) -> Bool {
     var info = stat()
     return lstat(cPath(path), &info) == 0
+  }
+
+  private static func cPath(_ bytes: [UInt8]) -> [CChar] {
+    bytes.map { CChar(bitPattern: $0) } + [0]
+  }
+}
+
+/// A name that is not valid UTF-8 for something the tool makes, in a folder reached through a link
+/// of this run. For a folder (`backup recover --out`), the command is given ``standIn``, a path
+/// that only stands for it (never made): the folder is built beside the name and given it by one
+/// rename that never replaces anything (``StagedOutput``); a file is a ``RawNamedOutput``.
+package struct RawFolderName: Sendable {
+  /// What the command is given as the folder's path (nothing is ever made under it).
+  let standIn: String
+  /// The folder the new one goes in, through a link of this run.
+  let parentLink: String
+  /// The new folder's own name (not valid UTF-8).
+  let name: [UInt8]
+
+  /// The folder named `bytes` (relative to the current folder unless absolute), as the `number`th
+  /// argument staged in the private folder `folder`.
+  init(_ bytes: [UInt8], number: Int, in folder: String, currentFolder: [UInt8])
+    throws(FileAccessError)
+  {
+    var absolute =
+      bytes.first == UInt8(ascii: "/") ? bytes : currentFolder + [UInt8(ascii: "/")] + bytes
+    while absolute.count > 1, absolute.last == UInt8(ascii: "/") { absolute.removeLast() }
+    let slash = absolute.lastIndex(of: UInt8(ascii: "/"))!
+    name = Array(absolute[(slash + 1)...])
+    let parent = slash == 0 ? [UInt8(ascii: "/")] : Array(absolute[..<slash])
+    parentLink = folder + "/dir\(number)"
+    guard symlink(Self.cPath(parent), parentLink) == 0 else {
+      throw FileAccessError(path: parentLink, operation: "symlink", code: errno)
+    }
+    standIn = parentLink + "/" + PrintablePath.escape(name)
+  }
+
+  /// The path through this run's link (the bytes to rename to).
+  var path: [UInt8] { Self.path(parentLink, name) }
+
+  /// `name` in the folder `link`.
+  static func path(_ link: String, _ name: [UInt8]) -> [UInt8] {
+    Array(link.utf8) + [UInt8(ascii: "/")] + name
+  }
+
+  /// True when something (a file, a link, a folder, empty or not) already has the name.
+  var exists: Bool {
+    var info = stat()
+    return lstat(Self.cPath(path), &info) == 0
   }
 
   private static func cPath(_ bytes: [UInt8]) -> [CChar] {

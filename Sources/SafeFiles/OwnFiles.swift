@@ -219,6 +219,26 @@ package final class PrivateDirectory {
     settle()
   }
 
+  /// ``publish(as:)`` to a path given as bytes (a name that is not valid UTF-8): by one rename
+  /// that never replaces anything. Anything already under that name, an empty folder too, is left
+  /// as it is.
+  ///
+  /// - Throws: ``FileAccessError`` (`rename`) when the rename fails; the folder is then still this
+  ///   object's, whole.
+  package func publish(asBytes final: [UInt8]) throws(FileAccessError) {
+    guard !isRemoved else { throw FileAccessError(path: path, operation: "rename", code: ENOENT) }
+    OwnershipMarker.remove(from: path)
+    if Self.renameNoReplace(path, bytes: final) == 0 {
+      settle()
+      return
+    }
+    let code = errno
+    OwnershipMarker.write(in: path, identity: identity)
+    throw FileAccessError(
+      path: PrintablePath.escape(final), operation: "rename",
+      code: code == ENOTEMPTY ? EEXIST : code)
+  }
+
   /// `rename(2)` that never replaces: the system's no-replace rename, or, where the file system
   /// cannot do it, a rename only while nothing has the name (checked right before).
   static func renameNoReplace(_ from: String, _ to: String) -> Int32 {

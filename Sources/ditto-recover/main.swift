@@ -17,6 +17,7 @@ let context = ToolContext(
   standardError: DisplayingOutput(Interruption.standardError, raw: raw, isJSON: false))
 context.shownPath = { raw.display($0, json: false) }
 context.publishOutputs = { try raw.publishOutputs() }
+context.folderName = { raw.folderName(standingFor: $0) }
 context.errorIsTerminal = isatty(2) == 1
 context.outputIsTerminal = isatty(1) == 1
 // Alone on a terminal: the guided recovery (`ditto-recover guide`); in a pipe, the help.

@@ -1,5 +1,6 @@
 import EngineTestSupport
 import Foundation
+import SafeFiles
 import StoreFixtures
 import TestSupport
 import Testing
@@ -106,29 +107,70 @@ import Testing
     }
   }
 
-  /// A library to write into and a folder of results keep their refusal: a store is changed in
-  /// place, and a folder is many files.
-  @Test func aLibraryOrAFolderTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
+  /// A library to write into keeps its refusal: a store is changed in place, and a copy would
+  /// take the write.
+  @Test func aLibraryTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
     let folder = try TemporaryDirectory("non-utf8-refused")
     let source = folder.appending("source.sqlite")
     try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
     for member in 0..<4 {
       let library = Self.name(using: &generator, extension: ".store")
-      let out = Self.name(using: &generator, extension: "")
       let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-      for (command, name) in [
-        ("recover --from source.sqlite --library", library),
-        ("backup recover . --out", out),
-      ] {
-        let run = try ToolRun.pasted(
-          "ditto-recover \(command) \(Self.shellWord(name))", in: folder.path)
-        #expect(run.exitCode == 74, "member \(member): \(command): \(run.standardError)")
-        #expect(run.standardError.contains("not valid UTF-8 cannot be written"))
-        #expect(!run.standardError.contains("already exists"))
-      }
+      let run = try ToolRun.pasted(
+        "ditto-recover recover --from source.sqlite --library \(Self.shellWord(library))",
+        in: folder.path)
+      #expect(run.exitCode == 74, "member \(member): \(run.standardError)")
+      #expect(run.standardError.contains("not valid UTF-8 cannot be written"))
+      #expect(!run.standardError.contains("already exists"))
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
     }
+  }
+
+  /// `backup recover --out` under a name that is not valid UTF-8 (relative or absolute): the
+  /// folder is made under the very bytes given, whole, and nothing else appears beside it; what
+  /// the tool prints names it as typed. Given again, the name is refused as taken (exit 73) and
+  /// the folder keeps every byte.
+  @Test func aFolderOfResultsIsMadeUnderTheBytesGiven() throws {
+    let folder = try TemporaryDirectory("non-utf8-out-folder")
+    try DittoBackupFixture.build(
+      at: folder.appending("udid"), date: Date(timeIntervalSince1970: 1.7e9))
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D83))
+    for member in 0..<4 {
+      var name = Self.name(using: &generator, extension: "")
+      // A name an earlier member made is drawn again: this one is new.
+      while Self.exists(Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
+        name = Self.name(using: &generator, extension: "")
+      }
+      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let word = Self.shellWord(member % 2 == 0 ? name : path)
+      let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      let command = "ditto-recover backup recover udid --out \(word) --json"
+      let run = try ToolRun.pasted(command, in: folder.path)
+      #expect(run.exitCode == 0, "member \(member): \(run.standardError)")
+      #expect(run.standardOutput.contains("\"outcome\""), "member \(member)")
+      #expect(
+        run.standardOutput.contains(
+          PrintablePath.escape(name).replacingOccurrences(of: "\\", with: "\\\\")),
+        "member \(member): the output does not name the folder as typed: \(run.standardOutput)")
+      #expect(!run.standardOutput.contains("ditto-recover-args-"), "member \(member)")
+      let library = path + Array("/AppDomainGroup-group.io.kern.ditto/Ditto.store".utf8)
+      let stored = try #require(
+        Self.contents(of: library), "member \(member): no library made: \(run.standardOutput)")
+      #expect(!stored.isEmpty)
+      let after = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      #expect(after.count == before.count + 1, "member \(member): \(after)")
+
+      let again = try ToolRun.pasted(command, in: folder.path)
+      #expect(again.exitCode == 73, "member \(member): \(again.standardError)")
+      #expect(Self.contents(of: library) == stored, "member \(member): the folder changed")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == after.count)
+    }
+  }
+
+  static func exists(_ path: [UInt8]) -> Bool {
+    var info = stat()
+    return lstat(path.map { CChar(bitPattern: $0) } + [0], &info) == 0
   }
 
   /// A new file (a recovery file, an HTML report) is written under the very bytes given, and

@@ -233,7 +233,8 @@ struct BackupRecoverCommand: Command {
       throw UsageError(
         "'\($out.spec.synopsis)' must not be inside the backup folder \(root)")
     }
-    return try StagedOutput.beside(trimmed(out), option: $out.spec)
+    return try StagedOutput.beside(
+      trimmed(out), option: $out.spec, rawName: context.folderName(out))
   }
 
   private func trimmed(_ path: String) -> String {

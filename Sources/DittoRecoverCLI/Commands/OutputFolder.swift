@@ -30,15 +30,36 @@ final class StagedOutput {
   let folder: PrivateDirectory
   /// The name it takes when published; nil for a temporary output kept where it is built.
   let destination: String?
+  /// The name it takes, when `destination` only stands for a name that is not valid UTF-8.
+  private let rawName: RawFolderName?
 
-  private init(folder: PrivateDirectory, destination: String?) {
+  private init(folder: PrivateDirectory, destination: String?, rawName: RawFolderName? = nil) {
     self.folder = folder
     self.destination = destination
+    self.rawName = rawName
   }
 
   /// `--out PATH`: it must not exist, or be an empty folder (anything else: exit 73, nothing
-  /// touched); built beside it, in the same folder (a rename needs the same volume).
-  static func beside(_ path: String, option: OptionSpec) throws -> StagedOutput {
+  /// touched); built beside it, in the same folder (a rename needs the same volume). A name that
+  /// is not valid UTF-8 (`rawName`) must not exist at all.
+  static func beside(_ path: String, option: OptionSpec, rawName: RawFolderName? = nil) throws
+    -> StagedOutput
+  {
+    if let rawName {
+      guard !rawName.exists else {
+        throw OutputError.exists(
+          "\(option.synopsisName) \(path) already exists; files there are never written over: give a new folder"
+        )
+      }
+      do {
+        let folder = try PrivateDirectory(
+          prefix: NewFile.scratchPrefix, in: rawName.parentLink, resolvingLinks: false)
+        return StagedOutput(folder: folder, destination: path, rawName: rawName)
+      } catch {
+        throw OutputError.cannotWrite(
+          "\(option.synopsisName) \(path): cannot create a folder beside it: \(error)")
+      }
+    }
     let existing: FileStatus?
     do {
       existing = try FileStatus.following(path: path)
@@ -89,7 +110,11 @@ final class StagedOutput {
       return folder.path
     }
     do {
-      try folder.publish(as: destination)
+      if let rawName {
+        try folder.publish(asBytes: rawName.path)
+      } else {
+        try folder.publish(as: destination)
+      }
     } catch {
       throw OutputError.cannotWrite("cannot give the output its name \(destination): \(error)")
     }
