@@ -28,6 +28,9 @@ package final class ToolContext {
   /// The folder to make that an argument stands for, when its name is not valid UTF-8
   /// (``RawArguments/folderName(standingFor:)``).
   package var folderName: (String) -> RawFolderName? = { _ in nil }
+  /// True when a library path is reached through a second name of its files
+  /// (``RawArguments/isLinkedLibrary(_:)``).
+  package var isLinkedLibrary: (String) -> Bool = { _ in false }
   /// True when standard output is a terminal (set by the program's `main`): a command that
   /// streams its results there shows no progress line between them.
   package var outputIsTerminal = false

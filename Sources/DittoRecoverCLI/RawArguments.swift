@@ -24,9 +24,10 @@ import SafeFiles
 ///   in the name of a folder it    a stand-in path; the folder is built beside the name, through
 ///   makes (`backup recover        a link to the folder it goes in, and renamed to it when whole
 ///   --out`)                       (RawFolderName); anything already under the name is refused
-///   in a library it writes        nothing: the run stops (exit 74) before anything is read,
-///   (`--library`)                 saying so; a copy would take the write, and the user's file
-///                                 would not get it
+///   in the name of a library      a second name of its files (hard links), in a private folder
+///   the command writes            beside it: the write reaches the user's files
+///   (`--library`)                 (RawLinkedLibrary); where that cannot be made, the run stops
+///                                 (exit 74) first. A library only read is read on a copy.
 ///
 /// Everything the tool prints names the argument as the user typed it, bad bytes shown as `\xNN`
 /// (``display(_:json:)``). The folder is removed by ``remove()``.
@@ -40,15 +41,22 @@ package final class RawArguments {
   /// UTF-8.
   package private(set) var refusal: OutputError?
 
-  /// The options whose value is a file the tool writes.
-  static let writtenOptions: Set<String> = ["--library", "--out", "--html"]
-  /// Of those, the ones whose file is new: written under a stand-in name, then given the user's
-  /// (``RawNamedOutput``).
+  /// The options whose file (or folder) the tool makes: written under a stand-in name, then given
+  /// the user's (``RawNamedOutput``, ``RawFolderName``).
   static let stagedOptions: Set<String> = ["--out", "--html"]
   /// The outputs named with bytes that are not valid UTF-8, staged until ``publishOutputs()``.
   private var outputs: [RawNamedOutput] = []
   /// The folders the command makes under names that are not valid UTF-8 (``RawFolderName``).
   private var folders: [RawFolderName] = []
+
+  /// The libraries named with bytes that are not valid UTF-8 (``RawLinkedLibrary``).
+  private var libraries: [RawLinkedLibrary] = []
+
+  /// True when `path` (as typed, or resolved) is a library reached through a second name of its
+  /// files (``RawLinkedLibrary``): a write into it must hold the store's lock from open to close.
+  package func isLinkedLibrary(_ path: String) -> Bool {
+    libraries.contains { $0.standIn == path || UserPath.resolved($0.standIn) == path }
+  }
 
   /// The folder to make that the command was given as `path` (as typed, or resolved as a path
   /// option resolves it), when its name is not valid UTF-8.
@@ -65,6 +73,7 @@ package final class RawArguments {
     var outputs: [RawNamedOutput] = []
     var taken: (index: Int, output: RawNamedOutput)?
     var folders: [RawFolderName] = []
+    var libraries: [RawLinkedLibrary] = []
     /// This run's private folder of links and stand-ins, made when first needed.
     func privateFolder() throws -> String {
       if let folder { return folder.path }
@@ -110,15 +119,26 @@ package final class RawArguments {
           }
           continue
         }
-        if let previous = decoded.last, Self.writtenOptions.contains(previous),
-          !(previous == "--library" && words.first == "export")  // export reads it
+        if decoded.last == "--library", !["export", "status"].contains(words.first),
+          !decoded.contains("--dry-run")
         {
-          refusal =
-            refusal
-            ?? OutputError.cannotWrite(
-              "\(previous) \(shown): a name that is not valid UTF-8 cannot be written by this tool (nothing was read or written): give a name in UTF-8, or rename the file"
-            )
-          decoded.append(shown)
+          // A library the command writes: reached through a second name of its files (one it
+          // only reads is read on a copy, below).
+          do {
+            let library = try RawLinkedLibrary(
+              bytes, number: links.count, in: try privateFolder(),
+              currentFolder: Self.currentDirectoryBytes())
+            decoded.append(library.standIn)
+            links.append((library.standIn, shown, bytes))
+            libraries.append(library)
+          } catch {
+            refusal =
+              refusal
+              ?? OutputError.cannotWrite(
+                "--library \(shown): \(error); nothing was read or written: give a name in UTF-8, or rename the file"
+              )
+            decoded.append(shown)
+          }
           continue
         }
         if Self.isRegularFile(bytes) {
@@ -169,6 +189,7 @@ package final class RawArguments {
     arguments = decoded
     self.outputs = outputs
     self.folders = folders
+    self.libraries = libraries
     self.refusal = refusal
     aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
     self.folder = folder
@@ -246,8 +267,10 @@ package final class RawArguments {
   /// True when an argument had to be given as a link.
   package var hasAliases: Bool { !aliases.isEmpty }
 
-  /// Removes the private folder of links.
+  /// Removes the private folder of links (and the second names of a library's files).
   package func remove() {
+    for library in libraries { library.finish() }
+    libraries = []
     folder?.remove()
     folder = nil
   }

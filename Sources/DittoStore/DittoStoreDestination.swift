@@ -37,6 +37,10 @@ package final class DittoStoreDestination: MigrationDestination {
   package let author: String
   /// How long to wait for another process's lock before failing with `.writeFailed`.
   package let busyTimeoutMilliseconds: Int32
+  /// True when the write holds the store's lock from open to close, with no `-shm`
+  /// (`PRAGMA locking_mode = EXCLUSIVE`): for a store reached through links of the tool's own,
+  /// whose `-shm` another process would not share. Another connection waits (busy) until it closes.
+  package let locksExclusively: Bool
   private let now: @Sendable () -> Double
   private let receipt = LastReceipt()
   private let progressObserver = ProgressObserver()
@@ -59,13 +63,15 @@ package final class DittoStoreDestination: MigrationDestination {
   ///   - author: recorded in `ATRANSACTIONSTRING`; a `NSCloudKitMirroringDelegate…` name is
   ///     replaced by ``defaultAuthor`` (the CloudKit exporter skips such transactions).
   ///   - busyTimeoutMilliseconds: how long a write waits for the app's lock before it fails.
+  ///   - locksExclusively: see ``locksExclusively``.
   ///   - now: the current time in Cocoa seconds (tests pin it).
   package init(
     path: String, author: String = DittoStoreDestination.defaultAuthor,
-    busyTimeoutMilliseconds: Int32 = 5_000,
+    busyTimeoutMilliseconds: Int32 = 5_000, locksExclusively: Bool = false,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
   ) {
     self.path = path
+    self.locksExclusively = locksExclusively
     self.author =
       author.isEmpty || author.hasPrefix("NSCloudKitMirroringDelegate")
       ? Self.defaultAuthor : author
@@ -193,10 +199,12 @@ package final class DittoStoreDestination: MigrationDestination {
   /// and /var are; the store itself must be a regular file, never a link). Until something is
   /// committed, closing must not checkpoint: the files stay as they were.
   private func open() throws(DestinationError) -> Database {
+    var options = Database.Options(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    options.locksExclusively = locksExclusively
     do {
       let database = try Database(
         path: UserPath.resolvingFolder(of: path), mode: .readWrite, displayName: path,
-        options: Database.Options(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        options: options)
       try database.setCheckpointsOnClose(false)
       return database
     } catch {

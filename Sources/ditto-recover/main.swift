@@ -18,6 +18,7 @@ let context = ToolContext(
 context.shownPath = { raw.display($0, json: false) }
 context.publishOutputs = { try raw.publishOutputs() }
 context.folderName = { raw.folderName(standingFor: $0) }
+context.isLinkedLibrary = { raw.isLinkedLibrary($0) }
 context.errorIsTerminal = isatty(2) == 1
 context.outputIsTerminal = isatty(1) == 1
 // Alone on a terminal: the guided recovery (`ditto-recover guide`); in a pipe, the help.

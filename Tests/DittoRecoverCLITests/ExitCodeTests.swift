@@ -32,6 +32,7 @@ import UnifiedLog
     "GuideStopped": "caught by the guide, which says it stopped",
     "KeyedArchiveError": "PropertyLists': a keyed archive that does not read is a reader's problem",
     "PropertyListError": "PropertyLists': each reader names its file in its own error",
+    "RawLibraryRefusal": "RawArguments': becomes the run's OutputError (exit 74) before any command",
     "SQLiteError": "SQLiteDB's: each store reader and writer wraps it in its own error",
     "SnapshotError": "SQLiteSnapshot's: LegacyStoreError and DestinationError wrap it",
     "Stop": "GzipDecoder's own: ends a decode early, and is caught inside it",

@@ -13,8 +13,8 @@ import Testing
 
 /// A file or folder whose own name is not valid UTF-8 (possible on Linux file systems), over a
 /// generated family of names: every command that reads it reads it (the file only read, its bytes
-/// unchanged); one that would write such a name stops before reading or writing anything and
-/// says why (exit 74), never "is a symbolic link" or "already exists".
+/// unchanged); one that writes it writes it, under the very bytes, leaving nothing else; one that
+/// cannot says why (exit 74), never "is a symbolic link" or "already exists".
 @Suite struct NonUTF8NameFamilyTests {
   static let spec = FixtureContent.make(categories: 2, dittosPerCategory: 3, seed: 61)
 
@@ -107,23 +107,105 @@ import Testing
     }
   }
 
-  /// A library to write into keeps its refusal: a store is changed in place, and a copy would
-  /// take the write.
-  @Test func aLibraryTheToolWouldWriteIsRefusedBeforeAnythingHappens() throws {
+  /// A library named with bytes that are not valid UTF-8 (relative or absolute; with its `-wal`,
+  /// or checkpointed without one) is read and written like any: `status` and `--dry-run` read it
+  /// and leave every byte; `recover` imports into it, once (again: nothing new); nothing else is
+  /// left beside it, and what the tool prints names it as typed.
+  @Test func aLibraryIsWrittenUnderTheBytesGiven() throws {
+    let folder = try TemporaryDirectory("non-utf8-library")
+    let source = folder.appending("source.sqlite")
+    try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
+    let scratch = try TemporaryDirectory("non-utf8-library-scratch")
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
+    for member in 0..<4 {
+      var name = Self.name(using: &generator, extension: ".store")
+      while Self.exists(Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
+        name = Self.name(using: &generator, extension: ".store")
+      }
+      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let made = scratch.appending("library\(member).store")
+      let withWAL = member % 2 == 0
+      let library = SwiftDataStoreSpec(
+        profiles: 1, categories: [.init(title: "Work", dittos: [.init("a"), .init("b")])])
+      try SwiftDataStoreWriter.write(
+        library, to: made, journal: withWAL ? .walOnly : .walCheckpointed)
+      for suffix in withWAL ? ["", "-wal"] : [""] {
+        let bytes = try #require(Self.contents(of: Array((made + suffix).utf8)))
+        #expect(Self.makeFile(bytes, at: path + Array(suffix.utf8)) == 0)
+      }
+      let word = Self.shellWord(member < 2 ? name : path)
+      let original = Self.contents(of: path)
+      let listing = { try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() }
+      let before = try listing()
+
+      for reading in [
+        "status --container . --library \(word)",
+        "recover --from source.sqlite --library \(word) --dry-run",
+      ] {
+        let run = try ToolRun.pasted("ditto-recover \(reading)", in: folder.path)
+        #expect(run.exitCode == 0, "member \(member): \(reading): \(run.standardError)")
+        #expect(try listing() == before, "member \(member): \(reading) left a file")
+        #expect(Self.contents(of: path) == original, "member \(member): \(reading) wrote")
+      }
+      let export = "ditto-recover export --library \(word) --format json"
+      let texts = { (run: ToolRun) in
+        run.standardOutput.components(separatedBy: "\"text\"").count - 1
+      }
+      let exported = try ToolRun.pasted(export, in: folder.path)
+      #expect(texts(exported) == 2, "member \(member): \(exported.standardError)")
+
+      let recover = "ditto-recover recover --from source.sqlite --library \(word) --json"
+      let run = try ToolRun.pasted(recover, in: folder.path)
+      #expect(run.exitCode == 0, "member \(member): \(run.standardError)")
+      #expect(
+        run.standardOutput.contains("\"outcome\": \"success\""),
+        "member \(member): \(run.standardOutput)")
+      #expect(
+        run.standardOutput.contains(
+          PrintablePath.escape(name).replacingOccurrences(of: "\\", with: "\\\\")),
+        "member \(member): the output does not name the library as typed")
+      #expect(!run.standardOutput.contains("ditto-recover-args-"), "member \(member)")
+      #expect(try listing() == before, "member \(member): the import left a file")
+      let after = try ToolRun.pasted(export, in: folder.path)
+      #expect(
+        texts(after) == 2 + Self.spec.readableDittoCount,
+        "member \(member): \(after.standardError)")
+
+      let again = try ToolRun.pasted(recover, in: folder.path)
+      #expect(again.exitCode == 0, "member \(member): \(again.standardError)")
+      #expect(again.standardOutput.contains("\"inserted\": 0,"), "member \(member)")
+      #expect(try listing() == before, "member \(member): the second import left a file")
+    }
+  }
+
+  /// A file that cannot be a library reached by a second name (a store in rollback-journal mode,
+  /// no file at all) is refused before anything is read or written, saying why (exit 74).
+  @Test func aLibraryThatCannotBeLinkedIsRefusedBeforeAnythingHappens() throws {
     let folder = try TemporaryDirectory("non-utf8-refused")
     let source = folder.appending("source.sqlite")
     try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
-    var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D84))
     for member in 0..<4 {
-      let library = Self.name(using: &generator, extension: ".store")
+      let name = Self.name(using: &generator, extension: ".store")
+      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      if member % 2 == 1, !Self.exists(path) {
+        let rollback = folder.appending("rollback\(member).sqlite")
+        try LegacyStoreWriter.write(Self.spec, to: rollback, journal: .delete)
+        let bytes = try #require(Self.contents(of: Array(rollback.utf8)))
+        try FileManager.default.removeItem(atPath: rollback)
+        #expect(Self.makeFile(bytes, at: path) == 0)
+      }
+      let original = Self.contents(of: path)
       let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
       let run = try ToolRun.pasted(
-        "ditto-recover recover --from source.sqlite --library \(Self.shellWord(library))",
+        "ditto-recover recover --from source.sqlite --library \(Self.shellWord(name))",
         in: folder.path)
       #expect(run.exitCode == 74, "member \(member): \(run.standardError)")
-      #expect(run.standardError.contains("not valid UTF-8 cannot be written"))
-      #expect(!run.standardError.contains("already exists"))
+      #expect(
+        run.standardError.contains(original == nil ? "no such file" : "not a store in WAL mode"),
+        "member \(member): \(run.standardError)")
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+      #expect(Self.contents(of: path) == original)
     }
   }
 

@@ -304,7 +304,8 @@ struct ContainerOptions {
   /// The library at `path` as the tool writes it, the import shown as a progress line on a
   /// terminal (dittos read of those the sources offer, how fast, how long is left).
   static func destination(_ path: String, context: ToolContext) -> DittoStoreDestination {
-    let destination = DittoStoreDestination(path: path)
+    let destination = DittoStoreDestination(
+      path: path, locksExclusively: context.isLinkedLibrary(path))
     if context.showsProgress {
       let progress = ProgressLine("importing", totalBytes: 0, context: context)
       destination.observeProgress { merged in
