@@ -39,7 +39,7 @@ package final class MigrationHarness {
     return LegacyDataMigrator(
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: InMemoryLogHandler().logger
-    ).recoverNow()
+    ).recoverNowBlocking()
   }
 
   /// Records every file's hash; ``assertPreserved()`` checks them later.

@@ -179,8 +179,9 @@ public final class LegacyDataMigrator: Sendable {
 
   // MARK: - The same, synchronous (the package's tools and tests)
 
-  /// ``migrateIfNeeded(protectedDataAvailable:)`` on the caller's thread.
-  package func migrateIfNeeded(protectedDataAvailable: Bool = true) -> AutomaticMigration {
+  /// ``migrateIfNeeded(protectedDataAvailable:)`` on the caller's thread (its own name: a call never picks
+  /// the other by its context).
+  package func migrateIfNeededBlocking(protectedDataAvailable: Bool = true) -> AutomaticMigration {
     turn.takeBlocking { automaticAttempt(protectedDataAvailable: protectedDataAvailable) }
   }
 
@@ -217,7 +218,7 @@ public final class LegacyDataMigrator: Sendable {
   }
 
   /// ``recoverNow(dryRun:)`` on the caller's thread.
-  package func recoverNow(dryRun: Bool = false, includingNeverCommitted: Bool = false)
+  package func recoverNowBlocking(dryRun: Bool = false, includingNeverCommitted: Bool = false)
     -> MigrationReport
   {
     turn.takeBlocking {
@@ -228,12 +229,12 @@ public final class LegacyDataMigrator: Sendable {
   }
 
   /// ``recoverNow(from:dryRun:)`` on the caller's thread, for a file at `path`.
-  package func recoverNow(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
+  package func recoverNowBlocking(fromFile path: String, dryRun: Bool = false) -> MigrationReport {
     turn.takeBlocking { run(AttemptRequest(trigger: .manual, isDryRun: dryRun, file: path)) }
   }
 
   /// ``survey(_:)`` on the caller's thread.
-  package func survey(_ depth: LegacySurvey.Depth = .contentsAndSalvage) -> LegacySurvey {
+  package func surveyBlocking(_ depth: LegacySurvey.Depth = .contentsAndSalvage) -> LegacySurvey {
     gathering.survey(layout, defaults: legacyDefaults, depth: depth, keeping: .none).survey
   }
 
@@ -241,7 +242,7 @@ public final class LegacyDataMigrator: Sendable {
   /// reads every candidate, logs the inventory and the match, and returns the store a migration is
   /// about (the one holding the most dittos), as a candidate with its path, sizes and root.
   package func chosenLegacyStore() -> LegacyCandidate? {
-    survey(.contents).chosen
+    surveyBlocking(.contents).chosen
   }
 
   /// The legacy keys of the App Group defaults (1.x dittos, keyboard additions); nil without any.

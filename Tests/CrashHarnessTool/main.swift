@@ -98,7 +98,7 @@ if stage == "defaults-before-first-unlock" {
   let migrator = LegacyDataMigrator(
     layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
     defaults: defaults, logger: .disabled)
-  let report = migrator.migrateIfNeeded().report
+  let report = migrator.migrateIfNeededBlocking().report
   print(report?.telemetryLine ?? "already_complete")
   print("flag-writes=\(defaults.writes)")
   exit(0)
@@ -107,7 +107,7 @@ let migrator = LegacyDataMigrator(
   layout: layout, destination: KillingDestination(path: layout.defaultLibraryPath),
   flags: KillingFlags(path: layout.defaultsPath),
   legacyDefaults: AppGroupDefaults(path: layout.defaultsPath), logger: .disabled)
-switch migrator.migrateIfNeeded() {
+switch migrator.migrateIfNeededBlocking() {
 case .alreadyComplete: print("already_complete")
 case .attempted(let report): print(report.outcome.rawValue)
 }

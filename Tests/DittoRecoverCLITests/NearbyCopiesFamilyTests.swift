@@ -121,7 +121,7 @@ import Testing
       #expect(copies.count == 1, "seed \(seed): \(status.standardOutput)")
       let copy = copies.first ?? [:]
       #expect(
-        OneTrueAnswerTests.same(copy["path"] as? String, member.expectedPath),
+        OneAnswerPerFileTests.same(copy["path"] as? String, member.expectedPath),
         "seed \(seed): \(copy) expected \(member.expectedPath)")
       #expect(copy["kind"] as? String == member.expectedKind, "seed \(seed)")
       #expect(copy["dittos"] as? Int == Self.spec.readableDittoCount, "seed \(seed): \(copy)")
@@ -189,7 +189,7 @@ import Testing
       let run = ToolRunner.run(command + ["--container", given])
       #expect(run.exitCode == 66, "\(blind) \(command): \(run.standardError)")
       #expect(run.standardError.contains("could not look everywhere"))
-      #expect(!run.standardOutput.contains(OneTrueAnswerTests.deviceSentence))
+      #expect(!run.standardOutput.contains(OneAnswerPerFileTests.deviceSentence))
     }
     #expect(
       !FileManager.default.fileExists(
@@ -212,7 +212,7 @@ import Testing
     let status = ToolRunner.run(["status", "--container", given, "--json"])
     let copies = status.json?["nearbyCopies"] as? [[String: Any]] ?? []
     #expect(copies.count == 1, "\(status.standardOutput)")
-    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, different))
+    #expect(OneAnswerPerFileTests.same(copies.first?["path"] as? String, different))
     #expect(copies.first?["missingHere"] as? Int == 2)
     let migrate = ToolRunner.run(["migrate", "--container", given])
     #expect(migrate.exitCode == 66, "\(migrate.standardError)")
@@ -269,7 +269,7 @@ import Testing
     #expect(search["besideSearched"] as? Bool == false, "\(run.standardOutput)")
     let copies = run.json?["nearbyCopies"] as? [[String: Any]] ?? []
     #expect(copies.count == 1)
-    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, given + "/unzipped/copy"))
+    #expect(OneAnswerPerFileTests.same(copies.first?["path"] as? String, given + "/unzipped/copy"))
     let text = try ToolRunner.runProcess(
       ["status", "--container", given], environment: ["HOME": folder.path])
     #expect(text.standardOutput.contains("not what lies beside it"), "\(text.standardOutput)")
@@ -288,7 +288,7 @@ import Testing
     let status = ToolRunner.run(["status", "--container", given, "--json"])
     let copies = status.json?["nearbyCopies"] as? [[String: Any]] ?? []
     #expect(copies.count == 1, "\(status.standardOutput)")
-    #expect(OneTrueAnswerTests.same(copies.first?["path"] as? String, broken))
+    #expect(OneAnswerPerFileTests.same(copies.first?["path"] as? String, broken))
     #expect(copies.first?["missingHere"] == nil || copies.first?["missingHere"] is NSNull)
   }
 

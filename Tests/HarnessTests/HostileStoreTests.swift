@@ -139,8 +139,8 @@ import Testing
     let library = try LibraryFixtures.copy(.empty, toFolder: folder.appending("library"))
     let migrator = LegacyDataMigrator.forContainer(
       ContainerLayout(container: container), library: library, logger: log.logger)
-    let preview = migrator.recoverNow(dryRun: true)
-    let report = migrator.recoverNow()
+    let preview = migrator.recoverNowBlocking(dryRun: true)
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == hostile.outcome, "\(hostile.name): \(report.errorDescription ?? "")")
     if hostile.outcome == .foundUnreadable {
       #expect(report.errorDescription?.contains(builder.path("Ditto.sqlite")) == true)
@@ -168,7 +168,7 @@ import Testing
     let libraryPath = try LibraryFixtures.copy(.empty, toFolder: container)
     let report = LegacyDataMigrator.forContainer(
       ContainerLayout(container: container), logger: .disabled
-    ).recoverNow()
+    ).recoverNowBlocking()
     #expect(report.counts.inserted == 3)
     let library = try DittoStoreFile.content(at: libraryPath)
     #expect(library.categories.first?.dittos.map(\.useCount) == [0, 3, 0])

@@ -144,11 +144,11 @@ import Testing
     // Success: settled, and this attempt set the flag.
     let success = try MigrationHarness()
     try success.builder.writeStore(spec)
-    let migrated = try #require(success.makeMigrator().migrateIfNeeded().report)
+    let migrated = try #require(success.makeMigrator().migrateIfNeededBlocking().report)
     #expect(migrated.settled && migrated.flagSet && migrated.attempts == 0)
-    #expect(success.makeMigrator().migrateIfNeeded().isSettled)
+    #expect(success.makeMigrator().migrateIfNeededBlocking().isSettled)
     // The manual path never sets the flag; it reports what the flag is.
-    let manual = success.makeMigrator().recoverNow()
+    let manual = success.makeMigrator().recoverNowBlocking()
     #expect(!manual.flagSet && manual.settled && manual.attempts == nil)
     // A permanently unreadable store: settled only after the third attempt.
     let garbage = try MigrationHarness()
@@ -156,7 +156,7 @@ import Testing
     var settled: [Bool] = []
     var attempts: [Int?] = []
     for _ in 1...3 {
-      let report = try #require(garbage.makeMigrator().migrateIfNeeded().report)
+      let report = try #require(garbage.makeMigrator().migrateIfNeededBlocking().report)
       settled.append(report.settled)
       attempts.append(report.attempts)
     }
@@ -164,7 +164,7 @@ import Testing
     #expect(attempts == [1, 2, 3])
     // Nothing on disk: settled at once.
     let fresh = try MigrationHarness()
-    let nothing = try #require(fresh.makeMigrator().migrateIfNeeded().report)
+    let nothing = try #require(fresh.makeMigrator().migrateIfNeededBlocking().report)
     #expect(nothing.outcome == .nothingOnDisk && nothing.settled)
   }
 
@@ -186,7 +186,7 @@ import Testing
     #expect(!second.lines().contains { $0.hasPrefix("legacyStoreURL: matched") })
     // A migration logs it every time.
     let log = InMemoryLogHandler()
-    _ = migrator(log).recoverNow(dryRun: true)
+    _ = migrator(log).recoverNowBlocking(dryRun: true)
     #expect(log.lines().contains { $0.hasPrefix("inventory[appgroup] ") })
   }
 }

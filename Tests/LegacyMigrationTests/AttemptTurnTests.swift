@@ -72,7 +72,7 @@ import Testing
       let first = device.migrator(library, flags: flags)
       let second = race == .twoScenes ? device.migrator(library, flags: flags) : first
       let picked = device.pickedFile
-      async let launch = first.migrateIfNeeded(protectedDataAvailable: true)
+      async let launch = first.migrateIfNeededBlocking(protectedDataAvailable: true)
       let other: MigrationReport?
       switch race {
       case .launchAndTap: other = await second.recoverNow()

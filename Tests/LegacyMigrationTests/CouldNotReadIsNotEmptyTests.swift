@@ -21,7 +21,7 @@ import Testing
     let migrator = harness.makeMigrator()
     #expect(throws: DefaultsError.self) { _ = try migrator.defaultsLegacyContent() }
 
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == MigrationOutcome.foundUnreadable)
     #expect(report.defaultsError != nil)
     #expect(report.sources.map(\.kind) == [LegacySourceReport.Kind.defaults])
@@ -34,7 +34,7 @@ import Testing
     let harness = try MigrationHarness("garbage-defaults")
     try harness.builder.writeBytes(
       Array("bplist00 garbage".utf8), at: "Library/Preferences/group.io.kern.ditto.plist")
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.outcome == MigrationOutcome.foundUnreadable)
     #expect(report.sources.map(\.kind) == [LegacySourceReport.Kind.defaults])
   }

@@ -25,7 +25,7 @@ import Testing
     #expect(try Self.size(root) == 4096)
     #expect(try Self.size(stale) > Self.size(root))
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     #expect(report.store?.path == root)
     #expect(report.counts.inserted == 120)
@@ -54,7 +54,7 @@ import Testing
         "migration_outcome source=auto outcome=success categories=4 dittos=120 inserted=120"
       ])
     // "Recover Old Dittos" then brings the rest, duplicates skipped.
-    let manual = harness.makeMigrator().recoverNow()
+    let manual = harness.makeMigrator().recoverNowBlocking()
     #expect(manual.counts.inserted == 28)
     #expect(manual.counts.skipped == 120)
     #expect(manual.otherStores.first?.imported == true)
@@ -66,7 +66,7 @@ import Testing
     let harness = try MigrationHarness()
     try harness.writeWALHeavyStores()
     try harness.recordFiles()
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.recoveryResult == .inserted(148))
     #expect(
       harness.log.outcomeLines == [
@@ -87,7 +87,7 @@ import Testing
     #expect(try Self.size(harness.builder.path("Ditto.sqlite")) >= 750 * 1024)
     #expect(try Self.size(harness.builder.path("Library/Application Support/Ditto.sqlite")) < 65536)
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.store?.relativePath == "Library/Application Support/Ditto.sqlite")
     #expect(report.counts.inserted == 28)
     #expect(report.otherStores.map(\.dittos) == [5])
@@ -101,7 +101,7 @@ import Testing
     try harness.builder.writeStore(
       LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 7), at: "Documents/Ditto.sqlite")
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     #expect(report.counts.inserted == 28)
     let lines = harness.log.lines()
@@ -123,7 +123,7 @@ import Testing
     try harness.builder.writeGarbage(count: 2_000, seed: 4, at: "Ditto.sqlite")
     try harness.builder.writeStore(LegacyStoreSpec(categories: []), at: "Documents/Ditto.sqlite")
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     // It may hold data, where the empty store holds none: never empty_store.
     #expect(report.outcome == .foundUnreadable)
     #expect(report.store?.relativePath == "Ditto.sqlite")
@@ -135,7 +135,7 @@ import Testing
     let harness = try MigrationHarness()
     try harness.builder.writeBytes([], at: "Ditto.sqlite")
     try harness.builder.writeStore(LegacyStoreSpec(categories: []), at: "Documents/Ditto.sqlite")
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .emptyStore)
     #expect(report.store?.relativePath == "Documents/Ditto.sqlite")
   }
@@ -152,7 +152,7 @@ import Testing
     try bigger.builder.writeStore(spec, at: "Documents/Ditto.sqlite")
     try bigger.builder.bloat("Documents/Ditto.sqlite", toAtLeast: 100_000)
     try bigger.builder.writeStore(spec, at: "Library/Application Support/Ditto.sqlite")
-    let report = try #require(bigger.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(bigger.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.store?.relativePath == "Documents/Ditto.sqlite")
     #expect(report.otherStores.first?.missing == 0)
   }
@@ -162,7 +162,8 @@ import Testing
     try harness.builder.writeStore(LegacyStoreSpec.distinct("Work", categories: 4, perCategory: 7))
     try harness.builder.writeGarbage(count: 100, seed: 1, at: "NotALibrary.store")
     let report = try #require(
-      harness.makeMigrator(library: harness.builder.path("NotALibrary.store")).migrateIfNeeded()
+      harness.makeMigrator(library: harness.builder.path("NotALibrary.store"))
+        .migrateIfNeededBlocking()
         .report)
     #expect(report.outcome == .libraryError)
     #expect(

@@ -23,7 +23,7 @@ import Testing
     try install("v1-list.binary.plist", in: harness)
     let migrator = harness.makeMigrator()
     #expect(migrator.hasRecoverableLegacyData())
-    let report = try #require(migrator.migrateIfNeeded().report)
+    let report = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     #expect(
       same(
@@ -46,7 +46,7 @@ import Testing
       ]))
     try install("pending.binary.plist", in: harness)
     try harness.recordFiles()
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.outcome == .success)
     #expect(
       same(
@@ -61,7 +61,7 @@ import Testing
   @Test func xmlPairKeepsTitleOrderAndAddsUnlistedTitles() throws {
     let harness = try MigrationHarness()
     try install("v1-pair.xml.plist", in: harness)
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.outcome == .success)
     #expect(
       same(
@@ -82,11 +82,11 @@ import Testing
       fromPropertyList: values, format: format, options: 0)
     try harness.builder.writeBytes(
       Array(data), at: "Library/Preferences/group.io.kern.ditto.plist")
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(same(try harness.libraryContents(), [("New", ["n1"]), ("General", ["old"])]))
     #expect(report.sources.map(\.kind) == [.pending, .v1])
     // The file keeps its format when the automatic path writes the flag.
-    _ = harness.makeMigrator().migrateIfNeeded()
+    _ = harness.makeMigrator().migrateIfNeededBlocking()
     let bytes = try Data(contentsOf: URL(fileURLWithPath: harness.layout.defaultsPath))
     #expect(bytes.starts(with: Array("bplist".utf8)) == (format == .binary))
   }
@@ -95,13 +95,13 @@ import Testing
     let harness = try MigrationHarness()
     try install("malformed.plist", in: harness)
     try harness.recordFiles()
-    let alone = harness.makeMigrator().recoverNow()
+    let alone = harness.makeMigrator().recoverNowBlocking()
     #expect(alone.outcome == .foundUnreadable)
     #expect(alone.defaultsError != nil)
     #expect(harness.makeMigrator().hasRecoverableLegacyData())
     try harness.builder.writeStore(
       FixtureContent.make(categories: 1, dittosPerCategory: 3, seed: 2))
-    let withStore = harness.makeMigrator().recoverNow()
+    let withStore = harness.makeMigrator().recoverNowBlocking()
     #expect(withStore.outcome == .success)
     #expect(withStore.counts.inserted == 3)
     #expect(withStore.defaultsError != nil)
@@ -126,7 +126,7 @@ import Testing
         AppGroupDefaults.completionKey: true
       ])
     }
-    let result = migrator.recoverNow()
+    let result = migrator.recoverNowBlocking()
     #expect(result.outcome == .foundUnreadable)
     let after = try FileHashes(of: harness.folder.path)
     let key = "/Library/Preferences/group.io.kern.ditto.plist"

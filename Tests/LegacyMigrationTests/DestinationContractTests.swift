@@ -48,7 +48,7 @@ import Testing
     let migrator = LegacyDataMigrator(
       layout: ContainerLayout(container: folder.path), destination: destination, flags: flags,
       legacyDefaults: nil, logger: log.logger)
-    let report = try #require(migrator.migrateIfNeeded().attemptedReport)
+    let report = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
     #expect(report.outcome == .libraryError)
     #expect(report.readError == nil)
     #expect(report.destinationError?.kind == .writeFailed)
@@ -68,14 +68,14 @@ import Testing
     let migrator = LegacyDataMigrator(
       layout: ContainerLayout(container: folder.path), destination: destination, flags: flags,
       legacyDefaults: nil, logger: InMemoryLogHandler().logger)
-    let report = try #require(migrator.migrateIfNeeded().attemptedReport)
+    let report = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
     #expect(report.outcome == .success)
     #expect(report.counts.inserted == 3)
     #expect(destination.hasProfile)
     #expect(destination.contents.map(\.0) == ["Work", "Caf\u{E9}"])
     #expect(destination.contents.first?.1 == ["hello", "world"])
     #expect(flags.flags.isComplete)
-    #expect(migrator.migrateIfNeeded().attemptedReport == nil)
+    #expect(migrator.migrateIfNeededBlocking().attemptedReport == nil)
   }
 
   @Test func anUnreadableStoreCountsAttemptsAndNeverReachesTheDestination() throws {
@@ -88,7 +88,7 @@ import Testing
       layout: ContainerLayout(container: folder.path), destination: destination, flags: flags,
       legacyDefaults: nil, logger: InMemoryLogHandler().logger)
     for attempt in 1...3 {
-      let report = try #require(migrator.migrateIfNeeded().attemptedReport)
+      let report = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
       #expect(report.outcome == .foundUnreadable)
       #expect(report.attempts == attempt)
     }

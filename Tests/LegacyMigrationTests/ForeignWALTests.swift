@@ -49,12 +49,12 @@ import Testing
     for member in Self.members() {
       let harness = try Self.container(member)
       let expectedOwn = member.own.readableDittoCount
-      let survey = harness.makeMigrator().survey(.contents)
+      let survey = harness.makeMigrator().surveyBlocking(.contents)
       let store = try #require(survey.stores.first { $0.candidate.relativePath == "Ditto.sqlite" })
       #expect(
         store.dittos == expectedOwn, "seed \(member.seed): \(String(describing: store.content))")
       #expect(store.foreignWAL != nil, "seed \(member.seed): the foreign -wal was not named")
-      let report = harness.makeMigrator().recoverNow()
+      let report = harness.makeMigrator().recoverNowBlocking()
       #expect(report.counts.inserted == expectedOwn, "seed \(member.seed)")
       let imported = Set(try harness.libraryContents().flatMap(\.1))
       let foreignTexts = Set(member.other.categories.flatMap(\.dittos).compactMap(\.text))
@@ -73,7 +73,7 @@ import Testing
     let harness = try MigrationHarness("own-wal")
     let spec = FixtureContent.make(categories: 3, dittosPerCategory: 5, seed: 5)
     try harness.builder.writeStore(spec, journal: .walOnly)
-    let survey = harness.makeMigrator().survey(.contents)
+    let survey = harness.makeMigrator().surveyBlocking(.contents)
     let store = try #require(survey.stores.first)
     #expect(store.dittos == spec.readableDittoCount)
     #expect(store.foreignWAL == nil)

@@ -37,7 +37,7 @@ import Testing
     let defaults = DeviceDefaults(unlocked: false, stored: Self.version1List)
     let library = InMemoryDestination()
     let launch = migrator(harness, defaults: defaults, destination: library)
-      .migrateIfNeeded(protectedDataAvailable: false)
+      .migrateIfNeededBlocking(protectedDataAvailable: false)
     let report = try #require(launch.report)
     #expect(report.outcome == .foundUnreadable)
     #expect(report.transientReason == .locked)
@@ -70,7 +70,7 @@ import Testing
     let library = InMemoryDestination()
     let locked = try #require(
       migrator(harness, defaults: defaults, destination: library)
-        .migrateIfNeeded(protectedDataAvailable: true).report)
+        .migrateIfNeededBlocking(protectedDataAvailable: true).report)
     #expect(locked.outcome == .foundUnreadable)
     #expect(locked.transientReason == .locked)
     #expect(defaults.writes.isEmpty, "the flag store was written while locked")
@@ -81,7 +81,7 @@ import Testing
     defaults.unlock()
     let next = try #require(
       migrator(harness, defaults: defaults, destination: library)
-        .migrateIfNeeded(protectedDataAvailable: true).report)
+        .migrateIfNeededBlocking(protectedDataAvailable: true).report)
     #expect(next.outcome == .success)
     #expect(next.settled && next.flagSet)
     let texts = library.contents.flatMap(\.1)
@@ -101,7 +101,7 @@ import Testing
     let defaults = DeviceDefaults(unlocked: false, stored: [:])
     let report = try #require(
       migrator(harness, defaults: defaults, destination: InMemoryDestination())
-        .migrateIfNeeded().report)
+        .migrateIfNeededBlocking().report)
     #expect(report.outcome == .nothingOnDisk)
     #expect(report.settled)
   }

@@ -91,12 +91,12 @@ import Testing
     let log = InMemoryLogHandler()
     let layout = ContainerLayout(container: container)
     let migrator = LegacyDataMigrator.forContainer(layout, logger: log.logger)
-    _ = migrator.recoverNow(dryRun: true)
-    _ = migrator.migrateIfNeeded()
-    _ = migrator.migrateIfNeeded()
-    _ = migrator.recoverNow()
-    _ = migrator.recoverNow(includingNeverCommitted: true)
-    _ = migrator.survey()
+    _ = migrator.recoverNowBlocking(dryRun: true)
+    _ = migrator.migrateIfNeededBlocking()
+    _ = migrator.migrateIfNeededBlocking()
+    _ = migrator.recoverNowBlocking()
+    _ = migrator.recoverNowBlocking(includingNeverCommitted: true)
+    _ = migrator.surveyBlocking()
     for salvage in [false, true] {
       let extraction = RecoveryExtraction(
         layout: layout, includesSalvage: salvage, logger: log.logger)
@@ -107,13 +107,13 @@ import Testing
     }
     // The same container, locked, and with a library that refuses every write.
     let locked = LegacyDataMigrator.forContainer(layout, logger: log.logger)
-    _ = locked.migrateIfNeeded(protectedDataAvailable: false)
+    _ = locked.migrateIfNeededBlocking(protectedDataAvailable: false)
     let refusing = InMemoryDestination()
     refusing.failure = DestinationError(.writeFailed, file: "Ditto.store", reason: "refused")
     _ = LegacyDataMigrator(
       layout: layout, destination: refusing, flags: InMemoryFlagStore(), legacyDefaults: nil,
       logger: log.logger
-    ).migrateIfNeeded()
+    ).migrateIfNeededBlocking()
     let lines = log.lines()
     #expect(!lines.isEmpty)
     #expect(Self.undocumented(lines) == [])
@@ -129,9 +129,9 @@ import Testing
     let log = InMemoryLogHandler()
     let migrator = LegacyDataMigrator.forContainer(
       ContainerLayout(container: container), logger: log.logger)
-    _ = migrator.recoverNow(fromFile: picked)
-    _ = migrator.recoverNow(fromFile: folder.appending("gone.sqlite"))
-    _ = migrator.migrateIfNeeded()
+    _ = migrator.recoverNowBlocking(fromFile: picked)
+    _ = migrator.recoverNowBlocking(fromFile: folder.appending("gone.sqlite"))
+    _ = migrator.migrateIfNeededBlocking()
     _ = migrator.hasRecoverableLegacyData()
     let lines = log.lines()
     #expect(lines.contains { $0.hasPrefix("recoverNow(file): cannot read the file picked (") })

@@ -45,7 +45,8 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     let report =
-      source == .auto ? try #require(migrator.migrateIfNeeded().report) : migrator.recoverNow()
+      source == .auto
+      ? try #require(migrator.migrateIfNeededBlocking().report) : migrator.recoverNowBlocking()
     #expect(report.outcome == path.expected)
     #expect(report.counts.inserted + report.counts.skipped == report.counts.dittosRead)
     let lines = harness.log.records.filter { $0.message.rendered().hasPrefix("migration_outcome") }
@@ -127,16 +128,16 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     for attempt in 1...3 {
-      let report = try #require(migrator.migrateIfNeeded().report, "attempt \(attempt)")
+      let report = try #require(migrator.migrateIfNeededBlocking().report, "attempt \(attempt)")
       #expect(report.outcome == .foundUnreadable)
       #expect(report.attempts == attempt)
       #expect(report.flagSet == (attempt == 3))
     }
-    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+    guard case .alreadyComplete = migrator.migrateIfNeededBlocking() else {
       Issue.record("a garbage file must not be retried forever")
       return
     }
-    #expect(migrator.recoverNow().outcome == .foundUnreadable)
+    #expect(migrator.recoverNowBlocking().outcome == .foundUnreadable)
     try harness.assertPreserved()
   }
 
@@ -147,7 +148,7 @@ import Testing
     try harness.builder.writeGarbage(count: 100, seed: 1, at: "NotALibrary.sqlite")
     try harness.recordFiles()
     let migrator = harness.makeMigrator(library: harness.builder.path("NotALibrary.sqlite"))
-    let report = try #require(migrator.migrateIfNeeded().report)
+    let report = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(report.outcome == .libraryError)
     #expect(report.destinationError?.kind == .refused)
     #expect(report.readError == nil)
@@ -163,7 +164,8 @@ import Testing
     try harness.builder.writeStore(
       FixtureContent.make(categories: 1, dittosPerCategory: 2, seed: 1), journal: .walOnly)
     let before = try FileHashes(of: harness.folder.path)
-    let report = harness.makeMigrator(library: harness.builder.path("Ditto.sqlite")).recoverNow()
+    let report = harness.makeMigrator(library: harness.builder.path("Ditto.sqlite"))
+      .recoverNowBlocking()
     #expect(report.destinationError?.kind == .refused)
     #expect(report.outcome == .libraryError)
     let after = try FileHashes(of: harness.folder.path)
@@ -177,7 +179,7 @@ import Testing
     try harness.builder.writeBytes(
       Array("not a plist".utf8), at: "Library/Preferences/group.io.kern.ditto.plist")
     let before = try FileHashes(of: harness.folder.path)
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     #expect(!report.flagSet)
     #expect(report.flagError != nil)

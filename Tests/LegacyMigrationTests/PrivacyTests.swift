@@ -21,9 +21,9 @@ import Testing
     try LibraryFixtures.ensure(inFolder: container)
     let migrator = LegacyDataMigrator.forContainer(
       ContainerLayout(container: container), logger: log.logger)
-    _ = migrator.migrateIfNeeded()
-    _ = migrator.recoverNow()
-    _ = migrator.recoverNow(dryRun: true)
+    _ = migrator.migrateIfNeededBlocking()
+    _ = migrator.recoverNowBlocking()
+    _ = migrator.recoverNowBlocking(dryRun: true)
     // The recovery file's extraction reads the same sources, with and without salvage.
     for salvage in [false, true] {
       let extraction = RecoveryExtraction(
@@ -35,7 +35,7 @@ import Testing
           info: info, to: folder.appending("extract-\(salvage).dittorecovery"))
       }
     }
-    _ = migrator.survey()
+    _ = migrator.surveyBlocking()
     let secrets = content.flatMap { [$0.title] + $0.dittos.map(\.text) }.filter { $0.count > 3 }
     let lines = log.lines()
     #expect(!lines.isEmpty)
@@ -79,7 +79,7 @@ enum LegacyStoreReaderOrNil {
     let log = InMemoryLogHandler()
     let migrator = LegacyDataMigrator.forContainer(
       ContainerLayout(container: container), logger: log.logger)
-    let report = migrator.recoverNow(fromFile: picked)
+    let report = migrator.recoverNowBlocking(fromFile: picked)
     #expect(report.outcome == .foundUnreadable)
     let lines = log.lines()
     #expect(!lines.isEmpty)
@@ -139,8 +139,8 @@ enum LegacyStoreReaderOrNil {
     let migrator = LegacyDataMigrator(
       layout: harness.layout, destination: InMemoryDestination(), flags: FailingDefaults(),
       legacyDefaults: FailingDefaults(), logger: log.logger)
-    _ = migrator.migrateIfNeeded()
-    _ = migrator.recoverNow()
+    _ = migrator.migrateIfNeededBlocking()
+    _ = migrator.recoverNowBlocking()
     let lines = log.lines()
     #expect(lines.contains { $0.hasPrefix("migrateIfNeeded: the flags cannot be read") })
     #expect(lines.contains { $0.hasPrefix("defaults: cannot be read (unreadable)") })
@@ -172,7 +172,7 @@ enum LegacyStoreReaderOrNil {
       layout: ContainerLayout(container: harness.folder.path, home: home.path),
       destination: InMemoryDestination(), flags: InMemoryFlagStore(), legacyDefaults: nil,
       logger: log.logger)
-    _ = migrator.migrateIfNeeded()
+    _ = migrator.migrateIfNeededBlocking()
     let lines = log.lines()
     for line in lines {
       #expect(!line.contains("Jane"), "a received file's name at public level: \(line)")

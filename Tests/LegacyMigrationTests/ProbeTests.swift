@@ -38,7 +38,7 @@ import Testing
     let migrator = harness.makeMigrator()
     // Found, not read: never "nothing on disk", and nothing counted.
     #expect(migrator.hasRecoverableLegacyData())
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == .foundUnreadable)
     #expect(report.transientReason == .notAFile)
     #expect(report.telemetryLine.hasSuffix(" reason=not_a_file"))
@@ -46,7 +46,7 @@ import Testing
     #expect(Set(skipped.map(\.reason)) == ["FIFO", "directory", "symbolic link"])
     #expect(
       harness.log.lines().contains { $0.contains("not opened") && $0.contains("is a FIFO") })
-    let automatic = try #require(harness.makeMigrator().migrateIfNeeded().attemptedReport)
+    let automatic = try #require(harness.makeMigrator().migrateIfNeededBlocking().attemptedReport)
     #expect(automatic.outcome == .foundUnreadable)
     #expect(automatic.flagSet == false)
     #expect(automatic.attempts == 0)
@@ -62,7 +62,7 @@ import Testing
     let migrator = harness.makeMigrator()
     // The dittos decide, not the size: the 200 KB of garbage is named, and not chosen.
     #expect(migrator.chosenLegacyStore()?.relativePath == "Documents/Ditto.sqlite")
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == .success)
     #expect(report.store?.relativePath == "Documents/Ditto.sqlite")
     #expect(report.counts.inserted == 4)
@@ -95,7 +95,7 @@ import Testing
       ],
       dittosWithoutCategory: [.init(text: "lost")], profileCount: 2, shufflesPrimaryKeys: false)
     try harness.builder.writeStore(spec)
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.counts.inserted == 4)
     #expect(
       same(
@@ -136,7 +136,7 @@ import Testing
     try harness.builder.writeBytes([1], at: "Documents/Ditto.sqlite.bak")
     let findings = LegacyStoreProbe.probe(harness.layout)
     #expect(findings.candidates.map(\.relativePath) == ["DITTO.SQLITE", "Documents/dItTo.SqLiTe"])
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.outcome == .success)
     #expect(report.counts.inserted == 2)
   }
@@ -167,7 +167,7 @@ import Testing
     #expect(
       findings.skipped.map(\.relativePath) == [try Self.expectedName(in: harness.folder.path)])
     #expect(findings.skipped.first?.reason == "FIFO")
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.skipped.count == 1)
     #expect(report.transientReason == .notAFile)
   }

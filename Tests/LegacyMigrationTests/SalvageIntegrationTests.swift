@@ -20,7 +20,7 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     #expect(migrator.hasRecoverableLegacyData())
-    let automatic = try #require(migrator.migrateIfNeeded().report)
+    let automatic = try #require(migrator.migrateIfNeededBlocking().report)
     // The -wal is legacy data the automatic path does not rebuild: never "nothing on disk", which
     // the cohort reads as "the data is gone". A permanent failure: it counts toward the cap.
     #expect(automatic.outcome == .foundUnreadable)
@@ -32,7 +32,7 @@ import Testing
       harness.log.outcomeLines.last
         == "migration_outcome source=auto outcome=found_unreadable categories=0 dittos=0 inserted=0"
     )
-    let manual = migrator.recoverNow()
+    let manual = migrator.recoverNowBlocking()
     #expect(manual.outcome == .success)
     #expect(manual.salvaged == 15)
     #expect(manual.counts.inserted == 15)
@@ -46,7 +46,7 @@ import Testing
         == "migration_outcome source=manual outcome=success categories=3 dittos=15 inserted=15 salvaged=15"
     )
     #expect(same(try harness.libraryContents(), texts(of: spec)))
-    let again = migrator.recoverNow()
+    let again = migrator.recoverNowBlocking()
     #expect(again.outcome == .noNewData)
     #expect(again.recoveryResult == .inserted(0))
     try harness.assertPreserved()
@@ -61,10 +61,10 @@ import Testing
     try bytes.write(to: URL(fileURLWithPath: path))
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
-    let automatic = try #require(migrator.migrateIfNeeded().report)
+    let automatic = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(automatic.outcome == .foundUnreadable)
     #expect(!automatic.telemetryLine.contains("salvaged="))
-    let manual = migrator.recoverNow()
+    let manual = migrator.recoverNowBlocking()
     #expect(manual.outcome == .success)
     #expect(manual.salvaged == 15)
     #expect(manual.errorDescription == nil)
@@ -75,7 +75,7 @@ import Testing
   @Test func garbageStaysUnreadableEvenForSalvage() throws {
     let harness = try MigrationHarness()
     try harness.builder.writeGarbage(count: 50_000, seed: 4, at: "Ditto.sqlite")
-    let report = harness.makeMigrator().recoverNow()
+    let report = harness.makeMigrator().recoverNowBlocking()
     #expect(report.outcome == .foundUnreadable)
     #expect(report.salvaged == nil)
     #expect(report.recoveryResult.detail?.contains("Ditto.sqlite") == true)

@@ -15,7 +15,7 @@ import Testing
     let harness = try MigrationHarness()
     try harness.builder.writeStore(spec)
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     #expect(report.counts.inserted == 28)
     #expect(report.counts.insertedCategories == 4)
@@ -40,7 +40,7 @@ import Testing
       "someOtherKey": "kept",
     ])
     try harness.recordFiles()
-    let report = try #require(harness.makeMigrator().migrateIfNeeded().report)
+    let report = try #require(harness.makeMigrator().migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     let defaults = try #require(try AppGroupDefaults(path: harness.layout.defaultsPath).load())
     #expect(defaults["someOtherKey"] == "kept")
@@ -59,7 +59,7 @@ import Testing
     let migrator = harness.makeMigrator()
     #expect(
       migrator.chosenLegacyStore()?.relativePath == "Library/Application Support/Ditto.sqlite")
-    let report = try #require(migrator.migrateIfNeeded().report)
+    let report = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(report.store?.relativePath == "Library/Application Support/Ditto.sqlite")
     #expect(report.counts.inserted == 360)
     #expect(
@@ -82,7 +82,7 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     #expect(migrator.hasRecoverableLegacyData())
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == .foundUnreadable)
     guard case .foundButUnreadable(let detail) = report.recoveryResult else {
       Issue.record("expected foundButUnreadable, got \(report.recoveryResult)")
@@ -126,8 +126,8 @@ import Testing
     try harness.builder.writeStore(spec)
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
-    #expect(migrator.migrateIfNeeded().report?.outcome == .success)
-    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+    #expect(migrator.migrateIfNeededBlocking().report?.outcome == .success)
+    guard case .alreadyComplete = migrator.migrateIfNeededBlocking() else {
       Issue.record("the flag did not short-circuit")
       return
     }
@@ -142,7 +142,7 @@ import Testing
     let harness = try MigrationHarness()
     try harness.builder.writeStore(spec)
     let migrator = harness.makeMigrator()
-    #expect(migrator.migrateIfNeeded().report?.outcome == .success)
+    #expect(migrator.migrateIfNeededBlocking().report?.outcome == .success)
     // A fresh store appears (restored backup): some dittos old, some new.
     var fresh = spec
     fresh.categories[0].dittos.append(LegacyStoreSpec.Ditto(text: "brand new one", useCount: 5))
@@ -151,7 +151,7 @@ import Testing
     try FileManager.default.removeItem(atPath: store)  // the test's own fixture file
     try harness.builder.writeStore(fresh)
     try harness.recordFiles()
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     #expect(report.outcome == .success)
     #expect(report.counts.inserted == 2)
     #expect(report.counts.skipped == 28)
@@ -166,7 +166,7 @@ import Testing
     try harness.recordFiles()
     let migrator = harness.makeMigrator()
     #expect(!migrator.hasRecoverableLegacyData())
-    let report = try #require(migrator.migrateIfNeeded().report)
+    let report = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(report.outcome == .nothingOnDisk)
     #expect(report.flagSet)
     #expect(report.recoveryResult == .nothingOnDisk)
@@ -175,7 +175,7 @@ import Testing
       harness.log.outcomeLines == [
         "migration_outcome source=auto outcome=nothing_on_disk categories=0 dittos=0 inserted=0"
       ])
-    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+    guard case .alreadyComplete = migrator.migrateIfNeededBlocking() else {
       Issue.record("fresh install must not run again")
       return
     }
@@ -191,7 +191,7 @@ import Testing
     try harness.recordFiles()
     let before = try harness.libraryContents()
     let migrator = harness.makeMigrator()
-    let report = try #require(migrator.migrateIfNeeded().report)
+    let report = try #require(migrator.migrateIfNeededBlocking().report)
     #expect(report.outcome == .success)
     // What the app would show: a category with a title the library has merges into it (texts it
     // held are skipped, the rest follow its own), others follow the library's categories.
@@ -209,11 +209,11 @@ import Testing
     #expect(Array(after.prefix(before.count)).map(\.0) == before.map(\.0))
     let content = try DittoStoreFile.content(at: harness.layout.defaultLibraryPath)
     #expect(content.profileCount == (library == .presets ? 1 : content.profileCount))
-    guard case .alreadyComplete = migrator.migrateIfNeeded() else {
+    guard case .alreadyComplete = migrator.migrateIfNeededBlocking() else {
       Issue.record("the flag did not short-circuit")
       return
     }
-    let again = migrator.recoverNow()
+    let again = migrator.recoverNowBlocking()
     #expect(again.outcome == .noNewData)
     #expect(again.recoveryResult == .inserted(0))
     #expect(try harness.libraryContents().count == after.count)

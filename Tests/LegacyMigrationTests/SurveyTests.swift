@@ -28,7 +28,7 @@ import Testing
       destination: InMemoryDestination(), flags: flags,
       legacyDefaults: AppGroupDefaults(path: ContainerLayout(container: container).defaultsPath),
       logger: log.logger)
-    let survey = migrator.survey()
+    let survey = migrator.surveyBlocking()
     _ = migrator.hasRecoverableLegacyData()
     #expect(flags.writes == 0)
     #expect(try FileHashes(of: container) == before, "the survey changed a file")

@@ -66,7 +66,7 @@ import Testing
     let migrator = migrator(folder, flags: flags, destination: destination)
     #expect(migrator.hasRecoverableLegacyData())
     for _ in 1...4 {
-      let report = try #require(migrator.migrateIfNeeded().attemptedReport)
+      let report = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
       #expect(report.outcome == .foundUnreadable)
       #expect(report.transientReason == .notAFile)
       #expect(report.telemetryLine.hasSuffix(" inserted=0 reason=not_a_file"))
@@ -74,7 +74,7 @@ import Testing
     }
     #expect(writes(flags).isEmpty, "\(flags.calls)")
     #expect(destination.applied == 0)
-    let survey = migrator.survey()
+    let survey = migrator.surveyBlocking()
     #expect(survey.skipped.count == 1)
     #expect(survey.transientReason == .notAFile)
   }
@@ -85,7 +85,7 @@ import Testing
     try ContainerBuilder(root: folder.path).writeStore(spec)
     let flags = InMemoryFlagStore()
     let migrator = migrator(folder, flags: flags, defaults: LockedDefaults())
-    let first = try #require(migrator.migrateIfNeeded().attemptedReport)
+    let first = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
     // The store's dittos are in; the keyboard's queue may still be waiting: no flag yet.
     #expect(first.outcome == .success)
     #expect(first.counts.inserted == spec.readableDittoCount)
@@ -93,7 +93,7 @@ import Testing
     #expect(!first.telemetryLine.contains("reason="))
     #expect(first.flagSet == false)
     #expect(writes(flags).isEmpty, "\(flags.calls)")
-    let next = try #require(migrator.migrateIfNeeded().attemptedReport)
+    let next = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
     #expect(next.outcome == .noNewData)
     #expect(writes(flags).isEmpty)
   }
@@ -101,7 +101,7 @@ import Testing
   @Test func defaultsAloneNotReadableNowAreFoundUnreadableWithTheirReason() throws {
     let folder = try TemporaryDirectory("locked-defaults-only")
     let flags = InMemoryFlagStore()
-    let report = migrator(folder, flags: flags, defaults: LockedDefaults()).recoverNow()
+    let report = migrator(folder, flags: flags, defaults: LockedDefaults()).recoverNowBlocking()
     #expect(report.outcome == .foundUnreadable)
     #expect(report.telemetryLine.hasSuffix(" reason=defaults"))
     guard case .foundButUnreadable(let detail) = report.recoveryResult else {
@@ -121,7 +121,8 @@ import Testing
     try builder.writeStore(spec, at: "Documents/Ditto.sqlite")
     try builder.makeFIFO(at: "Ditto.sqlite")
     let flags = InMemoryFlagStore()
-    let report = try #require(migrator(folder, flags: flags).migrateIfNeeded().attemptedReport)
+    let report = try #require(
+      migrator(folder, flags: flags).migrateIfNeededBlocking().attemptedReport)
     #expect(report.outcome == .success)
     #expect(report.transientReason == .notAFile)
     #expect(writes(flags).isEmpty)
@@ -133,7 +134,7 @@ import Testing
     let flags = InMemoryFlagStore()
     let migrator = migrator(folder, flags: flags)
     for attempt in 1...3 {
-      let report = try #require(migrator.migrateIfNeeded().attemptedReport)
+      let report = try #require(migrator.migrateIfNeededBlocking().attemptedReport)
       #expect(report.outcome == .foundUnreadable)
       #expect(report.transientReason == nil)
       #expect(!report.telemetryLine.contains("reason="))
@@ -144,7 +145,7 @@ import Testing
         MigrationFlags(attempts: 1), MigrationFlags(attempts: 2),
         MigrationFlags(isComplete: true, attempts: 3),
       ])
-    #expect(migrator.migrateIfNeeded().attemptedReport == nil)
+    #expect(migrator.migrateIfNeededBlocking().attemptedReport == nil)
   }
 
   @Test func everyErrorIsClassifiedOnce() {

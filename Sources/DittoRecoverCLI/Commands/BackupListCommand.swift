@@ -92,6 +92,6 @@ struct BackupListCommand: Command {
     let migrator = LegacyDataMigrator(
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
-    return migrator.survey(.contentsAndSalvage)
+    return migrator.surveyBlocking(.contentsAndSalvage)
   }
 }

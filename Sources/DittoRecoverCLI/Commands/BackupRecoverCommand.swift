@@ -103,7 +103,7 @@ struct BackupRecoverCommand: Command {
     let migrator = LegacyDataMigrator(
       layout: layout, destination: destination,
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
-    let report = migrator.recoverNow()
+    let report = migrator.recoverNowBlocking()
     var exitCode = ExitCode.of(report)
     let unreadable = summaries.filter { $0.error != nil }
     if report.outcome == .nothingOnDisk, !unreadable.isEmpty {
@@ -180,7 +180,7 @@ struct BackupRecoverCommand: Command {
     let survey = LegacyDataMigrator(
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger
-    ).survey()
+    ).surveyBlocking()
     let recoverable = StatusRendering.Recoverable(survey)
     let explanation =
       "\(chosen.backup.path) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(output); \(StatusRendering.headline(survey))"

@@ -24,7 +24,8 @@ struct MigrateCommand: Command {
     if !isDryRun { try target.requireLibrary() }
     let here = try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
     let migrator = target.makeMigrator(context)
-    let outcome = isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeeded()
+    let outcome =
+      isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeededBlocking()
     switch outcome {
     case .alreadyComplete:
       return .result(
@@ -36,7 +37,7 @@ struct MigrateCommand: Command {
       return ReportRendering.output(
         report, libraryPath: target.libraryPath, folders: target, context: context,
         salvageWouldGive: ReportRendering.salvageWouldGive(
-          report, survey: here ?? migrator.survey(.contentsAndSalvage)))
+          report, survey: here ?? migrator.surveyBlocking(.contentsAndSalvage)))
     }
   }
 }

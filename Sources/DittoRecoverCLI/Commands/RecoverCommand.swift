@@ -49,9 +49,10 @@ struct RecoverCommand: Command {
     let migrator = target.makeMigrator(context)
     let report =
       if let file {
-        migrator.recoverNow(fromFile: file, dryRun: isDryRun)
+        migrator.recoverNowBlocking(fromFile: file, dryRun: isDryRun)
       } else {
-        migrator.recoverNow(dryRun: isDryRun, includingNeverCommitted: includesNeverCommitted)
+        migrator.recoverNowBlocking(
+          dryRun: isDryRun, includingNeverCommitted: includesNeverCommitted)
       }
     return ReportRendering.output(
       report, libraryPath: target.libraryPath, folders: target, context: context)

@@ -48,7 +48,7 @@ struct StatusCommand: Command {
     }
     try target.validate(context)
     let migrator = target.makeMigrator(context)
-    let survey = migrator.survey(.contentsAndSalvage)
+    let survey = migrator.surveyBlocking(.contentsAndSalvage)
     let nearby = target.nearby(given: survey)
     let flag = Result { () throws(FlagStoreError) -> Bool in
       try migrator.flags.readFlags().isComplete
