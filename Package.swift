@@ -167,7 +167,9 @@ let package = Package(
     // migration_outcome tags.
     .target(
       name: "OutcomeReport",
-      dependencies: ["ByteStreams", "UnifiedLog", "Telemetry", "JSONOutput", "CivilCalendar"]),
+      dependencies: [
+        "ByteStreams", "UnifiedLog", "Telemetry", "JSONOutput", "CivilCalendar", "SafeFiles",
+      ]),
     // Stands in for the Ditto app: the code docs/EMBEDDING.md quotes (the launch, the menu, the
     // alert; the SwiftData destination, UIKit launch and SwiftUI recovery-file code behind
     // #if canImport, compiled by the Apple workflow), over an in-memory library with the app's

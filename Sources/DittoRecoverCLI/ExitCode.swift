@@ -145,6 +145,7 @@ extension BackupError: ExitCodeGiving {
 extension OutcomeReportError: ExitCodeGiving {
   var exitCode: ExitCode {
     if case .cannotOpen(_, let code) = self, code == ENOENT { return .noInput }
+    if case .notAnInput = self { return .noInput }
     return .ioError
   }
 }

@@ -16,12 +16,15 @@ package enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvert
   case cannotRead(file: String, code: Int32)
   /// A ``VerdictRule`` setting is out of range; the text says which and why.
   case invalidRule(String)
+  /// The named input is not one `outcomes` reads (a device, a socket, a zip that is not one, a
+  /// folder that cannot be walked); `reason` says what it is.
+  case notAnInput(file: String, reason: String)
 
   /// The system's text for the `errno` value ("No such file or directory"); nil for rule errors.
   package var reason: String? {
     switch self {
     case .cannotOpen(_, let code), .cannotRead(_, let code): String(cString: strerror(code))
-    case .invalidRule: nil
+    case .invalidRule, .notAnInput: nil
     }
   }
 
@@ -31,6 +34,7 @@ package enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvert
     case .cannotOpen(let file, _): "cannot open \(file): \(reason ?? "")"
     case .cannotRead(let file, _): "cannot read \(file): \(reason ?? "")"
     case .invalidRule(let text): "invalid verdict rule: \(text)"
+    case .notAnInput(let file, let reason): "\(file): \(reason)"
     }
   }
 }

@@ -389,8 +389,4 @@ extension OutcomeSummary {
     }
 
     """
-
-  private static func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
-  }
 }

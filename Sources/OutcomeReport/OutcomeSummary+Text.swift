@@ -176,7 +176,8 @@ extension OutcomeSummary {
     return lower + separator + upper
   }
 
-  private static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+  /// `1 file`, `3 files`; `plural` when the noun does not take an `s`.
+  package static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
     "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
   }
 
@@ -199,5 +200,44 @@ extension OutcomeSummary {
     }
     if current.count > indent.count { lines.append(current) }
     return lines
+  }
+}
+
+extension OutcomeSummary {
+  /// What to tell the user about every device whose verdict is on an incomplete sample (mentions
+  /// or tags that could not be read, with their lines; a problem of the input), and, when
+  /// `verbose`, every malformed line: `warning: …` lines, in device order.
+  package func incompleteWarnings(verbose: Bool) -> [String] {
+    var lines: [String] = []
+    for device in incompleteDevices {
+      if device.unreadableMentions > 0 {
+        lines.append(
+          "warning: \(device.input): \(Self.plural(device.unreadableMentions, "mention")) of migration_outcome could not be read (a layout this tool does not recognize) at \(Self.lineWords(device.unreadableLines, total: device.unreadableMentions)); the verdict is on an incomplete sample"
+        )
+      }
+      if device.malformedTags > 0 {
+        lines.append(
+          "warning: \(device.input): \(Self.plural(device.malformedTags, "migration_outcome tag")) could not be read (malformed fields) at \(Self.lineWords(device.malformedLines, total: device.malformedTags)); the verdict is on an incomplete sample"
+        )
+      }
+      if let problem = device.problem {
+        lines.append("warning: \(device.input): \(problem)")
+      }
+    }
+    guard verbose else { return lines }
+    lines += malformedLines.map { "malformed migration_outcome line: \($0)" }
+    let unlisted = malformed - malformedLines.count
+    if unlisted > 0 { lines.append("(\(unlisted) more malformed lines not listed)") }
+    return lines
+  }
+
+  /// `line 3`, `lines 3, 17 and 40`, `lines 3, 17, … (the first 10)`.
+  package static func lineWords(_ numbers: [Int], total: Int) -> String {
+    let lines = numbers.map(String.init)
+    guard lines.count > 1 else { return "line " + (lines.first ?? "?") }
+    if total > lines.count {
+      return "lines " + lines.joined(separator: ", ") + ", … (the first \(lines.count))"
+    }
+    return "lines " + lines.dropLast().joined(separator: ", ") + " and " + lines[lines.count - 1]
   }
 }
