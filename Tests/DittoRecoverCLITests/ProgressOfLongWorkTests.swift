@@ -52,7 +52,7 @@ import Testing
       }
       let offered = sources.reduce(0) { $0 + $1.dittoCount }
       let (context, errors) = Self.context(terminal: true)
-      let destination = ContainerOptions.destination(library, context: context)
+      let destination = EngineFactory.destination(library, context: context)
       Thread.sleep(forTimeInterval: 1.1)  // the line draws once a second of work has passed
       _ = try destination.applyImport { (session) throws(ImportFailure) in
         try LibraryMerger.merge(sources, into: session)

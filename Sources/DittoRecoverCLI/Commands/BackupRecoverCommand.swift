@@ -99,7 +99,7 @@ struct BackupRecoverCommand: Command {
         output: final, context: context)
     }
     try LibraryFailure.requireExisting(libraryPath)
-    let destination = ContainerOptions.destination(libraryPath, context: context)
+    let destination = EngineFactory.destination(libraryPath, context: context)
     let migrator = LegacyDataMigrator(
       layout: layout, destination: destination,
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)

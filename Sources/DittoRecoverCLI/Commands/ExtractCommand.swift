@@ -22,8 +22,8 @@ struct ExtractCommand: Command {
   @Argument(RecoveryFileOutput.includeNeverCommitted) var includesNeverCommitted: Bool
 
   func run(_ context: ToolContext) throws -> CommandOutput {
-    try target.validate(context)
-    try target.requireNoBetterCopy(context, stopsWhenFewer: false)
+    try ContainerPreflight(target).validate(context)
+    try ContainerPreflight(target).requireNoBetterCopy(context, stopsWhenFewer: false)
     let layout = target.layout
     let now = Date()
     let out = self.out ?? RecoveryRendering.defaultOutput(for: now)

@@ -43,7 +43,7 @@ struct ImportCommand: Command {
     // The app's own CSV import: a new category only while the library holds fewer than 8.
     let merged: LibraryMerger.Result
     do throws(ImportFailure) {
-      merged = try ContainerOptions.destination(library, context: context).applyImport {
+      merged = try EngineFactory.destination(library, context: context).applyImport {
         (session) throws(ImportFailure) in
         try LibraryMerger.merge([merge], into: session, rules: .csvImport)
       }

@@ -15,7 +15,7 @@ struct InventoryCommand: Command {
   var target: ContainerOptions
 
   func run(_ context: ToolContext) throws -> CommandOutput {
-    try target.validate(context)
+    try ContainerPreflight(target).validate(context)
     let layout = target.layout
     // At most 10,000 lines per root: held whole, in either form.
     var lines: [String] = []

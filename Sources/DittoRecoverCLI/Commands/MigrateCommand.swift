@@ -20,10 +20,11 @@ struct MigrateCommand: Command {
   var isDryRun: Bool
 
   func run(_ context: ToolContext) throws -> CommandOutput {
-    try target.validate(context)
-    if !isDryRun { try target.requireLibrary() }
-    let here = try target.requireNoBetterCopy(context, stopsWhenFewer: !isDryRun)
-    let migrator = target.makeMigrator(context)
+    try ContainerPreflight(target).validate(context)
+    if !isDryRun { try ContainerPreflight(target).requireLibrary() }
+    let here = try ContainerPreflight(target).requireNoBetterCopy(
+      context, stopsWhenFewer: !isDryRun)
+    let migrator = EngineFactory.migrator(for: target, context: context)
     let outcome =
       isDryRun ? migrator.previewAutomaticMigration() : migrator.migrateIfNeededBlocking()
     switch outcome {

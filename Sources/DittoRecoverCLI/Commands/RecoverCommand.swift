@@ -42,11 +42,13 @@ struct RecoverCommand: Command {
   }
 
   func run(_ context: ToolContext) throws -> CommandOutput {
-    if target.hasContainer { try target.validate(context) }
-    if file == nil { try target.requireNoBetterCopy(context, stopsWhenFewer: false) }
-    if !isDryRun { try target.requireLibrary() }
+    if target.hasContainer { try ContainerPreflight(target).validate(context) }
+    if file == nil {
+      try ContainerPreflight(target).requireNoBetterCopy(context, stopsWhenFewer: false)
+    }
+    if !isDryRun { try ContainerPreflight(target).requireLibrary() }
     if let file { try InputError.requireExisting(file, option: $file.spec) }
-    let migrator = target.makeMigrator(context)
+    let migrator = EngineFactory.migrator(for: target, context: context)
     let report =
       if let file {
         migrator.recoverNowBlocking(fromFile: file, dryRun: isDryRun)

@@ -46,10 +46,10 @@ struct StatusCommand: Command {
         text: ([headline] + ambiguity.steps.lines).joined(separator: "\n") + "\n",
         exitCode: .noInput)
     }
-    try target.validate(context)
-    let migrator = target.makeMigrator(context)
+    try ContainerPreflight(target).validate(context)
+    let migrator = EngineFactory.migrator(for: target, context: context)
     let survey = migrator.surveyBlocking(.contentsAndSalvage)
-    let nearby = target.nearby(given: survey)
+    let nearby = ContainerPreflight(target).nearby(given: survey)
     let flag = Result { () throws(FlagStoreError) -> Bool in
       try migrator.flags.readFlags().isComplete
     }

@@ -65,7 +65,7 @@ enum StatusRendering {
   ) -> [NextStep] {
     copies.map { copy in
       .command(
-        target.invocation(invocation, reading: copy),
+        ContainerPreflight(target).invocation(invocation, reading: copy),
         label:
           "a copy \(copy.relation == "below" ? "below it" : "beside it"): \(plural(copy.dittos, "ditto"))"
       )
@@ -198,7 +198,7 @@ extension StatusRendering {
     } else if !survey.hasRecoverableLegacyData, let space = nearby?.space, !space.isExhaustive {
       // Never "nothing" about places that were not looked into.
       first =
-        "recoverable: nothing in this folder; unknown nearby: \(ContainerOptions.notOpenedList(space)) could not be searched"
+        "recoverable: nothing in this folder; unknown nearby: \(ContainerPreflight.notOpenedList(space)) could not be searched"
     }
     var lines = [first, "container: \(target.layout.container)"]
     for copy in nearbyCopies {
