@@ -49,7 +49,43 @@ package struct AppGroupDefaults: Sendable {
   /// - Throws: `DefaultsError.inaccessible(file:reason:)` when it cannot be opened or read now,
   ///   `DefaultsError.unreadable(file:reason:)` when it is not a property list we can use.
   package func load() throws(DefaultsError) -> PropertyListDictionary? {
-    try loadWithFormat(unpairedSurrogates: .replaced)?.values
+    // An unchanged file is read once per run (the flags and the legacy keys, by every look):
+    // known by its identity, size and times, looked at without opening it.
+    let seen: FileStatus?
+    do {
+      seen = try FileStatus.of(path: path)
+    } catch {
+      seen = nil  // the read below names what is wrong
+    }
+    if let seen, let known = ReadCache.shared.values(of: path, ifStill: seen) { return known }
+    guard let read = try loadWithFormat(unpairedSurrogates: .replaced) else { return nil }
+    if let status = read.status { ReadCache.shared.keep(read.values, of: path, as: status) }
+    return read.values
+  }
+
+  /// The contents last read of each defaults file, with the status the file had when it was read.
+  private final class ReadCache: @unchecked Sendable {
+    static let shared = ReadCache()
+    private let lock = NSLock()
+    private var entries: [String: (status: FileStatus, values: PropertyListDictionary)] = [:]
+
+    /// What `path` held when it was last read, if `status` says it is the same file, unchanged.
+    func values(of path: String, ifStill status: FileStatus) -> PropertyListDictionary? {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let entry = entries[path], status.kind == .regular,
+        entry.status.identity == status.identity, entry.status.size == status.size,
+        entry.status.modificationTime == status.modificationTime,
+        entry.status.changeTime == status.changeTime
+      else { return nil }
+      return entry.values
+    }
+
+    func keep(_ values: PropertyListDictionary, of path: String, as status: FileStatus) {
+      lock.lock()
+      defer { lock.unlock() }
+      entries[path] = (status, values)
+    }
   }
 
   /// True when 3.0.2's completion flag is set.
@@ -74,7 +110,20 @@ package struct AppGroupDefaults: Sendable {
   package func update(_ changes: [String: PropertyListValue]) throws(DefaultsError)
     -> PropertyListDictionary
   {
+    if let written = try update({ _ in changes }) { return written }
+    return try load() ?? PropertyListDictionary()
+  }
+
+  /// ``update(_:)`` with the changes `changes` computes from the contents as read under the lock
+  /// (nil: no file); nothing is written (or created) when it returns none. Returns the contents
+  /// written, nil when nothing was.
+  @discardableResult
+  package func update(
+    _ changes: (PropertyListDictionary?) -> [String: PropertyListValue]
+  ) throws(DefaultsError) -> PropertyListDictionary? {
     let folder = (path as NSString).deletingLastPathComponent
+    // No folder, no file: nothing to lock yet, and nothing is made for no change.
+    if !FileManager.default.fileExists(atPath: folder), changes(nil).isEmpty { return nil }
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
@@ -105,10 +154,21 @@ package struct AppGroupDefaults: Sendable {
       }
     }
     defer { flock(lock, LOCK_UN) }
-    // Re-read under the lock: another process may have written since.
-    let current = try loadWithFormat(unpairedSurrogates: .refused)
+    // Read under the lock: another process may have written since.
+    let current: (values: PropertyListDictionary, format: PropertyListFormat, status: FileStatus?)?
+    do {
+      current = try loadWithFormat(unpairedSurrogates: .refused)
+    } catch {
+      // A file that cannot be written back as read is refused only when it must be written.
+      guard case .writeFailed = error,
+        changes(try loadWithFormat(unpairedSurrogates: .replaced)?.values).isEmpty
+      else { throw error }
+      return nil
+    }
+    let wanted = changes(current?.values)
+    if wanted.isEmpty { return nil }
     var values = current?.values ?? PropertyListDictionary()
-    for (key, value) in PropertyListDictionary(changes) { values[key] = value }
+    for (key, value) in PropertyListDictionary(wanted) { values[key] = value }
     let data = PropertyListWriter.encode(
       .dictionary(values), format: current?.format == .xml ? .xml : .binary)
     try replaceAtomically(with: Data(data), in: folder)
@@ -118,7 +178,8 @@ package struct AppGroupDefaults: Sendable {
   // MARK: - Reading
 
   private func loadWithFormat(unpairedSurrogates: PropertyListReader.UnpairedSurrogates)
-    throws(DefaultsError) -> (values: PropertyListDictionary, format: PropertyListFormat)?
+    throws(DefaultsError)
+    -> (values: PropertyListDictionary, format: PropertyListFormat, status: FileStatus?)?
   {
     let file: ReadOnlyFile
     do {
@@ -132,6 +193,13 @@ package struct AppGroupDefaults: Sendable {
     }
     guard file.size <= Int64(Self.maximumBytes) else {
       throw .unreadable(file: path, reason: "\(file.size) bytes is too large for a defaults file")
+    }
+    // The status before the bytes: a file changed while it is read no longer matches it.
+    let status: FileStatus?
+    do {
+      status = try file.status()
+    } catch {
+      status = nil
     }
     let bytes: [UInt8]
     do {
@@ -155,7 +223,7 @@ package struct AppGroupDefaults: Sendable {
     guard case .dictionary(let values) = decoded.value else {
       throw .unreadable(file: path, reason: "the property list is not a dictionary")
     }
-    return (values, decoded.format)
+    return (values, decoded.format, status)
   }
 
   // MARK: - Writing
@@ -235,35 +303,36 @@ package struct AppGroupDefaults: Sendable {
 extension AppGroupDefaults: MigrationFlagStore, LegacyDefaultsSource {
   package func readFlags() throws(FlagStoreError) -> MigrationFlags {
     do {
-      let values = try load()
-      return MigrationFlags(
-        isComplete: Self.bool(values?[Self.completionKey]),
-        attempts: Self.integer(values?[Self.attemptsKey]))
+      return Self.flags(in: try load())
     } catch {
       throw FlagStoreError(store: path, reason: error.reason)
     }
   }
 
-  /// Writes only the keys whose value changes; every other key keeps its value.
+  /// Writes only the keys whose value changes; every other key keeps its value. The flags are
+  /// compared and written under the write lock, with one read of the file.
   package func writeFlags(_ flags: MigrationFlags) throws(FlagStoreError) {
     do {
-      let current = try readFlags()
-      var changes: [String: PropertyListValue] = [:]
-      if flags.isComplete != current.isComplete {
-        changes[Self.completionKey] = .bool(flags.isComplete)
+      try update { values in
+        let current = Self.flags(in: values)
+        var changes: [String: PropertyListValue] = [:]
+        if flags.isComplete != current.isComplete {
+          changes[Self.completionKey] = .bool(flags.isComplete)
+        }
+        if flags.attempts != current.attempts {
+          changes[Self.attemptsKey] = .integer(Int64(flags.attempts))
+        }
+        return changes
       }
-      if flags.attempts != current.attempts {
-        changes[Self.attemptsKey] = .integer(Int64(flags.attempts))
-      }
-      guard !changes.isEmpty else { return }
-      try update(changes)
-    } catch let error as FlagStoreError {
-      throw error
-    } catch let error as DefaultsError {
-      throw FlagStoreError(store: path, reason: error.reason)
     } catch {
-      throw FlagStoreError(store: path, reason: "\(error)")
+      throw FlagStoreError(store: path, reason: error.reason)
     }
+  }
+
+  /// The flags `values` hold (unset ones as their defaults).
+  private static func flags(in values: PropertyListDictionary?) -> MigrationFlags {
+    MigrationFlags(
+      isComplete: bool(values?[completionKey]), attempts: integer(values?[attemptsKey]))
   }
 
   package var legacySourceName: String { path }

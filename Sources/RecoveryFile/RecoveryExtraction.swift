@@ -54,7 +54,12 @@ package final class RecoveryExtraction {
 
   /// What `--salvage` would add (committed dittos), and the dittos salvage finds only in frames
   /// never committed (which only `--include-never-committed` adds). Writes nothing.
-  package func salvageWouldAdd() -> (dittos: Int, neverCommitted: Int) {
+  ///
+  /// - Parameter salvaged: a survey of the same place that salvaged already (the search nearby
+  ///   made one), read instead of salvaging again.
+  package func salvageWouldAdd(given salvaged: LegacySurvey? = nil) -> (
+    dittos: Int, neverCommitted: Int
+  ) {
     guard trigger == .auto else { return (0, sources.survey.neverCommittedDittos) }
     guard let layout = sources.survey.layout else { return (0, 0) }
     let survey = sources.survey
@@ -63,13 +68,17 @@ package final class RecoveryExtraction {
       return false
     }
     guard unreadable || survey.loneWALs.contains(where: \.mayHoldData) else { return (0, 0) }
+    func added(_ salvaged: LegacySurvey) -> (dittos: Int, neverCommitted: Int) {
+      let dittos = salvaged.sources(for: .manual).reduce(0) { total, source in
+        if case .salvage = source.origin { return total + source.dittos }
+        return total
+      }
+      return (dittos, salvaged.neverCommittedDittos)
+    }
+    if let salvaged, salvaged.layout == layout { return added(salvaged) }
     let salvaging = LegacySources.gather(layout, defaults: nil, for: .manual, logger: .disabled)
     defer { salvaging.close() }
-    let dittos = salvaging.survey.sources(for: .manual).reduce(0) { total, source in
-      if case .salvage = source.origin { return total + source.dittos }
-      return total
-    }
-    return (dittos, salvaging.survey.neverCommittedDittos)
+    return added(salvaging.survey)
   }
 
   /// The engine's report of the read, before anything is written (counts as offered).

@@ -23,7 +23,8 @@ struct ExtractCommand: Command {
 
   func run(_ context: ToolContext) throws -> CommandOutput {
     try ContainerPreflight(target).validate(context)
-    try ContainerPreflight(target).requireNoBetterCopy(context, stopsWhenFewer: false)
+    // The folder's survey, salvage included: what salvage would add is read from it.
+    let here = try ContainerPreflight(target).requireNoBetterCopy(context, stopsWhenFewer: false)
     let layout = target.layout
     let now = Date()
     let out = self.out ?? RecoveryRendering.defaultOutput(for: now)
@@ -36,6 +37,6 @@ struct ExtractCommand: Command {
     info.container = context.shownPath(OutputFolder.resolved(layout.container))
     return try RecoveryFileOutput.finish(
       extraction, info: info, out: out, source: ContainerMember(container: layout.container),
-      context: context)
+      context: context, surveyed: here)
   }
 }

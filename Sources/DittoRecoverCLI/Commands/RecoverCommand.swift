@@ -43,9 +43,8 @@ struct RecoverCommand: Command {
 
   func run(_ context: ToolContext) throws -> CommandOutput {
     if target.hasContainer { try ContainerPreflight(target).validate(context) }
-    if file == nil {
-      try ContainerPreflight(target).requireNoBetterCopy(context, stopsWhenFewer: false)
-    }
+    // The folder's stores are read once, by the attempt: copies nearby are compared with it after.
+    let nearby = file == nil ? try ContainerPreflight(target).searchBeforeAttempt(context) : nil
     if !isDryRun { try ContainerPreflight(target).requireLibrary() }
     if let file { try InputError.requireExisting(file, option: $file.spec) }
     let migrator = EngineFactory.migrator(for: target, context: context)
@@ -56,6 +55,10 @@ struct RecoverCommand: Command {
         migrator.recoverNowBlocking(
           dryRun: isDryRun, includingNeverCommitted: includesNeverCommitted)
       }
+    if let nearby {
+      ContainerPreflight(target).noteBetterCopies(
+        nearby, comparedWith: report.read.survey, context: context)
+    }
     return ReportRendering.output(
       report, libraryPath: target.libraryPath, folders: target, context: context)
   }

@@ -34,7 +34,8 @@ enum RecoveryFileOutput {
   /// how many), what to do about a failure that said nothing about the data; never `--salvage`
   /// when it was given.
   static func nothingToWrite(
-    _ extraction: RecoveryExtraction, context: ToolContext, shown: (String) -> String = { $0 }
+    _ extraction: RecoveryExtraction, context: ToolContext, shown: (String) -> String = { $0 },
+    surveyed: LegacySurvey? = nil
   ) -> DataError {
     let read = extraction.readReport
     var message = "nothing readable to put in a recovery file (\(read.outcome.rawValue))"
@@ -44,7 +45,7 @@ enum RecoveryFileOutput {
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
     }
     var next = ReportRendering.advice(read, invocation: context.invocation)
-    let (more, neverCommitted) = extraction.salvageWouldAdd()
+    let (more, neverCommitted) = extraction.salvageWouldAdd(given: surveyed)
     if neverCommitted > 0 {
       message +=
         "; \(plural(neverCommitted, "ditto")) only in -wal frames never committed (SQLite would never have shown them)"
@@ -80,7 +81,8 @@ enum RecoveryFileOutput {
   /// by the backup and its domain path: the private folder is gone when the run ends).
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
-    source: some Encodable, context: ToolContext, shown: (String) -> String = { $0 }
+    source: some Encodable, context: ToolContext, shown: (String) -> String = { $0 },
+    surveyed: LegacySurvey? = nil
   ) throws -> CommandOutput {
     let read = extraction.readReport
     // Each error once: the one that decided the outcome is in the final message.
@@ -90,7 +92,7 @@ enum RecoveryFileOutput {
       }
     }
     guard extraction.offeredDittos > 0 else {
-      throw nothingToWrite(extraction, context: context, shown: shown)
+      throw nothingToWrite(extraction, context: context, shown: shown, surveyed: surveyed)
     }
     let written: (info: RecoveryFileInfo, report: MigrationReport)
     // On a terminal: the dittos read of those offered, how fast, how long is left.

@@ -64,9 +64,56 @@ struct ContainerPreflight {
   private func nearbyAndHere(given survey: LegacySurvey?)
     -> (findings: NearbyCopies.Findings, here: LegacySurvey)?
   {
-    guard options.hasContainer, let resolution = options.containerResolution else { return nil }
-    var findings = NearbyCopies.search(given: resolution.given, folder: options.layout.container)
+    guard let findings = search() else { return nil }
     let here = survey ?? surveyRead()
+    return (Self.copies(findings, lacking: here), here)
+  }
+
+  /// The search around the container, unfiltered; nil without `--container`.
+  private func search() -> NearbyCopies.Findings? {
+    guard options.hasContainer, let resolution = options.containerResolution else { return nil }
+    return NearbyCopies.search(given: resolution.given, folder: options.layout.container)
+  }
+
+  /// For a manual attempt, which reads the folder itself (its stores once, salvage included):
+  /// before it, the search nearby and a look at what is present here, no store opened. Stops as
+  /// ``requireNoBetterCopy(_:stopsWhenFewer:)`` does when nothing is here; otherwise returns the
+  /// search, for ``noteBetterCopies(_:comparedWith:context:)`` once the attempt has read the folder.
+  ///
+  /// - Throws: ``InputError``.
+  func searchBeforeAttempt(_ context: ToolContext) throws(InputError) -> NearbyCopies.Findings? {
+    guard let findings = search() else { return nil }
+    let present = LegacySurvey.of(
+      options.layout, defaults: AppGroupDefaults(path: options.layout.defaultsPath),
+      depth: .presence)
+    guard present.hasRecoverableLegacyData else {
+      try requireNoBetterCopy(
+        context, findings: Self.copies(findings, lacking: present), here: present,
+        stopsWhenFewer: false)
+      return nil
+    }
+    return findings
+  }
+
+  /// Names the copies of `findings` that hold dittos `read` (the attempt's survey of the folder)
+  /// does not give, each with the command that reads it.
+  func noteBetterCopies(
+    _ findings: NearbyCopies.Findings, comparedWith read: LegacySurvey, context: ToolContext
+  ) {
+    do {
+      try requireNoBetterCopy(
+        context, findings: Self.copies(findings, lacking: read), here: read, stopsWhenFewer: false)
+    } catch {
+      // Never thrown for a folder that holds legacy data without stopsWhenFewer.
+    }
+  }
+
+  /// The copies of `found` worth naming beside the folder surveyed as `here`: every copy when it
+  /// holds no legacy data, else those holding dittos it does not give.
+  private static func copies(_ found: NearbyCopies.Findings, lacking here: LegacySurvey)
+    -> NearbyCopies.Findings
+  {
+    var findings = found
     // A store the folder's own probe names through a link is that link's, not a copy.
     let linkedHere = Set(here.skipped.compactMap { NearbyCopies.resolved($0.path) })
     findings.copies.removeAll {
@@ -88,7 +135,7 @@ struct ContainerPreflight {
         return copy.missingHere ?? 0 > 0 ? copy : nil
       }
     }
-    return (findings, here)
+    return findings
   }
 
   /// The command that reads `copy` instead of the container: for a container copy, the command

@@ -177,6 +177,7 @@ struct NearbyCopies {
       return UserPath.validUTF8(relative).map { join(root, $0) }
     }
     let realRoot = resolvedBytes(walkRoot) ?? Array(walkRoot.utf8)
+    let ownDefaults = ContainerLayout(container: folder).defaultsPath
     var notOpened: [NotOpened] = []
     var sqliteFiles: [String] = []
     var walFiles: [String] = []
@@ -234,6 +235,8 @@ struct NearbyCopies {
         case .regular:
           guard entry.status.size >= 32 else { return }
           examined += 1
+          // The folder read's own App Group defaults: the survey reads them (no store).
+          guard rawPath != ownDefaults else { return }
           switch sniff(rawPath) {
           case .sqlite: sqliteFiles.append(rawPath)
           case .wal: walFiles.append(rawPath)
