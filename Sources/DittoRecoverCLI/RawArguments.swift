@@ -81,6 +81,7 @@ package final class RawArguments {
       folder = made
       return made.path
     }
+    let writesLibrary = Self.writesLibrary(argc: argc, argv: argv)
     for index in 1..<Int(max(argc, 1)) {
       guard let pointer = argv[index] else { continue }
       let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map {
@@ -119,9 +120,7 @@ package final class RawArguments {
           }
           continue
         }
-        if decoded.last == "--library", !["export", "status"].contains(words.first),
-          !decoded.contains("--dry-run")
-        {
+        if decoded.last == "--library", writesLibrary {
           // A library the command writes: reached through a second name of its files (one it
           // only reads is read on a copy, below).
           do {
@@ -256,6 +255,18 @@ package final class RawArguments {
     return result + rest
   }
 
+  /// True when the command writes the library `--library` names (`recover`, `migrate`,
+  /// `import`, `backup recover`, none with `--dry-run`), judged from the whole command line:
+  /// a library a command only reads is read on a copy.
+  private static func writesLibrary(
+    argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  ) -> Bool {
+    let words = (1..<Int(max(argc, 1))).compactMap { argv[$0].map { String(cString: $0) } }
+    let command = words.filter { !$0.hasPrefix("-") }.prefix(2)
+    let writers: [[String]] = [["recover"], ["migrate"], ["import"], ["backup", "recover"]]
+    return writers.contains { command.starts(with: $0) } && !words.contains("--dry-run")
+  }
+
   /// Gives each finished output named with bytes that are not valid UTF-8 its name (see
   /// ``RawNamedOutput``): before the run prints its result.
   ///
@@ -293,7 +304,7 @@ package final class RawArguments {
       tail = "/" + name
     }
     let link = folder + "/arg\(number)"
-    guard symlink(nullTerminated(target), link) == 0 else {
+    guard symlink(UserPath.cPath(target), link) == 0 else {
       throw FileAccessError(path: link, operation: "symlink", code: errno)
     }
     return (link + tail, PrintablePath.escape(bytes))
@@ -302,7 +313,7 @@ package final class RawArguments {
   /// True when `bytes` name a regular file (the name itself not followed if a link).
   private static func isRegularFile(_ bytes: [UInt8]) -> Bool {
     var info = stat()
-    guard lstat(nullTerminated(bytes), &info) == 0 else { return false }
+    guard lstat(UserPath.cPath(bytes), &info) == 0 else { return false }
     return info.st_mode & S_IFMT == S_IFREG
   }
 
@@ -324,7 +335,7 @@ package final class RawArguments {
   }
 
   private static func copyFile(from source: [UInt8], to destination: String) throws {
-    let input = open(nullTerminated(source), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    let input = open(UserPath.cPath(source), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard input >= 0 else {
       throw FileAccessError(path: PrintablePath.escape(source), operation: "open", code: errno)
     }
@@ -352,10 +363,6 @@ package final class RawArguments {
         written += step
       }
     }
-  }
-
-  private static func nullTerminated(_ bytes: [UInt8]) -> [CChar] {
-    bytes.map { CChar(bitPattern: $0) } + [0]
   }
 
   private static func currentDirectoryBytes() -> [UInt8] {

@@ -28,7 +28,7 @@ final class RawLinkedLibrary {
   /// The library's path, through this run's link to its folder.
   private let library: [UInt8]
   /// The `-wal` this run made under the user's name, by identity; nil when it made none.
-  private var madeWAL: (device: UInt64, inode: UInt64)?
+  private var madeWAL: FileIdentity?
 
   /// Links the library named `bytes` (relative to the current folder unless absolute), as the
   /// `number`th argument staged in the private folder `folder`.
@@ -45,7 +45,7 @@ final class RawLinkedLibrary {
     }
     library = placed.path
     var info = stat()
-    guard lstat(Self.cPath(library), &info) == 0 else {
+    guard lstat(UserPath.cPath(library), &info) == 0 else {
       throw RawLibraryRefusal("no such file (\(String(cString: strerror(errno))))")
     }
     guard info.st_mode & S_IFMT == S_IFREG else {
@@ -65,10 +65,10 @@ final class RawLinkedLibrary {
     do throws(RawLibraryRefusal) {
       try Self.addName(standIn, to: library)
       let wal = library + Array("-wal".utf8)
-      if lstat(Self.cPath(wal), &info) != 0 {
+      if lstat(UserPath.cPath(wal), &info) != 0 {
         madeWAL = try Self.makeEmptyFile(wal, mode: mode)
       }
-      if lstat(Self.cPath(wal), &info) == 0 { try Self.addName(standIn + "-wal", to: wal) }
+      if lstat(UserPath.cPath(wal), &info) == 0 { try Self.addName(standIn + "-wal", to: wal) }
     } catch {
       finish()
       throw error
@@ -76,24 +76,30 @@ final class RawLinkedLibrary {
   }
 
   /// Removes our names (the private folder), and a `-wal` this run made when nothing needs it:
-  /// still the file it made, and empty, or deleted by SQLite under our name after its checkpoint.
+  /// still the file it made (``SafeFiles/CreatedFile/removeFile(atBytes:identity:)``), and
+  /// empty, or deleted by SQLite under our name after its checkpoint.
   func finish() {
-    var info = stat()
-    let ourWALLeft = lstat(standIn + "-wal", &info) == 0
-    let wal = library + Array("-wal".utf8)
-    if let madeWAL, lstat(Self.cPath(wal), &info) == 0,
-      UInt64(info.st_dev) == madeWAL.device, UInt64(info.st_ino) == madeWAL.inode,
-      info.st_size == 0 || !ourWALLeft
-    {
-      _ = unlink(Self.cPath(wal))
+    if let madeWAL, Self.isNotNeeded(walNamed: standIn + "-wal") {
+      CreatedFile.removeFile(atBytes: library + Array("-wal".utf8), identity: madeWAL)
     }
     madeWAL = nil
     links.remove()
   }
 
+  /// True when our name of the `-wal` is gone (SQLite deletes it only after a checkpoint that
+  /// put every frame in the store) or names an empty file; false when that cannot be told.
+  private static func isNotNeeded(walNamed ourName: String) -> Bool {
+    do {
+      guard let status = try FileStatus.of(path: ourName) else { return true }
+      return status.size == 0
+    } catch {
+      return false
+    }
+  }
+
   /// True when the file's header says WAL mode (bytes 18 and 19 are 2).
   private static func isWALStore(_ path: [UInt8]) -> Bool {
-    let descriptor = open(cPath(path), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    let descriptor = open(UserPath.cPath(path), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var header = [UInt8](repeating: 0, count: 20)
@@ -103,30 +109,31 @@ final class RawLinkedLibrary {
 
   /// Gives the file `target` the second name `name` (a hard link).
   private static func addName(_ name: String, to target: [UInt8]) throws(RawLibraryRefusal) {
-    guard link(cPath(target), name) == 0 else {
+    guard link(UserPath.cPath(target), name) == 0 else {
       throw RawLibraryRefusal(
         "cannot be given a second name on this file system (\(String(cString: strerror(errno))))")
     }
   }
 
-  /// Creates `path`, which must not exist, empty, with the store's permission bits.
+  /// Creates `path`, which must not exist, empty, with the store's permission bits; returns what
+  /// it made.
   private static func makeEmptyFile(_ path: [UInt8], mode: mode_t) throws(RawLibraryRefusal)
-    -> (device: UInt64, inode: UInt64)
+    -> FileIdentity
   {
     let descriptor = open(
-      cPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0o666)
+      UserPath.cPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0o666)
     guard descriptor >= 0 else {
       throw RawLibraryRefusal("cannot make its -wal (\(String(cString: strerror(errno))))")
     }
     defer { close(descriptor) }
-    var info = stat()
-    _ = fstat(descriptor, &info)
-    return (UInt64(info.st_dev), UInt64(info.st_ino))
+    do {
+      return try FileStatus.of(descriptor: descriptor, path: PrintablePath.escape(path)).identity
+    } catch {
+      // Made but not known: left where it is (never removed), and nothing is written.
+      throw RawLibraryRefusal("cannot examine the -wal it made (\(error))")
+    }
   }
 
-  private static func cPath(_ bytes: [UInt8]) -> [CChar] {
-    bytes.map { CChar(bitPattern: $0) } + [0]
-  }
 }
 
 /// Why a library named with bytes that are not valid UTF-8 cannot be reached (``RawLinkedLibrary``).

@@ -84,7 +84,7 @@ final class RawNamedOutput {
           _ = syncToDrive(descriptor)
           close(descriptor)
         }
-        linked = link(copy, Self.cPath(target)) == 0 ? 0 : errno
+        linked = link(copy, UserPath.cPath(target)) == 0 ? 0 : errno
       } catch {
         throw .cannotWrite("\(shown): cannot be written: \(error)")
       }
@@ -99,12 +99,9 @@ final class RawNamedOutput {
 
   private static func exists(_ path: [UInt8]) -> Bool {
     var info = stat()
-    return lstat(cPath(path), &info) == 0
+    return lstat(UserPath.cPath(path), &info) == 0
   }
 
-  private static func cPath(_ bytes: [UInt8]) -> [CChar] {
-    bytes.map { CChar(bitPattern: $0) } + [0]
-  }
 }
 
 /// A name that is not valid UTF-8 for something the tool makes, in a folder reached through a link
@@ -131,7 +128,7 @@ package struct RawFolderName: Sendable {
     name = Array(absolute[(slash + 1)...])
     let parent = slash == 0 ? [UInt8(ascii: "/")] : Array(absolute[..<slash])
     parentLink = folder + "/dir\(number)"
-    guard symlink(Self.cPath(parent), parentLink) == 0 else {
+    guard symlink(UserPath.cPath(parent), parentLink) == 0 else {
       throw FileAccessError(path: parentLink, operation: "symlink", code: errno)
     }
     standIn = parentLink + "/" + PrintablePath.escape(name)
@@ -148,10 +145,7 @@ package struct RawFolderName: Sendable {
   /// True when something (a file, a link, a folder, empty or not) already has the name.
   var exists: Bool {
     var info = stat()
-    return lstat(Self.cPath(path), &info) == 0
+    return lstat(UserPath.cPath(path), &info) == 0
   }
 
-  private static func cPath(_ bytes: [UInt8]) -> [CChar] {
-    bytes.map { CChar(bitPattern: $0) } + [0]
-  }
 }

@@ -80,6 +80,17 @@ package struct FileStatus: Sendable, Equatable {
     return FileStatus(info)
   }
 
+  /// `fstat(descriptor)`: the file an open descriptor names; `path` names it in the error.
+  ///
+  /// - Throws: ``FileAccessError`` (`fstat`).
+  package static func of(descriptor: Int32, path: String) throws(FileAccessError) -> FileStatus {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw FileAccessError(path: path, operation: "fstat", code: errno)
+    }
+    return FileStatus(info)
+  }
+
   /// `stat(path)`: like ``of(path:)`` but a symbolic link is followed (for folders a user names on the
   /// command line, which may be links to another disk). Nil when nothing exists at `path`.
   ///

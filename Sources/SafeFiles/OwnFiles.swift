@@ -489,14 +489,19 @@ package final class CreatedFile {
 
   /// Unlinks `path` when it names the regular file with `identity`.
   package static func removeFile(at path: String, identity: FileIdentity) -> Bool {
-    let status: FileStatus?
-    do {
-      status = try FileStatus.of(path: path)
-    } catch {
-      return false  // cannot tell what the path names now: leave it
-    }
-    guard let status, status.kind == .regular, status.identity == identity else { return false }
-    return unlink(path) == 0
+    removeFile(atBytes: Array(path.utf8), identity: identity)
+  }
+
+  /// ``removeFile(at:identity:)`` for a path given as bytes (a name that is not valid UTF-8).
+  @discardableResult
+  package static func removeFile(atBytes path: [UInt8], identity: FileIdentity) -> Bool {
+    let name = UserPath.cPath(path)
+    var info = stat()
+    // What the path names now, not followed: anything else than the file we made is left alone.
+    guard lstat(name, &info) == 0 else { return false }
+    let status = FileStatus(info)
+    guard status.kind == .regular, status.identity == identity else { return false }
+    return unlink(name) == 0
   }
 }
 

@@ -70,11 +70,7 @@ package final class ReadOnlyFile {
   ///
   /// - Throws: ``FileAccessError`` when `fstat` fails.
   package func status() throws(FileAccessError) -> FileStatus {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw FileAccessError(path: path, operation: "fstat", code: errno)
-    }
-    return FileStatus(info)
+    try FileStatus.of(descriptor: descriptor, path: path)
   }
 
   /// Reads up to `count` bytes at `offset`; fewer at the end of the file.

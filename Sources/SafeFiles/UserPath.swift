@@ -61,6 +61,11 @@ package enum UserPath {
     return (real == "/" ? "" : real) + "/" + name
   }
 
+  /// `path` (bytes, any name) as the null-terminated C string a system call takes.
+  package static func cPath(_ path: [UInt8]) -> [CChar] {
+    path.map { CChar(bitPattern: $0) } + [0]
+  }
+
   /// `bytes` as a String, or nil when they are not valid UTF-8.
   package static func validUTF8(_ bytes: [UInt8]) -> String? {
     var iterator = bytes.makeIterator()

@@ -116,13 +116,13 @@ import Testing
     let source = folder.appending("source.sqlite")
     try LegacyStoreWriter.write(Self.spec, to: source, journal: .walCheckpointed)
     let scratch = try TemporaryDirectory("non-utf8-library-scratch")
+    let legacy = Self.contents(of: Array(source.utf8))
+    defer {
+      #expect(Self.contents(of: Array(source.utf8)) == legacy, "the legacy store changed")
+    }
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D80))
     for member in 0..<4 {
-      var name = Self.name(using: &generator, extension: ".store")
-      while Self.exists(Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
-        name = Self.name(using: &generator, extension: ".store")
-      }
-      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let (name, path) = Self.newName(in: folder.path, using: &generator, extension: ".store")
       let made = scratch.appending("library\(member).store")
       let withWAL = member % 2 == 0
       let library = SwiftDataStoreSpec(
@@ -219,12 +219,7 @@ import Testing
       at: folder.appending("udid"), date: Date(timeIntervalSince1970: 1.7e9))
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D83))
     for member in 0..<4 {
-      var name = Self.name(using: &generator, extension: "")
-      // A name an earlier member made is drawn again: this one is new.
-      while Self.exists(Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
-        name = Self.name(using: &generator, extension: "")
-      }
-      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let (name, path) = Self.newName(in: folder.path, using: &generator, extension: "")
       let word = Self.shellWord(member % 2 == 0 ? name : path)
       let before = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       let command = "ditto-recover backup recover udid --out \(word) --json"
@@ -250,6 +245,18 @@ import Testing
     }
   }
 
+  /// A name from the family that nothing in `folder` has yet (an earlier member may have made
+  /// one), and its path.
+  static func newName(
+    in folder: String, using generator: inout SeededGenerator, extension ext: String
+  ) -> (name: [UInt8], path: [UInt8]) {
+    while true {
+      let name = Self.name(using: &generator, extension: ext)
+      let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name
+      if !exists(path) { return (name, path) }
+    }
+  }
+
   static func exists(_ path: [UInt8]) -> Bool {
     var info = stat()
     return lstat(path.map { CChar(bitPattern: $0) } + [0], &info) == 0
@@ -270,12 +277,9 @@ import Testing
     var generator = SeededGenerator(seed: FamilySeed.base(0x0D81))
     for member in 0..<4 {
       let html = member % 2 == 1
-      var name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
       // A name an earlier member drew (or wrote as its `-2`) is drawn again: this one is new.
-      while Self.contents(of: Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) != nil {
-        name = Self.name(using: &generator, extension: html ? ".html" : ".dittorecovery")
-      }
-      let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+      let (name, path) = Self.newName(
+        in: folder.path, using: &generator, extension: html ? ".html" : ".dittorecovery")
       let word = Self.shellWord(html ? name : path)  // relative and absolute
       let command =
         html

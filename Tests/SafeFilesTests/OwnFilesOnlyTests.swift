@@ -1,4 +1,5 @@
 import BackupReader
+import EngineTestSupport
 import Foundation
 import LegacyMigration
 import LegacyStore
@@ -6,7 +7,6 @@ import SQLiteSnapshot
 import SafeFiles
 import Salvage
 import StoreFixtures
-import EngineTestSupport
 import Testing
 
 @testable import ContainerFiles
@@ -145,6 +145,33 @@ import Testing
     let ours = try CreatedFile(path: folder.appending("ours-2.tmp"))
     #expect(ours.discard())
     #expect(try FileStatus.of(path: ours.path) == nil)
+  }
+
+  /// The same check for a path given as bytes (a name that is not valid UTF-8): a file that took
+  /// our file's name is left, byte for byte; our own is removed.
+  @Test func aFileNamedByBytesSwappedForAnotherIsNotRemoved() throws {
+    let folder = try TemporaryDirectory("own-files")
+    let (root, store) = try legacyContainer(folder)
+    let name = Array(folder.appending("ours").utf8) + [0xFF] + Array(".tmp".utf8)
+    let made = open(UserPath.cPath(name), O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    try #require(made >= 0, "this file system refuses names that are not UTF-8")
+    let identity = try FileStatus.of(descriptor: made, path: "ours").identity
+    close(made)
+    #expect(unlink(UserPath.cPath(name)) == 0)
+    #expect(link(store, UserPath.cPath(name)) == 0)
+    let before = try FileHashes(of: root)
+    #expect(!CreatedFile.removeFile(atBytes: name, identity: identity))
+    #expect(try FileHashes(of: root) == before)
+    var info = stat()
+    #expect(lstat(UserPath.cPath(name), &info) == 0, "the file that took the name was removed")
+    // A file that is still ours is removed.
+    #expect(unlink(UserPath.cPath(name)) == 0)
+    let again = open(UserPath.cPath(name), O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    try #require(again >= 0)
+    let ours = try FileStatus.of(descriptor: again, path: "ours").identity
+    close(again)
+    #expect(CreatedFile.removeFile(atBytes: name, identity: ours))
+    #expect(lstat(UserPath.cPath(name), &info) != 0)
   }
 
   @Test func aFailedDefaultsUpdateRemovesOnlyItsTemporaryFile() throws {
