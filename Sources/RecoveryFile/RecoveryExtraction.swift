@@ -69,11 +69,8 @@ package final class RecoveryExtraction {
     }
     guard unreadable || survey.loneWALs.contains(where: \.mayHoldData) else { return (0, 0) }
     func added(_ salvaged: LegacySurvey) -> (dittos: Int, neverCommitted: Int) {
-      let dittos = salvaged.sources(for: .manual).reduce(0) { total, source in
-        if case .salvage = source.origin { return total + source.dittos }
-        return total
-      }
-      return (dittos, salvaged.neverCommittedDittos)
+      let preview = salvaged.preview(for: .manual)
+      return (preview.salvagedDittos, preview.neverCommitted)
     }
     if let salvaged, salvaged.layout == layout { return added(salvaged) }
     let salvaging = LegacySources.gather(layout, defaults: nil, for: .manual, logger: .disabled)

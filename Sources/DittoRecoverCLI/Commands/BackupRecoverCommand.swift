@@ -181,21 +181,21 @@ struct BackupRecoverCommand: Command {
       layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
       defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger
     ).surveyBlocking()
-    let recoverable = StatusRendering.Recoverable(survey)
+    let preview = survey.preview(for: .manual)
     let explanation =
       "\(chosen.backup.path) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(output); \(StatusRendering.headline(survey))"
     var next: [NextStep] = []
-    guard recoverable.dittos > 0 else {
+    guard preview.dittos > 0 else {
       return LibraryFailure(
         DestinationError(.noLibrary, file: layout.defaultLibraryPath, reason: "none in the backup"),
         explanation: explanation, next: next)
     }
     var extract = ["ditto-recover", "backup", "extract", chosen.backup.path]
     if let passwordFile { extract += ["--password-file", passwordFile] }
-    if recoverable.isSalvaged { extract.append("--salvage") }
+    if preview.isSalvaged { extract.append("--salvage") }
     next.append(
       .command(extract, label: "for the iPhone: a recovery file to open with Ditto 3.0.2"))
-    for source in survey.sources(for: .manual) {
+    for source in preview.sources {
       switch source.origin {
       case .store(let candidate):
         next.append(

@@ -129,7 +129,7 @@ struct GuideCommand: Command {
         what = "no Ditto in it"
       case .success:
         let survey = BackupListCommand.survey(summary, context: context)
-        let dittos = survey.map { StatusRendering.Recoverable($0).dittos } ?? 0
+        let dittos = survey.map { $0.preview(for: .manual).dittos } ?? 0
         what = dittos > 0 ? plural(dittos, "ditto") : "Ditto files, but no ditto to recover"
       }
       let mark = index + 1 == recommended ? "  (recommended)" : ""

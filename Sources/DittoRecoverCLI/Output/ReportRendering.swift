@@ -53,16 +53,10 @@ enum ReportRendering {
     guard report.trigger == .auto, report.outcome == .foundUnreadable,
       report.transientReason == nil
     else { return nil }
-    let survey = survey()
-    var estimate = SalvageEstimate(
-      dittos: 0, neverCommitted: survey.neverCommittedDittos, files: survey.neverCommittedFiles)
-    for source in survey.sources(for: .manual) {
-      guard case .salvage(let candidate) = source.origin else { continue }
-      estimate.dittos += source.dittos
-      if !estimate.files.contains(candidate.relativePath) {
-        estimate.files.insert(candidate.relativePath, at: 0)
-      }
-    }
+    let preview = survey().preview(for: .manual)
+    let estimate = SalvageEstimate(
+      dittos: preview.salvagedDittos, neverCommitted: preview.neverCommitted,
+      files: preview.salvageFiles)
     return estimate.dittos + estimate.neverCommitted > 0 ? estimate : nil
   }
 

@@ -28,24 +28,15 @@ enum StatusRendering {
       case isSalvaged = "salvaged"
     }
 
-    init(_ survey: LegacySurvey) {
-      let sources = survey.sources(for: .manual)
-      // Each ditto once: several sources that overlap (one store in two places) are counted as
-      // the merge counts them, so this is what `recover` imports into a library without them.
-      categories = survey.distinct?.categories ?? sources.reduce(0) { $0 + $1.categories }
-      dittos = survey.distinct?.dittos ?? sources.reduce(0) { $0 + $1.dittos }
-      from = sources.map { source in
-        switch source.origin {
-        case .store(let candidate), .salvage(let candidate): candidate.relativePath
-        case .neverCommitted(let candidate): candidate.relativePath + " (never committed)"
-        case .defaults: source.kind == .pending ? "keyboard additions" : "1.x dittos"
-        }
-      }
-      isSalvaged = sources.contains {
-        if case .salvage = $0.origin { return true }
-        return false
-      }
-      neverCommitted = survey.neverCommittedDittos
+    init(_ survey: LegacySurvey) { self.init(survey.preview(for: .manual)) }
+
+    /// What `recover` imports into a library without these dittos, as the preview counts it.
+    init(_ preview: RecoveryPreview) {
+      categories = preview.categories
+      dittos = preview.dittos
+      from = preview.sourceNames
+      isSalvaged = preview.isSalvaged
+      neverCommitted = preview.neverCommitted
     }
   }
 
@@ -90,7 +81,8 @@ enum StatusRendering {
 
   /// The first line: `recoverable: 24 dittos in 4 categories (Ditto.sqlite-wal)`, or why not.
   static func headline(_ survey: LegacySurvey) -> String {
-    let recoverable = Recoverable(survey)
+    let preview = survey.preview(for: .manual)
+    let recoverable = Recoverable(preview)
     let uncommitted =
       recoverable.neverCommitted > 0
       ? "; \(plural(recoverable.neverCommitted, "more ditto", "more dittos")) only in -wal frames never committed (not imported unless asked for)"
@@ -102,10 +94,10 @@ enum StatusRendering {
     }
     if recoverable.neverCommitted > 0 {
       return
-        "recoverable: no committed ditto; \(plural(recoverable.neverCommitted, "ditto")) only in -wal frames never committed (\(survey.neverCommittedFiles.joined(separator: ", "))): imported only when asked for"
+        "recoverable: no committed ditto; \(plural(recoverable.neverCommitted, "ditto")) only in -wal frames never committed (\(preview.neverCommittedFiles.joined(separator: ", "))): imported only when asked for"
     }
     if let error = survey.decidingReadError
-      ?? survey.leftBehindError(importing: survey.sources(for: .manual))
+      ?? survey.leftBehindError(importing: preview.sources)
     {
       return "recoverable: nothing readable (\(error.description))"
     }
@@ -161,14 +153,6 @@ extension StatusRendering {
 }
 
 extension LegacySurvey {
-  /// The files (as named in their root) whose salvage found dittos only in frames never
-  /// committed.
-  var neverCommittedFiles: [String] {
-    stores.filter { ($0.salvage?.neverCommitted ?? 0) > 0 || $0.neverCommitted > 0 }
-      .map(\.candidate.relativePath)
-      + loneWALs.filter { ($0.salvage?.neverCommitted ?? 0) > 0 }.map(\.candidate.relativePath)
-  }
-
   /// True when the App Group defaults could not be read.
   var defaultsFailed: Bool {
     if case .failed = defaults { return true }

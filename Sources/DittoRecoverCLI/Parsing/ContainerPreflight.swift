@@ -245,7 +245,7 @@ struct ContainerPreflight {
     }
     if stopsWhenFewer {
       throw InputError(
-        "--container \(options.layout.container) holds \(plural(StatusRendering.Recoverable(here).dittos, "ditto")), and \(copies.count == 1 ? "a copy of it nearby holds dittos" : "copies of it nearby hold dittos") it does not: \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
+        "--container \(options.layout.container) holds \(plural(here.preview(for: .manual).dittos, "ditto")), and \(copies.count == 1 ? "a copy of it nearby holds dittos" : "copies of it nearby hold dittos") it does not: \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
         next: steps)
     }
     context.diagnose(

@@ -296,7 +296,7 @@ struct NearbyCopies {
       guard survey.hasRecoverableLegacyData else { continue }
       copies.append(
         Copy(
-          path: container, dittos: StatusRendering.Recoverable(survey).dittos,
+          path: container, dittos: survey.preview(for: .manual).dittos,
           hasLegacyData: true, relation: relation(of: container, given: given), kind: "container",
           survey: KeptSurvey(value: survey)))
     }
