@@ -52,7 +52,7 @@ struct BackupListCommand: Command {
       // The newest readable backup is not certainly the newest: say how to take it on purpose.
       next.append(
         .command(
-          ["ditto-recover", "backup", "extract", newest.backup.path],
+          .backupExtract(newest.backup.path),
           label: "the older backup on purpose, if the newer one cannot be opened"))
     }
     let surveys = summaries.map { Self.survey($0, context: context) }

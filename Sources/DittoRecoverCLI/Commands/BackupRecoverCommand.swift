@@ -150,8 +150,8 @@ struct BackupRecoverCommand: Command {
       BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
       + ReportRendering.text(report, libraryPath: libraryPath)
       + NextStep.export(
-        ["ditto-recover", "export", "--library", libraryPath, "--format", "csv"],
-        into: "dittos.csv", label: "the library as a CSV"
+        .export(library: libraryPath, format: "csv"), into: "dittos.csv",
+        label: "the library as a CSV"
       ).line + "\n"
     var result = CommandOutput.result(value, text: text, exitCode: exitCode)
     // The report names files where they were read, in the folder the output was built in; they
@@ -190,9 +190,8 @@ struct BackupRecoverCommand: Command {
         DestinationError(.noLibrary, file: layout.defaultLibraryPath, reason: "none in the backup"),
         explanation: explanation, next: next)
     }
-    var extract = ["ditto-recover", "backup", "extract", chosen.backup.path]
-    if let passwordFile { extract += ["--password-file", passwordFile] }
-    if preview.isSalvaged { extract.append("--salvage") }
+    let extract = Invocation.backupExtract(chosen.backup.path, passwordFile: passwordFile)
+      .with(RecoveryFileOutput.salvage, if: preview.isSalvaged)
     next.append(
       .command(extract, label: "for the iPhone: a recovery file to open with Ditto 3.0.2"))
     for source in preview.sources {
@@ -200,12 +199,12 @@ struct BackupRecoverCommand: Command {
       case .store(let candidate):
         next.append(
           .export(
-            ["ditto-recover", "export", "--legacy", candidate.path, "--format", "csv"],
-            into: "dittos.csv", label: "a CSV of the old store's dittos that Ditto's Import reads"))
+            .export(legacy: candidate.path, format: "csv"), into: "dittos.csv",
+            label: "a CSV of the old store's dittos that Ditto's Import reads"))
       case .salvage(let candidate):
         next.append(
           .export(
-            ["ditto-recover", "salvage", candidate.path, "--format", "csv"], into: "dittos.csv",
+            .salvage(candidate.path, format: "csv"), into: "dittos.csv",
             label: "a CSV of the dittos salvage rebuilds, that Ditto's Import reads"))
       case .defaults, .neverCommitted:
         continue

@@ -88,8 +88,8 @@ struct ExportCommand: Command {
           "note: \(plural(more, "more ditto", "more dittos")) only in -wal frames never committed are not in this export (SQLite would never have shown them)\n"
             + [
               NextStep.command(
-                ["ditto-recover", "salvage", legacy, "--format", format.rawValue]
-                  + (format == .csv ? ["--include-never-committed"] : []),
+                Invocation.salvage(legacy, format: format.rawValue)
+                  .with(\SalvageCommand.$includesNeverCommitted, if: format == .csv),
                 label: "lists them apart")
             ].lines.joined(separator: "\n"))
       }
@@ -103,11 +103,10 @@ struct ExportCommand: Command {
   {
     switch error {
     case .notADatabase, .damaged:
-      var words = ["ditto-recover", "salvage", legacy]
-      if format == .csv { words += ["--format", "csv"] }
+      let salvage = Invocation.salvage(legacy, format: format == .csv ? "csv" : nil)
       return DataError(
         error.description,
-        next: [.command(words, label: "what the damaged store's bytes still hold")])
+        next: [.command(salvage, label: "what the damaged store's bytes still hold")])
     default:
       return error
     }

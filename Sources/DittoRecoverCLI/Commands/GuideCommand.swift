@@ -102,7 +102,7 @@ struct GuideCommand: Command {
     }
     guard let root else { return Self.stopped("no backup folder given") }
     dialog.say("Looking at the backups in \(root)")
-    dialog.command(["ditto-recover", "backup", "list", root])
+    dialog.command(Invocation(BackupListCommand.self).with(BackupCommand.backup, root))
 
     // 2. What each backup holds.
     let paths = try BackupCommand.locate(root)
@@ -168,14 +168,15 @@ struct GuideCommand: Command {
       like: save + "/" + RecoveryRendering.defaultFileName(for: date))
 
     // 6. The recovery file, checked.
-    var extract = ["backup", "extract", chosen.backup.path, "--out", out]
-    var shownExtract = ["ditto-recover"] + extract
-    if let passwordFile {
-      extract += ["--password-file", passwordFile]
-      shownExtract += ["--password-file", "FILE-HOLDING-THE-PASSWORD"]
-    }
-    dialog.command(shownExtract)
-    let extracted = Tool.main(extract, context: context)
+    let extract = Invocation(BackupExtractCommand.self).with(
+      BackupCommand.backup, chosen.backup.path
+    )
+    .with(RecoveryFileOutput.out, out)
+    let password = BackupCommand.passwordFile.spec
+    // Shown with a placeholder where the password file goes; run with the file.
+    dialog.command(
+      extract.with(password, ifAny: passwordFile.map { _ in "FILE-HOLDING-THE-PASSWORD" }))
+    let extracted = Tool.main(extract.with(password, ifAny: passwordFile).words, context: context)
     guard extracted == ExitCode.success.rawValue else {
       dialog.say(
         "\nThat did not give a recovery file (exit \(extracted)): the lines above say why. Nothing else was written."
@@ -183,8 +184,9 @@ struct GuideCommand: Command {
       return .result(
         GuideOutput(out: nil), text: "", exitCode: ExitCode(rawValue: extracted) ?? .dataError)
     }
-    dialog.command(["ditto-recover", "status", "--from", out])
-    _ = Tool.main(["status", "--from", out], context: context)
+    let check = Invocation.status(from: out)
+    dialog.command(check)
+    _ = Tool.main(check.words, context: context)
     let text = """
 
       Done: \(out)
@@ -257,8 +259,8 @@ struct Dialog {
   func say(_ line: String) { context.converse(line + "\n") }
 
   /// Prints the plain command a step runs, as support would type it.
-  func command(_ words: [String]) {
-    say("$ " + ShellWord.line(ProgramName.naming(words)))
+  func command(_ invocation: Invocation) {
+    say("$ " + ShellWord.line(invocation.commandLine))
   }
 
   /// Asks `question`; Return takes `defaultAnswer`. Nil at the end of the input (Ctrl-D) or when

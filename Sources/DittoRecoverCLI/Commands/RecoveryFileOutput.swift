@@ -161,7 +161,7 @@ enum RecoveryFileOutput {
       + [
         NextStep.note(
           "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
-        .command(["ditto-recover", "status", "--from", out], label: "or check it here"),
+        .command(.status(from: out), label: "or check it here"),
       ].lines
     // The file's own members win over where it was read from.
     return .result(

@@ -17,26 +17,38 @@ struct NextStep: Sendable, Equatable {
   /// What the command is for, printed after it as a comment; nil for none (and for a note).
   let label: String?
 
-  /// The command made of `words` (each shell-quoted), then `suffix` as given (a redirect), with
-  /// `label` after it as a comment.
+  /// The command the user typed, changed (`words`, the program's declared name first, as
+  /// ``ToolContext/invocation`` holds it; each shell-quoted), then `suffix` as given, with `label`
+  /// after it as a comment. A command of the tool's own making is an ``Invocation``.
   static func command(_ words: [String], suffix: String = "", label: String? = nil) -> NextStep {
     NextStep(
       kind: .command, text: ShellWord.line(ProgramName.naming(words)) + suffix, label: label)
   }
 
+  /// `invocation`, run as the program is named (``Invocation/commandLine``), each word
+  /// shell-quoted, then `suffix` as given, with `label` after it as a comment.
+  static func command(_ invocation: Invocation, suffix: String = "", label: String? = nil)
+    -> NextStep
+  {
+    NextStep(
+      kind: .command, text: ShellWord.line(invocation.commandLine) + suffix, label: label)
+  }
+
+  /// `invocation` (an `export` or a `salvage`) into `file` in the current folder, never replacing
+  /// a file that is there (`set -C`, in a subshell so the user's shell keeps its options).
+  static func export(_ invocation: Invocation, into file: String, label: String? = nil)
+    -> NextStep
+  {
+    NextStep(
+      kind: .command,
+      text: "(set -C; " + ShellWord.line(invocation.commandLine) + " > "
+        + ShellWord.quote(file) + ")",
+      label: label)
+  }
+
   /// A command line already quoted, with `label` after it as a comment.
   static func command(line: String, label: String? = nil) -> NextStep {
     NextStep(kind: .command, text: line, label: label)
-  }
-
-  /// `ditto-recover export …` into `file` in the current folder, never replacing a file that is
-  /// there (`set -C`, in a subshell so the user's shell keeps its options).
-  static func export(_ words: [String], into file: String, label: String? = nil) -> NextStep {
-    NextStep(
-      kind: .command,
-      text: "(set -C; " + ShellWord.line(ProgramName.naming(words)) + " > "
-        + ShellWord.quote(file) + ")",
-      label: label)
   }
 
   /// A sentence for what no command can do.

@@ -94,8 +94,7 @@ enum NextSteps {
     }
     let folder = copyFolder(beside: link)
     let copy = folder + "/Ditto.sqlite"
-    var words = ["mkdir", folder]
-    var line = ShellWord.line(words) + " && " + ShellWord.line(["cp", target, copy])
+    var line = ShellWord.line(["mkdir", folder]) + " && " + ShellWord.line(["cp", target, copy])
     var wal: String?
     if isRegularFile(target + "-wal") {
       wal = target + "-wal"
@@ -103,18 +102,18 @@ enum NextSteps {
       wal = link + "-wal"
     }
     if let wal { line += " && " + ShellWord.line(["cp", wal, copy + "-wal"]) }
-    words = ["ditto-recover", "recover", "--from", copy]
+    var recover = Invocation(RecoverCommand.self).with(\RecoverCommand.$file, copy)
     if let library = value(of: "--library", in: invocation) {
-      words += ["--library", library]
+      recover = recover.with(ContainerOptions.library, library)
     } else if let container = value(of: "--container", in: invocation) {
-      words += ["--library", container + "/Ditto.store"]
+      recover = recover.with(ContainerOptions.library, container + "/Ditto.store")
     }
     return [
       .note(
         "\(link) is a link: ditto-recover never follows links inside a container. Copy what it points to\(wal == nil ? "" : " with its -wal (every row not yet checkpointed is there)"), then read the copy:"
       ),
       .command(line: line, label: wal == nil ? "the store" : "the store and its -wal, as one set"),
-      .command(words, label: "reads the copy, merges into the library"),
+      .command(recover, label: "reads the copy, merges into the library"),
     ]
   }
 
@@ -154,12 +153,12 @@ enum NextSteps {
     if invocation.count > 3, invocation[1] == "backup" {
       steps.append(
         .command(
-          ["ditto-recover", "backup", "extract", invocation[3]],
+          .backupExtract(invocation[3]),
           label: "or a recovery file to open in Ditto on the iPhone"))
     } else if let container = value(of: "--container", in: invocation) {
       steps.append(
         .command(
-          ["ditto-recover", "extract", "--container", container],
+          Invocation(ExtractCommand.self).with(ContainerOptions.container, container),
           label: "or a recovery file to open in Ditto on the iPhone"))
     }
     return steps

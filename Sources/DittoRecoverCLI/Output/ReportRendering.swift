@@ -65,7 +65,7 @@ enum ReportRendering {
   static func otherStoreSteps(_ report: MigrationReport, libraryPath: String) -> [NextStep] {
     report.otherStores.filter { !$0.imported && ($0.missing ?? 1) > 0 }.map {
       .command(
-        ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
+        .recover(from: $0.candidate.path, library: libraryPath),
         label: "imports the dittos of \($0.candidate.relativePath) the library lacks")
     }
   }
@@ -125,7 +125,7 @@ enum ReportRendering {
       else { return [] }
       return [
         .command(
-          ["ditto-recover", "salvage", store.path],
+          .salvage(store.path),
           label: "what the damaged store's bytes still hold")
       ]
     }

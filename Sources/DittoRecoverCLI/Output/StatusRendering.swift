@@ -45,7 +45,7 @@ enum StatusRendering {
   static func otherStoreSteps(_ survey: LegacySurvey, libraryPath: String) -> [NextStep] {
     survey.otherReadableStores.filter { ($0.missingFromChosen ?? 1) > 0 }.map {
       .command(
-        ["ditto-recover", "recover", "--from", $0.candidate.path, "--library", libraryPath],
+        .recover(from: $0.candidate.path, library: libraryPath),
         label: "imports the dittos of \($0.candidate.relativePath) the chosen store lacks")
     }
   }
@@ -67,12 +67,13 @@ enum StatusRendering {
   /// them on purpose (they are never imported by default).
   static func neverCommittedSteps(_ survey: LegacySurvey, target: ContainerOptions) -> [NextStep] {
     guard survey.neverCommittedDittos > 0, target.hasContainer else { return [] }
-    var words = ["ditto-recover", "recover", "--container", target.layout.container]
-    if let home = target.layout.home { words += ["--home", home] }
-    if target.hasLibrary { words += ["--library", target.libraryPath] }
+    let recover = Invocation(RecoverCommand.self)
+      .with(ContainerOptions.container, target.layout.container)
+      .with(ContainerOptions.home.spec, ifAny: target.layout.home)
+      .with(ContainerOptions.library.spec, ifAny: target.hasLibrary ? target.libraryPath : nil)
     return [
       .command(
-        words + ["--include-never-committed"],
+        recover.with(\RecoverCommand.$includesNeverCommitted),
         label:
           "also imports the \(plural(survey.neverCommittedDittos, "ditto")) only in frames never committed"
       )

@@ -9,24 +9,24 @@ enum WrongKind {
     case .container, .xcappdata:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: [.command(["ditto-recover", "status", "--container", path])])
+        next: [.command(.status(container: path))])
     case .ditto2Store:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
         next: [
           .export(
-            ["ditto-recover", "export", "--legacy", path, "--format", "csv"], into: "dittos.csv")
+            .export(legacy: path, format: "csv"), into: "dittos.csv")
         ])
     case .recoveryFile:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
-        next: [.command(["ditto-recover", "status", "--from", path])])
+        next: [.command(.status(from: path))])
     case .ditto3Library:
       return InputError(
         "\(path) is \(kind.description), not a Finder/iTunes backup",
         next: [
           .export(
-            ["ditto-recover", "export", "--library", path, "--format", "csv"], into: "dittos.csv")
+            .export(library: path, format: "csv"), into: "dittos.csv")
         ])
     case .backup, .unknown:
       return nil
@@ -40,25 +40,27 @@ enum WrongKind {
     let what = "--container \(path) is \(kind.description), not a copied App Group container"
     switch kind {
     case .backup:
-      return InputError(what, next: [.command(["ditto-recover", "backup", "recover", path])])
+      return InputError(
+        what,
+        next: [.command(Invocation(BackupRecoverCommand.self).with(BackupCommand.backup, path))])
     case .ditto2Store:
       return InputError(
         what,
         next: [
           .export(
-            ["ditto-recover", "export", "--legacy", path, "--format", "csv"], into: "dittos.csv"),
+            .export(legacy: path, format: "csv"), into: "dittos.csv"),
           .command(
-            ["ditto-recover", "status", "--container", PrivateDirectory.parent(of: path)],
+            .status(container: PrivateDirectory.parent(of: path)),
             label: "or the folder holding it"),
         ])
     case .recoveryFile:
-      return InputError(what, next: [.command(["ditto-recover", "status", "--from", path])])
+      return InputError(what, next: [.command(.status(from: path))])
     case .ditto3Library:
       return InputError(
         what,
         next: [
           .command(
-            ["ditto-recover", "status", "--container", PrivateDirectory.parent(of: path)],
+            .status(container: PrivateDirectory.parent(of: path)),
             label: "the folder holding it")
         ])
     case .container, .xcappdata, .unknown:
@@ -71,7 +73,7 @@ enum WrongKind {
     guard InputKind.of(path) == .ditto3Library else { return nil }
     return DataError(
       "--legacy \(path) is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store",
-      next: [.command(["ditto-recover", "export", "--library", path, "--format", format])])
+      next: [.command(.export(library: path, format: format))])
   }
 
   /// A file given as the 3.x library (`--library`) that is a 2.x store or a recovery file.
@@ -80,6 +82,6 @@ enum WrongKind {
     guard kind == .ditto2Store || kind == .recoveryFile else { return nil }
     return DataError(
       "--library \(path) is \(kind.description), not the Ditto 3.x library",
-      next: [.command(["ditto-recover", "export", "--legacy", path, "--format", format])])
+      next: [.command(.export(legacy: path, format: format))])
   }
 }

@@ -78,10 +78,9 @@ struct ContainerOptions {
       guard case .ambiguous(let given, let choices) = resolution else { continue }
       let steps = choices.map { choice in
         NextStep.command(
-          ["ditto-recover", "status"]
-            + (option.name == "container"
-              ? ["--container", choice]
-              : ["--container", layout.container, "--home", choice]))
+          option == Self.container.spec
+            ? .status(container: choice)
+            : .status(container: layout.container).with(Self.home, choice))
       }
       return (option, given, choices, steps)
     }
