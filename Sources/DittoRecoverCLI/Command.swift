@@ -15,6 +15,12 @@ package final class ToolContext {
   package internal(set) var isJSON = false
   /// The command line as typed (the tool's name first), for "run it again" advice.
   package var invocation: [String] = []
+  /// The command this run is, once its arguments are parsed (nil before, and for the tool's own
+  /// help and version).
+  package internal(set) var command: (any Command.Type)?
+
+  /// This run's command and its command line, for advice that changes "the same command".
+  var running: RunningCommand { RunningCommand(command: command, words: invocation) }
   /// A path as the user typed it, for what is recorded beyond this run (a recovery file's
   /// origin): an argument that is not valid UTF-8 reaches the tool through a link of this run,
   /// which is named here by the user's bytes (`\xNN`), never by the link.

@@ -214,6 +214,7 @@ package struct CommandLineTool {
       let parsed = try ParsedArguments(arguments, specs: command.allOptions)
       context.isVerbose = parsed.isSet(CommonOptions.verbose)
       instance = try command.parse(parsed)
+      context.command = command
     } catch {
       return usageFailure(error, path: path, arguments: arguments, context)
     }

@@ -87,6 +87,30 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: out))
   }
 
+  /// What `migrate` advises is decided by the command, never by where a common flag was typed:
+  /// `--verbose migrate` and `migrate --verbose` both name `recover` for a lone -wal, and the
+  /// line pasted runs it.
+  @Test func theAdviceIsTheCommandsWhereverACommonFlagIsTyped() throws {
+    for (index, arguments) in [
+      ["--verbose", "migrate"], ["migrate", "--verbose"], ["--json", "migrate"], ["migrate"],
+    ].enumerated() {
+      let device = try container("lone wal \(index)", scenario: "wal-only")
+      try FileManager.default.removeItem(atPath: device + "/Ditto.sqlite")
+      let run = try run(arguments + ["--container", device])
+      let printed = run.standardError + run.standardOutput
+      #expect(
+        printed.contains("# Recover Old Dittos: rebuilds what the -wal holds"),
+        "\(arguments): \(printed)")
+      #expect(!printed.contains("recover migrate"), "\(arguments): \(printed)")
+      if !arguments.contains("--json") {
+        let next = try #require(nextLines(run).first { $0.contains(" recover ") })
+        let pasted = try paste(next)
+        #expect(pasted.exitCode == 0, "\(next): \(pasted.standardError)")
+        #expect(pasted.standardOutput.contains("Recovered 24 dittos"), "\(pasted.standardOutput)")
+      }
+    }
+  }
+
   /// A store that is a link to a store whose rows are only in its -wal: the printed commands copy
   /// the store and that -wal as one set, and the next reads every ditto.
   @Test func aLinkedStoresNextStepsCopyItsWALAndReadEveryDitto() throws {

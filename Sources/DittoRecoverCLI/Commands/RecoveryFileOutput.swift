@@ -44,7 +44,7 @@ enum RecoveryFileOutput {
       message +=
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
     }
-    var next = ReportRendering.advice(read, invocation: context.invocation)
+    var next = ReportRendering.advice(read, running: context.running)
     let (more, neverCommitted) = extraction.salvageWouldAdd(given: surveyed)
     if neverCommitted > 0 {
       message +=

@@ -9,12 +9,12 @@ enum ReportRendering {
   /// plus `result`/`message` for the manual path, `dryRun` for a preview, and `transient`,
   /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
   static func value(
-    _ report: MigrationReport, libraryPath: String, invocation: [String] = [],
+    _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
     salvageWouldGive: SalvageEstimate? = nil
   ) -> ReportOutput {
     let steps =
-      advice(report, invocation: invocation) + otherStoreSteps(report, libraryPath: libraryPath)
-      + leftBehindSteps(report, invocation: invocation)
+      advice(report, running: running) + otherStoreSteps(report, libraryPath: libraryPath)
+      + leftBehindSteps(report, running: running)
     var output = ReportOutput(report, libraryPath: libraryPath, steps: steps)
     if let salvageWouldGive {
       output.salvageable = salvageWouldGive.dittos
@@ -73,23 +73,21 @@ enum ReportRendering {
   /// What the attempt left on purpose that holds dittos: rows only in `-wal` frames never
   /// committed (the same command with `--include-never-committed`), and, on the automatic path,
   /// a lone `-wal` it does not rebuild (the same command as `recover`, which does).
-  static func leftBehindSteps(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
-    guard invocation.count >= 2 else { return [] }
-    if report.neverCommittedLeft > 0, invocation[1] == "recover" {
+  static func leftBehindSteps(_ report: MigrationReport, running: RunningCommand) -> [NextStep] {
+    if report.neverCommittedLeft > 0, running.is(RecoverCommand.self) {
       return [
         .command(
-          invocation + ["--include-never-committed"],
+          running.adding(\RecoverCommand.$includesNeverCommitted),
           label:
             "also imports the \(plural(report.neverCommittedLeft, "ditto")) only in frames never committed"
         )
       ]
     }
     if report.trigger == .auto, report.salvaged == nil, !report.orphanWALs.isEmpty,
-      report.counts.dittosRead == 0, invocation[1] == "migrate"
+      report.counts.dittosRead == 0, running.is(MigrateCommand.self),
+      let recover = running.runningAs(RecoverCommand.self)
     {
-      var words = invocation.filter { $0 != "--json" }
-      words[1] = "recover"
-      return [.command(words, label: "Recover Old Dittos: rebuilds what the -wal holds")]
+      return [.command(recover, label: "Recover Old Dittos: rebuilds what the -wal holds")]
     }
     return []
   }
@@ -110,7 +108,8 @@ enum ReportRendering {
 
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
-  static func advice(_ report: MigrationReport, invocation: [String]) -> [NextStep] {
+  static func advice(_ report: MigrationReport, running: RunningCommand) -> [NextStep] {
+    let invocation = running.words
     if let error = report.destinationError {
       switch error.cause {
       case .awaitingICloud: return NextSteps.awaitingICloud(invocation: invocation)
@@ -121,7 +120,7 @@ enum ReportRendering {
     guard report.transientReason != nil else {
       // A store that cannot be read for good: salvage rebuilds what its bytes still hold.
       guard report.outcome == .foundUnreadable, let store = report.store,
-        !invocation.contains("salvage")
+        !running.is(SalvageCommand.self)
       else { return [] }
       return [
         .command(
@@ -148,7 +147,7 @@ enum ReportRendering {
     context: ToolContext, salvageWouldGive: SalvageEstimate? = nil
   ) -> CommandOutput {
     printWarnings(report, to: context)
-    var text = text(report, libraryPath: libraryPath, invocation: context.invocation)
+    var text = text(report, libraryPath: libraryPath, running: context.running)
     if let salvageWouldGive, let end = text.range(of: "\ncompletion flag:") {
       text.insert(contentsOf: "\n" + salvageWouldGive.line, at: end.lowerBound)
     }
@@ -158,7 +157,7 @@ enum ReportRendering {
       text.insert(contentsOf: line, at: text.index(after: firstLineEnd))
     }
     let value = self.value(
-      report, libraryPath: libraryPath, invocation: context.invocation,
+      report, libraryPath: libraryPath, running: context.running,
       salvageWouldGive: salvageWouldGive)
     guard let folders else { return .result(value, text: text, exitCode: ExitCode.of(report)) }
     return .result(
@@ -199,7 +198,7 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
-  static func text(_ report: MigrationReport, libraryPath: String, invocation: [String] = [])
+  static func text(_ report: MigrationReport, libraryPath: String, running: RunningCommand = .none)
     -> String
   {
     var lines: [String] = []
@@ -281,9 +280,9 @@ enum ReportRendering {
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
       )
     }
-    lines += advice(report, invocation: invocation).lines
+    lines += advice(report, running: running).lines
     lines += otherStoreSteps(report, libraryPath: libraryPath).lines
-    lines += leftBehindSteps(report, invocation: invocation).lines
+    lines += leftBehindSteps(report, running: running).lines
     return lines.joined(separator: "\n") + "\n"
   }
 }
