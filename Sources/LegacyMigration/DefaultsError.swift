@@ -1,4 +1,5 @@
 import LegacyStore
+import SafeFiles
 
 /// Why the App Group defaults could not be read or written. Every case names the file.
 public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -54,13 +55,9 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
-    switch self {
-    case .inaccessible(let file, let reason): "\(file): cannot read the defaults now: \(reason)"
-    case .notAvailableYet(let file, let reason):
-      "\(file): the defaults are not available yet: \(reason)"
-    case .unreadable(let file, let reason): "\(file): cannot read the defaults: \(reason)"
-    case .writeFailed(let file, let reason): "\(file): cannot write the defaults: \(reason)"
-    }
-  }
+  public var description: String { problem.description }
+
+  /// The file and why, apart (see ``FileProblem``).
+  package var problem: FileProblem { FileProblem(file: file, reason: reason) }
+
 }

@@ -144,7 +144,7 @@ package struct LegacyRead: Sendable {
     }
     if let defaultsError {
       var entry = LegacySourceReport(kind: .defaults, path: survey.defaultsName)
-      entry.error = defaultsError.description
+      entry.failure = defaultsError.problem
       reports.append(entry)
     }
     return reports

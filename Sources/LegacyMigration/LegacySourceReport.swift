@@ -1,3 +1,5 @@
+import SafeFiles
+
 /// One legacy source an attempt looked at, and what came of it.
 package struct LegacySourceReport: Sendable, Equatable {
   /// Which source.
@@ -22,7 +24,9 @@ package struct LegacySourceReport: Sendable, Equatable {
   /// Dittos it offered (0 when it could not be read).
   package var dittos = 0
   /// Why it could not be read, when so.
-  package var error: String?
+  package var error: String? { failure?.description }
+  /// Why it could not be read, its file and reason apart.
+  package var failure: FileProblem?
 
   /// A report of the source `kind` in the file at `path`, nothing counted yet.
   package init(kind: Kind, path: String) {

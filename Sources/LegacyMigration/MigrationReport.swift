@@ -1,5 +1,6 @@
 import LegacyStore
 import LibraryMerge
+import SafeFiles
 import Telemetry
 
 /// What happened after the legacy side was read: the merge's counts and what the library said,
@@ -184,8 +185,15 @@ public struct MigrationReport: Sendable {
   }
 
   /// The technical error of a store, library or defaults failure (file and cause).
-  package var errorDescription: String? {
-    destinationError?.description ?? readError?.description ?? defaultsError?.description
+  package var errorDescription: String? { failure?.description }
+
+  /// The store, library or defaults failure as its file and its reason apart, so that a renderer
+  /// names the file as it shows it.
+  package var failure: FileProblem? {
+    if let destinationError {
+      return FileProblem(file: destinationError.file, reason: destinationError.reason)
+    }
+    return readError?.problem ?? defaultsError?.problem
   }
 
   /// Why nothing (or not everything) could be read or saved, for the person holding the iPhone;

@@ -95,36 +95,42 @@ package enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// True when trying again later might succeed (``kind`` is transient).
   package var isTransient: Bool { kind != .permanent }
 
-  package var description: String {
+  package var description: String { problem.description }
+
+  /// The file and why, apart (see ``FileProblem``).
+  package var problem: FileProblem { FileProblem(file: file, reason: reason) }
+
+  /// Why, without the file's name.
+  private var reason: String {
     switch self {
-    case .notFound(let file):
-      "\(file): no such file"
-    case .notARegularFile(let file, let kind):
-      "\(file): is a \(kind.humanName), not a regular file; it was not opened"
-    case .linkedFolder(let file):
-      "\(file): is a symbolic link to a folder; links are never followed, so what it leads to was not looked at"
-    case .permissionDenied(let file, let reason):
-      "\(file): not allowed to read it (\(reason))"
-    case .busy(let file, let reason):
-      "\(file): in use by another process (\(reason))"
-    case .ioError(let file, let reason):
-      "\(file): could not be read: \(reason)"
-    case .changing(let file, let reason):
-      "\(file): \(reason)"
-    case .notADatabase(let file, let reason):
-      "\(file): not an SQLite database (\(reason))"
-    case .damaged(let file, let reason):
-      "\(file): the database is damaged (\(reason))"
-    case .notACoreDataStore(let file, let missing):
-      "\(file): not a Core Data store (missing \(missing.joined(separator: ", ")))"
-    case .notADittoStore(let file, let missing):
-      "\(file): not a Ditto store (missing \(missing.joined(separator: ", ")))"
-    case .ditto3Library(let file):
-      "\(file): is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store: there are no old dittos to recover in it"
-    case .unreadable(let file, let reason):
-      "\(file): could not be read (\(reason))"
-    case .noSpaceForSnapshot(let file, let reason):
-      "\(file): not enough free space to copy it to a private snapshot (\(reason)); free some space and try again"
+    case .notFound:
+      "no such file"
+    case .notARegularFile(_, let kind):
+      "is a \(kind.humanName), not a regular file; it was not opened"
+    case .linkedFolder:
+      "is a symbolic link to a folder; links are never followed, so what it leads to was not looked at"
+    case .permissionDenied(_, let reason):
+      "not allowed to read it (\(reason))"
+    case .busy(_, let reason):
+      "in use by another process (\(reason))"
+    case .ioError(_, let reason):
+      "could not be read: \(reason)"
+    case .changing(_, let reason):
+      reason
+    case .notADatabase(_, let reason):
+      "not an SQLite database (\(reason))"
+    case .damaged(_, let reason):
+      "the database is damaged (\(reason))"
+    case .notACoreDataStore(_, let missing):
+      "not a Core Data store (missing \(missing.joined(separator: ", ")))"
+    case .notADittoStore(_, let missing):
+      "not a Ditto store (missing \(missing.joined(separator: ", ")))"
+    case .ditto3Library:
+      "is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store: there are no old dittos to recover in it"
+    case .unreadable(_, let reason):
+      "could not be read (\(reason))"
+    case .noSpaceForSnapshot(_, let reason):
+      "not enough free space to copy it to a private snapshot (\(reason)); free some space and try again"
     }
   }
 

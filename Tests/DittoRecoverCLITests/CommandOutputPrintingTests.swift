@@ -31,13 +31,6 @@ import Testing
     #expect(json.err == "next: again\n")
   }
 
-  @Test func publishedFilesAreNamedWhereTheyAreNowInEitherForm() throws {
-    var output = CommandOutput.result(Value(file: "/built/a", count: 1), text: "at /built/a\n")
-    output.moved = ("/built", "/out")
-    #expect(try printed(output, json: false).out == "at /out/a\n")
-    #expect(try printed(output, json: true).out.contains("\"/out/a\""))
-  }
-
   @Test func aStreamWritesInEitherModeAndGivesTheExitCode() throws {
     let output = CommandOutput.stream { out in
       out.write("a,b\n")

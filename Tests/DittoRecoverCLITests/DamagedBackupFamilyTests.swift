@@ -122,10 +122,24 @@ import Testing
         ["backup", "recover", root, "--out", recoveredFolder] + unlock)
       #expect(
         !(recover.standardError + recover.standardOutput).contains("ditto-backup-"), "\(label)")
+      // The result names the files where they are now (the folder built under another name and
+      // then given --out's): its sources, its error, its next steps, in text and in JSON.
+      var results = [recover]
+      if part == "store" {
+        results.append(
+          ToolRunner.run(
+            ["--json", "backup", "recover", root, "--out", folder.appending("recovered-json")]
+              + unlock))
+      }
+      for result in results {
+        #expect(
+          !result.standardOutput.contains("/.ditto-new-"), "\(label): \(result.standardOutput)")
+      }
       if recover.exitCode != 0, !recover.standardOutput.contains("inserted") {
         #expect(
           !FileManager.default.fileExists(atPath: recoveredFolder),
-          "\(label): recover left a folder: \(recover.exitCode) \(recover.standardOutput) \(recover.standardError)")
+          "\(label): recover left a folder: \(recover.exitCode) \(recover.standardOutput) \(recover.standardError)"
+        )
       }
       for (name, run) in [("list", list), ("extract", extract), ("recover", recover)] {
         #expect([0, 65, 66, 74].contains(run.exitCode), "\(label): \(name) exit \(run.exitCode)")

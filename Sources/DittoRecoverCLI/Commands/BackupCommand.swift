@@ -227,11 +227,15 @@ struct BackupCommand: Command {
   /// Names a file rebuilt in `folder` (private, and gone when the run ends) as the user knows
   /// it: the backup, then the file's domain and path in it
   /// (`…/Backup/00008030…: AppDomainGroup-group.io.kern.ditto/Ditto.sqlite: …`).
-  static func shownAsInBackup(rebuiltIn folder: String, backup: String?) -> (String) -> String {
-    let forms = Set([folder, OutputFolder.resolved(folder)]).sorted { $0.count > $1.count }
+  static func namedInBackup(rebuiltIn folder: String, backup: String?)
+    -> ReportRendering.FileNaming
+  {
+    let forms = Set([folder, OutputFolder.resolved(folder)]).map { $0 + "/" }
+      .sorted { $0.count > $1.count }
     let name = (backup ?? "the backup") + ": "
-    return { text in
-      forms.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: name) }
+    return { path in
+      guard let form = forms.first(where: { path.hasPrefix($0) }) else { return path }
+      return name + path.dropFirst(form.count)
     }
   }
 

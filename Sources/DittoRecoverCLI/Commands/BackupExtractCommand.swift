@@ -75,7 +75,7 @@ struct BackupExtractCommand: Command {
     var output = try RecoveryFileOutput.finish(
       extraction, info: info, out: out, source: BackupMember(backup: backupOutput),
       context: context,
-      shown: BackupCommand.shownAsInBackup(rebuiltIn: scratch.path, backup: info.backupPath))
+      naming: BackupCommand.namedInBackup(rebuiltIn: scratch.path, backup: info.backupPath))
     let failedInputs = rebuild.failedEngineInputs
     if !failedInputs.isEmpty {
       // After the result, as the last word.

@@ -128,18 +128,18 @@ struct BackupRecoverCommand: Command {
     return try finish(
       report, exitCode: exitCode, chosen: chosen, listing: listing, summaries: summaries,
       rebuild: published, output: final, libraryPath: staged.final(libraryPath),
-      built: staged.folder.path, context: context)
+      naming: staged.final, context: context)
   }
 
   /// The report of a published output.
   private func finish(
     _ report: MigrationReport, exitCode: ExitCode, chosen: BackupSummary, listing: ManifestListing,
     summaries: [BackupSummary], rebuild: RebuildReport, output: String, libraryPath: String,
-    built: String, context: ToolContext
+    naming: ReportRendering.FileNaming, context: ToolContext
   ) throws -> CommandOutput {
     ReportRendering.printWarnings(report, to: context)
     let value = Combined(
-      ReportRendering.value(report, libraryPath: libraryPath),
+      ReportRendering.value(report, libraryPath: libraryPath, naming: naming),
       BackupMember(
         backup: Combined(
           BackupIdentity(chosen.backup),
@@ -148,16 +148,12 @@ struct BackupRecoverCommand: Command {
             backupsFound: summaries.count))))
     let text =
       BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
-      + ReportRendering.text(report, libraryPath: libraryPath)
+      + ReportRendering.text(report, libraryPath: libraryPath, naming: naming)
       + NextStep.export(
         .export(library: libraryPath, format: "csv"), into: "dittos.csv",
         label: "the library as a CSV"
       ).line + "\n"
-    var result = CommandOutput.result(value, text: text, exitCode: exitCode)
-    // The report names files where they were read, in the folder the output was built in; they
-    // are named where they are now.
-    result.moved = (built, output)
-    return result
+    return CommandOutput.result(value, text: text, exitCode: exitCode)
   }
 
   /// Why the library the backup lists (its `Ditto.store`, or a sidecar of it) was not rebuilt; nil

@@ -34,12 +34,13 @@ enum RecoveryFileOutput {
   /// how many), what to do about a failure that said nothing about the data; never `--salvage`
   /// when it was given.
   static func nothingToWrite(
-    _ extraction: RecoveryExtraction, context: ToolContext, shown: (String) -> String = { $0 },
+    _ extraction: RecoveryExtraction, context: ToolContext,
+    naming: ReportRendering.FileNaming = { $0 },
     surveyed: LegacySurvey? = nil
   ) -> DataError {
     let read = extraction.readReport
     var message = "nothing readable to put in a recovery file (\(read.outcome.rawValue))"
-    if let error = read.errorDescription { message += ": \(shown(error))" }
+    if let failure = read.failure { message += ": \(failure.described(naming: naming))" }
     if read.outcome == .nothingOnDisk, !read.orphanWALs.isEmpty {
       message +=
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
@@ -77,22 +78,23 @@ enum RecoveryFileOutput {
   /// - Throws: ``DataError`` when nothing readable was found (no file, exit 65);
   ///   ``RecoveryFileError`` when `out` exists (73) or cannot be written (74).
   ///
-  /// `shown` names a file the way the user knows it (a backup's file rebuilt in a private folder,
+  /// `naming` names a file the way the user knows it (a backup's file rebuilt in a private folder,
   /// by the backup and its domain path: the private folder is gone when the run ends).
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
-    source: some Encodable, context: ToolContext, shown: (String) -> String = { $0 },
+    source: some Encodable, context: ToolContext,
+    naming: ReportRendering.FileNaming = { $0 },
     surveyed: LegacySurvey? = nil
   ) throws -> CommandOutput {
     let read = extraction.readReport
     // Each error once: the one that decided the outcome is in the final message.
     for source in read.sources {
-      if let error = source.error, error != read.errorDescription {
-        context.printError(shown(error))
+      if let failure = source.failure, failure != read.failure {
+        context.printError(failure.described(naming: naming))
       }
     }
     guard extraction.offeredDittos > 0 else {
-      throw nothingToWrite(extraction, context: context, shown: shown, surveyed: surveyed)
+      throw nothingToWrite(extraction, context: context, naming: naming, surveyed: surveyed)
     }
     let written: (info: RecoveryFileInfo, report: MigrationReport)
     // On a terminal: the dittos read of those offered, how fast, how long is left.
@@ -144,15 +146,15 @@ enum RecoveryFileOutput {
     }
     if report.outcome == .foundUnreadable {
       context.printError(
-        "\(report.errorDescription.map(shown) ?? "a source could not be read"): the file holds only what could be read"
+        "\(report.failure?.described(naming: naming) ?? "a source could not be read"): the file holds only what could be read"
       )
       exitCode = .dataError
     }
     let value = WrittenRecoveryOutput(
       out: out, outcome: report.outcome.rawValue, categories: info.categories,
       dittos: info.dittos, salvaged: info.salvaged,
-      sources: report.sources.map(SourceOutput.init), recovery: RecoveryOutput(info),
-      error: report.errorDescription.map(shown), neverCommittedLeft: left > 0 ? left : nil)
+      sources: report.sources.map { SourceOutput($0) }, recovery: RecoveryOutput(info),
+      error: report.failure?.described(naming: naming), neverCommittedLeft: left > 0 ? left : nil)
     let lines =
       [
         "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"

@@ -22,9 +22,6 @@ package struct CommandOutput {
   package var exitCode: ExitCode
   /// Lines printed on standard error once the result is out (next steps that follow a listing).
   package var trailer: [String]
-  /// For a result about files built in a private folder and published under another name: the
-  /// result names them where they are now (`built/…` shown as `published/…`), in either form.
-  package var moved: (built: String, published: String)?
 
   /// A result: `value` under `--json`, `text` (as it is, line breaks included) otherwise.
   package static func result(
@@ -32,15 +29,14 @@ package struct CommandOutput {
     jsonStyle: JSONValue.Style = .indented
   ) -> CommandOutput {
     CommandOutput(
-      body: .result(value, style: jsonStyle, text: text), exitCode: exitCode, trailer: trailer,
-      moved: nil)
+      body: .result(value, style: jsonStyle, text: text), exitCode: exitCode, trailer: trailer)
   }
 
   /// A stream written to standard output by `body`, which returns the exit code.
   package static func stream(_ body: @escaping (any TextOutput) throws -> ExitCode)
     -> CommandOutput
   {
-    CommandOutput(body: .stream(body), exitCode: .success, trailer: [], moved: nil)
+    CommandOutput(body: .stream(body), exitCode: .success, trailer: [])
   }
 
   /// Prints this output: the result (JSON or text, as `isJSON` says) or the stream, then the
@@ -49,11 +45,7 @@ package struct CommandOutput {
     let code: ExitCode
     switch body {
     case .result(let value, let style, let text):
-      var printed = isJSON ? JSONValue(encoding: value).rendered(style) + "\n" : text
-      if let moved, moved.built != moved.published {
-        printed = printed.replacingOccurrences(of: moved.built + "/", with: moved.published + "/")
-      }
-      output.write(printed)
+      output.write(isJSON ? JSONValue(encoding: value).rendered(style) + "\n" : text)
       code = exitCode
     case .stream(let write):
       code = try write(output)

@@ -150,10 +150,10 @@ struct ReportOutput: Encodable {
     let missing: Int?
     let imported: Bool
 
-    init(_ other: OtherLegacyStore) {
+    init(_ other: OtherLegacyStore, naming: ReportRendering.FileNaming) {
       path = other.candidate.relativePath
       root = other.candidate.root.rawValue
-      file = other.candidate.path
+      file = naming(other.candidate.path)
       bytes = other.candidate.bytes
       walBytes = other.candidate.walBytes
       categories = other.categories
@@ -163,7 +163,10 @@ struct ReportOutput: Encodable {
     }
   }
 
-  init(_ report: MigrationReport, libraryPath: String, steps: [NextStep]) {
+  init(
+    _ report: MigrationReport, libraryPath: String, steps: [NextStep],
+    naming: ReportRendering.FileNaming = { $0 }
+  ) {
     source = report.trigger.rawValue
     outcome = report.outcome.rawValue
     legacyStore = report.store?.relativePath
@@ -179,14 +182,14 @@ struct ReportOutput: Encodable {
     flagSet = report.settled
     settled = report.settled
     flagSetByThisAttempt = report.flagSet
-    otherStores = report.otherStores.map(OtherStore.init)
-    error = report.errorDescription
+    otherStores = report.otherStores.map { OtherStore($0, naming: naming) }
+    error = report.failure?.described(naming: naming)
     library = libraryPath
     libraryCloudKit = report.libraryFacts?.hasCloudKitTables ?? false
-    sources = report.sources.map(SourceOutput.init)
+    sources = report.sources.map { SourceOutput($0, naming: naming) }
     transient = report.transientReason != nil
     errorCode = report.destinationError?.code ?? report.readError?.code
-    flagError = report.flagError?.description
+    flagError = report.flagError.map { naming($0.store) + ": " + $0.reason }
     attempts = report.attempts
     salvaged = report.salvaged
     if report.neverCommittedLeft > 0 { neverCommitted = report.neverCommittedLeft }
@@ -198,7 +201,7 @@ struct ReportOutput: Encodable {
       if !steps.commands.isEmpty { next = steps.commands }
       if !steps.notes.isEmpty { notes = steps.notes }
     }
-    defaultsError = report.defaultsError?.description
+    defaultsError = report.defaultsError?.problem.described(naming: naming)
     if report.trigger == .manual {
       result = report.recoveryResult.kind
       message = report.recoveryResult.message

@@ -3,19 +3,27 @@ import Exchange
 import LegacyMigration
 
 /// The JSON and text forms of a migration report (the `migrate` and `recover` contracts).
+///
+/// Every file the report names goes through `naming` (a path value in, how it is shown out): as
+/// read by default; for files read in a folder built before it was given its name
+/// (`backup recover --out`), under that name (``StagedOutput/final(_:)``).
 enum ReportRendering {
+  /// How a path the report holds is shown.
+  typealias FileNaming = (String) -> String
+
   /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
   /// plus `result`/`message` for the manual path, `dryRun` for a preview, and `transient`,
   /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
   static func value(
     _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
-    salvageWouldGive: SalvageEstimate? = nil
+    salvageWouldGive: SalvageEstimate? = nil, naming: FileNaming = { $0 }
   ) -> ReportOutput {
     let steps =
-      advice(report, running: running) + otherStoreSteps(report, libraryPath: libraryPath)
+      advice(report, running: running, naming: naming)
+      + otherStoreSteps(report, libraryPath: libraryPath, naming: naming)
       + leftBehindSteps(report, running: running)
-    var output = ReportOutput(report, libraryPath: libraryPath, steps: steps)
+    var output = ReportOutput(report, libraryPath: libraryPath, steps: steps, naming: naming)
     if let salvageWouldGive {
       output.salvageable = salvageWouldGive.dittos
       if salvageWouldGive.neverCommitted > 0 {
@@ -62,10 +70,12 @@ enum ReportRendering {
 
   /// For each store the attempt did not import that holds dittos the imported store lacks: the
   /// command that imports it (the same merge; duplicates skipped), runnable as printed.
-  static func otherStoreSteps(_ report: MigrationReport, libraryPath: String) -> [NextStep] {
+  static func otherStoreSteps(
+    _ report: MigrationReport, libraryPath: String, naming: FileNaming = { $0 }
+  ) -> [NextStep] {
     report.otherStores.filter { !$0.imported && ($0.missing ?? 1) > 0 }.map {
       .command(
-        .recover(from: $0.candidate.path, library: libraryPath),
+        .recover(from: naming($0.candidate.path), library: libraryPath),
         label: "imports the dittos of \($0.candidate.relativePath) the library lacks")
     }
   }
@@ -108,7 +118,9 @@ enum ReportRendering {
 
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
-  static func advice(_ report: MigrationReport, running: RunningCommand) -> [NextStep] {
+  static func advice(
+    _ report: MigrationReport, running: RunningCommand, naming: FileNaming = { $0 }
+  ) -> [NextStep] {
     let invocation = running.words
     if let error = report.destinationError {
       switch error.cause {
@@ -124,7 +136,7 @@ enum ReportRendering {
       else { return [] }
       return [
         .command(
-          .salvage(store.path),
+          .salvage(naming(store.path)),
           label: "what the damaged store's bytes still hold")
       ]
     }
@@ -198,9 +210,10 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
-  static func text(_ report: MigrationReport, libraryPath: String, running: RunningCommand = .none)
-    -> String
-  {
+  static func text(
+    _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
+    naming: FileNaming = { $0 }
+  ) -> String {
     var lines: [String] = []
     if report.isDryRun {
       lines.append(previewLine(report))
@@ -232,8 +245,8 @@ enum ReportRendering {
         "also holds dittos: \(describe(other.candidate)): \(plural(other.dittos, "ditto")) in \(plural(other.categories, "category", "categories")), \(missing); \(fate)"
       )
     }
-    if let error = report.errorDescription {
-      lines.append("error: \(error)")
+    if let failure = report.failure {
+      lines.append("error: \(failure.described(naming: naming))")
     }
     let counts = report.counts
     if report.outcome == .foundUnreadable, counts.dittosRead == 0 {
@@ -270,7 +283,7 @@ enum ReportRendering {
     lines.append("completion flag: \(report.settled ? "set" : "not set")")
     // The defaults file holds the flags too: its error is said once.
     if let flagError = report.flagError, flagError.store != report.defaultsError?.file {
-      lines.append("flag error: \(flagError.description)")
+      lines.append("flag error: \(naming(flagError.store)): \(flagError.reason)")
     }
     if let reason = report.transientReason {
       let counted =
@@ -280,8 +293,8 @@ enum ReportRendering {
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
       )
     }
-    lines += advice(report, running: running).lines
-    lines += otherStoreSteps(report, libraryPath: libraryPath).lines
+    lines += advice(report, running: running, naming: naming).lines
+    lines += otherStoreSteps(report, libraryPath: libraryPath, naming: naming).lines
     lines += leftBehindSteps(report, running: running).lines
     return lines.joined(separator: "\n") + "\n"
   }

@@ -255,11 +255,11 @@ struct SourceOutput: Encodable {
 }
 
 extension SourceOutput {
-  /// A source an attempt read.
-  init(_ source: LegacySourceReport) {
+  /// A source an attempt read, its file named by `naming`.
+  init(_ source: LegacySourceReport, naming: ReportRendering.FileNaming = { $0 }) {
     self.init(
-      kind: source.kind.rawValue, path: source.path, categories: source.categories,
-      dittos: source.dittos, error: source.error)
+      kind: source.kind.rawValue, path: naming(source.path), categories: source.categories,
+      dittos: source.dittos, error: source.failure?.described(naming: naming))
   }
 }
 
