@@ -26,24 +26,21 @@ struct ExportCommand: Command {
   var legacy: String?
   @Argument(FormatOption.make(help: "Output format (default: json).")) var namedFormat:
     ExportFormat?
-  @Argument(common: CommonOptions.json) var json: Bool
 
-  /// `--format`, or JSON (`--json` or nothing given).
-  var format: ExportFormat { json ? .json : namedFormat ?? .json }
-
-  func validate() throws(UsageError) {
-    try FormatOption.check(namedFormat, json: json)
+  func run(_ context: ToolContext) throws -> CommandOutput {
+    // `--json` as the tool decided it for the run: it means `--format json`.
+    try FormatOption.check(namedFormat, json: context.isJSON)
     if (library == nil) == (legacy == nil) {
       throw UsageError("Specify exactly one of '--library <file>' or '--legacy <file>'")
     }
+    let format = context.isJSON ? .json : namedFormat ?? .json
+    // The export is the output, streamed as it is read.
+    return .stream { output in try export(to: output, format: format, context: context) }
   }
 
-  func run(_ context: ToolContext) throws -> CommandOutput {
-    // The export is the output, streamed as it is read (`--json` chose its format).
-    .stream { output in try export(to: output, context: context) }
-  }
-
-  private func export(to output: any TextOutput, context: ToolContext) throws -> ExitCode {
+  private func export(to output: any TextOutput, format: ExportFormat, context: ToolContext)
+    throws -> ExitCode
+  {
     let writer = ExportWriter(format: format) { output.write(bytes: $0) }
     if let legacy, try LegacyFileKind.of(legacy) == .propertyList {
       try exportDefaults(legacy, writer: writer)

@@ -30,14 +30,11 @@ struct SalvageCommand: Command {
   var includesNeverCommitted: Bool
   @Argument(FormatOption.make(help: "Print the rebuilt dittos as JSON or as CSV the app imports."))
   var namedFormat: ExportFormat?
-  @Argument(common: CommonOptions.json) var json: Bool
-
-  /// `--format`, `.json` with `--json`, or nil (text).
-  var format: ExportFormat? { json ? .json : namedFormat }
-
-  func validate() throws(UsageError) { try FormatOption.check(namedFormat, json: json) }
 
   func run(_ context: ToolContext) throws -> CommandOutput {
+    // `--json` as the tool decided it for the run: it means `--format json`.
+    try FormatOption.check(namedFormat, json: context.isJSON)
+    let format = context.isJSON ? .json : namedFormat
     var options = SalvageOptions(includeDeleted: includeDeleted)
     if context.showsProgress {
       let progress = ProgressLine("salvage", totalBytes: 0, context: context)

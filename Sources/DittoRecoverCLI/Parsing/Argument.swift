@@ -95,10 +95,6 @@ extension Argument where Value == Bool {
     self.init(specs: [flag.spec], initial: false) { $0.isSet(flag) }
   }
 
-  /// A flag every command takes (``CommonOptions``): read here, listed once by the tool.
-  package init(common flag: Flag) {
-    self.init(specs: [], initial: false) { $0.isSet(flag) }
-  }
 }
 
 extension Command {
