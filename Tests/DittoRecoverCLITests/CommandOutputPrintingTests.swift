@@ -2,8 +2,8 @@ import Testing
 
 @testable import DittoRecoverCLI
 
-/// How the tool prints what a command returns: once, text or JSON as decided for the run, the
-/// trailer after the result, published paths in either form.
+/// How the tool prints what a command returns: once, text or JSON as decided for the run (only
+/// the one printed is built), the trailer after the result.
 @Suite struct CommandOutputPrintingTests {
   struct Value: Encodable {
     let file: String
@@ -29,6 +29,30 @@ import Testing
     let json = try printed(output, json: true)
     #expect(json.out == "{\n  \"count\": 2,\n  \"file\": \"/built/a\"\n}\n")
     #expect(json.err == "next: again\n")
+  }
+
+  /// Counts what was built.
+  final class Built {
+    var values = 0
+    var texts = 0
+  }
+
+  @Test func onlyTheFormPrintedIsBuilt() throws {
+    for json in [false, true] {
+      let built = Built()
+      func value() -> Value {
+        built.values += 1
+        return Value(file: "/a", count: 1)
+      }
+      func text() -> String {
+        built.texts += 1
+        return "text\n"
+      }
+      let printed = try printed(.result(value(), text: text()), json: json)
+      #expect(printed.out == (json ? "{\n  \"count\": 1,\n  \"file\": \"/a\"\n}\n" : "text\n"))
+      #expect(built.values == (json ? 1 : 0))
+      #expect(built.texts == (json ? 0 : 1))
+    }
   }
 
   @Test func aStreamWritesInEitherModeAndGivesTheExitCode() throws {

@@ -9,8 +9,8 @@ package struct CommandOutput {
   /// What standard output gets.
   package enum Body {
     /// A result: `value` as one JSON object (written in `style`) under `--json`, `text`
-    /// otherwise.
-    case result(any Encodable, style: JSONValue.Style, text: String)
+    /// otherwise. Only the one printed is built.
+    case result(() -> any Encodable, style: JSONValue.Style, text: () -> String)
     /// Bytes the command streams in either mode (an export, log entries, a script): the tool hands
     /// it standard output, and its exit code is what the stream returns.
     case stream((any TextOutput) throws -> ExitCode)
@@ -23,10 +23,11 @@ package struct CommandOutput {
   /// Lines printed on standard error once the result is out (next steps that follow a listing).
   package var trailer: [String]
 
-  /// A result: `value` under `--json`, `text` (as it is, line breaks included) otherwise.
+  /// A result: `value` under `--json`, `text` (as it is, line breaks included) otherwise; only
+  /// the one printed is built (both are expressions evaluated when printed).
   package static func result(
-    _ value: any Encodable, text: String, exitCode: ExitCode = .success, trailer: [String] = [],
-    jsonStyle: JSONValue.Style = .indented
+    _ value: @autoclosure @escaping () -> any Encodable, text: @autoclosure @escaping () -> String,
+    exitCode: ExitCode = .success, trailer: [String] = [], jsonStyle: JSONValue.Style = .indented
   ) -> CommandOutput {
     CommandOutput(
       body: .result(value, style: jsonStyle, text: text), exitCode: exitCode, trailer: trailer)
@@ -45,7 +46,7 @@ package struct CommandOutput {
     let code: ExitCode
     switch body {
     case .result(let value, let style, let text):
-      output.write(isJSON ? JSONValue(encoding: value).rendered(style) + "\n" : text)
+      output.write(isJSON ? JSONValue(encoding: value()).rendered(style) + "\n" : text())
       code = exitCode
     case .stream(let write):
       code = try write(output)

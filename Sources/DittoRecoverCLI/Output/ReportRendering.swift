@@ -159,21 +159,22 @@ enum ReportRendering {
     context: ToolContext, salvageWouldGive: SalvageEstimate? = nil
   ) -> CommandOutput {
     printWarnings(report, to: context)
-    var text = text(report, libraryPath: libraryPath, running: context.running)
-    if let salvageWouldGive, let end = text.range(of: "\ncompletion flag:") {
-      text.insert(contentsOf: "\n" + salvageWouldGive.line, at: end.lowerBound)
+    let running = context.running
+    let container = folders.flatMap { $0.hasContainer ? $0.layout.container : nil }
+    let text = {
+      self.text(
+        report, libraryPath: libraryPath, running: running, container: container,
+        salvageWouldGive: salvageWouldGive)
     }
-    if let folders, folders.hasContainer, let firstLineEnd = text.firstIndex(of: "\n") {
-      // The first line stays the message (or the preview); the folder read comes next.
-      let line = "container: \(folders.layout.container)\n"
-      text.insert(contentsOf: line, at: text.index(after: firstLineEnd))
+    let value = {
+      self.value(
+        report, libraryPath: libraryPath, running: running, salvageWouldGive: salvageWouldGive)
     }
-    let value = self.value(
-      report, libraryPath: libraryPath, running: context.running,
-      salvageWouldGive: salvageWouldGive)
-    guard let folders else { return .result(value, text: text, exitCode: ExitCode.of(report)) }
+    guard let folders else {
+      return .result(value(), text: text(), exitCode: ExitCode.of(report))
+    }
     return .result(
-      Combined(value, folders.foldersRead), text: text, exitCode: ExitCode.of(report))
+      Combined(value(), folders.foldersRead), text: text(), exitCode: ExitCode.of(report))
   }
 
   /// Writes one warning line on standard error per path the probe found but did not open (a link,
@@ -210,27 +211,38 @@ enum ReportRendering {
   }
 
   /// A few readable lines for standard output.
+  ///
+  /// - Parameters:
+  ///   - container: the folder read, said right after the first line (the message, or the
+  ///     preview); nil to leave it out.
+  ///   - salvageWouldGive: what salvage would rebuild, said before the completion flag.
   static func text(
     _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
-    naming: FileNaming = { $0 }
+    naming: FileNaming = { $0 }, container: String? = nil,
+    salvageWouldGive: SalvageEstimate? = nil
   ) -> String {
     var lines: [String] = []
+    /// Adds `line`; after the first one, the folder read.
+    func add(_ line: String) {
+      lines.append(line)
+      if lines.count == 1, let container { lines.append("container: \(container)") }
+    }
     if report.isDryRun {
-      lines.append(previewLine(report))
+      add(previewLine(report))
       if let warning = report.libraryWarning {
-        lines.append(
+        add(
           "warning: the library cannot be read (\(warning.description)): this preview is as against an empty library"
         )
       }
     } else if report.trigger == .manual {
-      lines.append(report.recoveryResult.message)
+      add(report.recoveryResult.message)
     }
-    lines.append(
+    add(
       "outcome: \(report.outcome.rawValue)\(report.isDryRun ? " (dry run: nothing written)" : "")")
     if let store = report.store {
-      lines.append("legacy store: \(describe(store))")
+      add("legacy store: \(describe(store))")
     } else {
-      lines.append("legacy store: none found")
+      add("legacy store: none found")
     }
     for other in report.otherStores {
       let missing =
@@ -241,55 +253,56 @@ enum ReportRendering {
         other.imported
         ? "imported after it"
         : report.isDryRun ? "would not be imported" : "not imported (Recover Old Dittos imports it)"
-      lines.append(
+      add(
         "also holds dittos: \(describe(other.candidate)): \(plural(other.dittos, "ditto")) in \(plural(other.categories, "category", "categories")), \(missing); \(fate)"
       )
     }
     if let failure = report.failure {
-      lines.append("error: \(failure.described(naming: naming))")
+      add("error: \(failure.described(naming: naming))")
     }
     let counts = report.counts
     if report.outcome == .foundUnreadable, counts.dittosRead == 0 {
-      lines.append("read: nothing (the old data could not be read)")
+      add("read: nothing (the old data could not be read)")
     }
     if report.outcome != .nothingOnDisk, report.errorDescription == nil || counts.dittosRead > 0 {
-      lines.append(
+      add(
         "read: \(plural(counts.categoriesRead, "category", "categories")), \(plural(counts.dittosRead, "ditto"))"
       )
       let verb = report.isDryRun ? "would insert" : "inserted"
-      lines.append(
+      add(
         "\(verb): \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")))"
       )
-      lines.append("library: \(libraryPath)")
+      add("library: \(libraryPath)")
       if report.libraryFacts?.hasCloudKitTables == true, counts.inserted > 0, !report.isDryRun {
-        lines.append(
+        add(
           "iCloud: this library has iCloud sync tables; if sync is on, Ditto uploads the new dittos the next time it syncs (their persistent history was written)"
         )
       }
     }
     if let salvaged = report.salvaged {
-      lines.append("salvaged: \(plural(salvaged, "ditto")) from damaged data")
+      add("salvaged: \(plural(salvaged, "ditto")) from damaged data")
     }
     if report.neverCommittedLeft > 0 {
-      lines.append(
+      add(
         "never committed: \(plural(report.neverCommittedLeft, "more ditto", "more dittos")) only in -wal frames no commit covers (SQLite would never have shown them): not imported; --include-never-committed imports them on purpose"
       )
     }
     for wal in report.orphanWALs where report.salvaged == nil && report.trigger == .auto {
-      lines.append(
+      add(
         "-wal without its store: \(wal.relativePath) (\(wal.bytes) bytes): its dittos can be rebuilt with 'ditto-recover recover' (Recover Old Dittos)"
       )
     }
-    lines.append("completion flag: \(report.settled ? "set" : "not set")")
+    if let salvageWouldGive { add(salvageWouldGive.line) }
+    add("completion flag: \(report.settled ? "set" : "not set")")
     // The defaults file holds the flags too: its error is said once.
     if let flagError = report.flagError, flagError.store != report.defaultsError?.file {
-      lines.append("flag error: \(naming(flagError.store)): \(flagError.reason)")
+      add("flag error: \(naming(flagError.store)): \(flagError.reason)")
     }
     if let reason = report.transientReason {
       let counted =
         report.trigger == .auto && !report.isDryRun
         ? "; the attempt counter and the completion flag were left as they were" : ""
-      lines.append(
+      add(
         "not read now (\(reason.rawValue)): this says nothing about the dittos, and counts for nothing\(counted)"
       )
     }
