@@ -29,13 +29,12 @@ import SafeFiles
 ///   (`--library`)                 (RawLinkedLibrary); where that cannot be made, the run stops
 ///                                 (exit 74) first. A library only read is read on a copy.
 ///
-/// Everything the tool prints names the argument as the user typed it, bad bytes shown as `\xNN`
-/// (``display(_:json:)``). The folder is removed by ``remove()``.
+/// Everything the tool prints names the argument as the user typed it (``ArgumentSpelling``: a
+/// word of a command in bash's `$'…'` form, a path in a sentence or a JSON string with `\xNN` for
+/// the bad bytes). The folder is removed by ``remove()``.
 package final class RawArguments {
   /// The arguments, after the program's name.
   package let arguments: [String]
-  /// Link path → how to show it, and the argument's bytes as typed.
-  private var aliases: [(link: String, shown: String, bytes: [UInt8])] = []
   private var folder: PrivateDirectory?
   /// Why the run cannot go on: an argument the tool would write names a file that is not valid
   /// UTF-8.
@@ -140,6 +139,10 @@ package final class RawArguments {
           }
           continue
         }
+        if !Self.exists(bytes) {
+          decoded.append(shown)  // reported as missing, by its bytes (never as a link to nothing)
+          continue
+        }
         if Self.isRegularFile(bytes) {
           do {
             let copy = try RawArguments.copy(bytes, number: links.count, in: try privateFolder())
@@ -170,6 +173,8 @@ package final class RawArguments {
         decoded.append(PrintablePath.escape(bytes))  // reported as missing, by its bytes
       }
     }
+    // From here on every stand-in is named as typed (the refusal below quotes one).
+    ArgumentSpelling.use(links.map { ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2) })
     if let taken, refusal == nil, let folder {
       // The same command, to the first name nothing has (`-2` before the extension), staged as
       // this one is: pasted, it runs.
@@ -178,6 +183,7 @@ package final class RawArguments {
         free, number: links.count, in: folder.path, currentFolder: Self.currentDirectoryBytes())
       {
         links.append((next.standIn, PrintablePath.escape(free), free))
+        ArgumentSpelling.use(links.map { ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2) })
         var again = ["ditto-recover"] + decoded
         again[taken.index + 1] = next.standIn
         refusal = .exists(
@@ -190,69 +196,8 @@ package final class RawArguments {
     self.folders = folders
     self.libraries = libraries
     self.refusal = refusal
-    aliases = links.map { (link: $0.0, shown: $0.1, bytes: $0.2) }
+    hasAliases = !links.isEmpty
     self.folder = folder
-  }
-
-  /// `text` with every link this run made shown as the user's argument: as `\xNN` in sentences,
-  /// and, in a command to paste (a `next:` line, a JSON string that starts with the program), as
-  /// bash's `$'caf\xe9'`, quoted so that the pasted line names the same bytes.
-  package func display(_ text: String, json: Bool) -> String {
-    guard !aliases.isEmpty else { return text }
-    return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      displayLine(String(line), json: json)
-    }.joined(separator: "\n")
-  }
-
-  private func displayLine(_ line: String, json: Bool) -> String {
-    let trimmed = line.drop { $0 == " " }
-    let program = ProgramName.asRun
-    let isCommand =
-      json
-      ? trimmed.hasPrefix("\"" + program + " ") || trimmed.hasPrefix("\"(")
-      : line.hasPrefix("next: ")
-    var shownLine = line
-    for alias in aliases {
-      guard shownLine.contains(alias.link) else { continue }
-      if isCommand {
-        shownLine = Self.replacingInCommand(
-          shownLine, link: alias.link, bytes: alias.bytes, json: json)
-      } else {
-        let shown =
-          json ? alias.shown.replacingOccurrences(of: "\\", with: "\\\\") : alias.shown
-        shownLine = shownLine.replacingOccurrences(of: alias.link, with: shown)
-      }
-    }
-    return shownLine
-  }
-
-  /// `line` (a shell command as ShellWord quotes it: bare words and '…' runs) with `link`
-  /// replaced by bash's `$'…'` form of `bytes`, closing and reopening a '…' run around it.
-  static func replacingInCommand(_ line: String, link: String, bytes: [UInt8], json: Bool)
-    -> String
-  {
-    var ansi = "$'"
-    for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "\\"): ansi += "\\\\"
-      case UInt8(ascii: "'"): ansi += "\\'"
-      case 0x20...0x7E: ansi += String(UnicodeScalar(byte))
-      default: ansi += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
-      }
-    }
-    ansi += "'"
-    if json { ansi = ansi.replacingOccurrences(of: "\\", with: "\\\\") }
-    var result = ""
-    var rest = Substring(line)
-    var insideQuotes = false
-    while let range = rest.range(of: link) {
-      let before = rest[..<range.lowerBound]
-      insideQuotes = before.reduce(insideQuotes) { $1 == "'" ? !$0 : $0 }
-      result += before
-      result += insideQuotes ? "'" + ansi + "'" : ansi
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 
   /// True when the command writes the library `--library` names (`recover`, `migrate`,
@@ -276,7 +221,7 @@ package final class RawArguments {
   }
 
   /// True when an argument had to be given as a link.
-  package var hasAliases: Bool { !aliases.isEmpty }
+  package let hasAliases: Bool
 
   /// Removes the private folder of links (and the second names of a library's files).
   package func remove() {
@@ -308,6 +253,12 @@ package final class RawArguments {
       throw FileAccessError(path: link, operation: "symlink", code: errno)
     }
     return (link + tail, PrintablePath.escape(bytes))
+  }
+
+  /// True when something has the name `bytes` (a link not followed).
+  private static func exists(_ bytes: [UInt8]) -> Bool {
+    var info = stat()
+    return lstat(UserPath.cPath(bytes), &info) == 0
   }
 
   /// True when `bytes` name a regular file (the name itself not followed if a link).
@@ -376,19 +327,19 @@ package final class RawArguments {
 @available(*, unavailable)
 extension RawArguments: Sendable {}
 
-/// Text written through ``RawArguments/display(_:json:)`` before it reaches `base`.
+/// Text written with every argument reached through a stand-in named as typed
+/// (``ArgumentSpelling/shown(_:)``) before it reaches `base`: the text results and standard error
+/// (a JSON result names them as it is encoded, ``CommandOutput/json(_:_:)``).
 package final class DisplayingOutput: TextOutput {
   private let base: TextOutput
   private let raw: RawArguments
-  private let isJSON: Bool
 
-  package init(_ base: TextOutput, raw: RawArguments, isJSON: Bool) {
+  package init(_ base: TextOutput, raw: RawArguments) {
     self.base = base
     self.raw = raw
-    self.isJSON = isJSON
   }
 
-  package func write(_ text: String) { base.write(raw.display(text, json: isJSON)) }
+  package func write(_ text: String) { base.write(ArgumentSpelling.shown(text)) }
 
   package func write(bytes: [UInt8]) {
     guard raw.hasAliases else { return base.write(bytes: bytes) }

@@ -102,7 +102,7 @@ package struct CommandLineTool {
       if context.isJSON {
         var object: [String: JSONValue] = ["name": .string(name), "version": .string(version)]
         for detail in buildDetails { object[detail.key] = .optional(detail.value) }
-        context.standardOutput.write(JSONValue.object(object).rendered() + "\n")
+        context.standardOutput.write(CommandOutput.json(.object(object)))
         return ExitCode.success.rawValue
       }
       let details = buildDetails.map {
@@ -245,7 +245,7 @@ package struct CommandLineTool {
       if let uncertain = error as? UncertainBackupChoice {
         object.newestDependsOn = uncertain.newestDependsOn
       }
-      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
+      context.standardOutput.write(CommandOutput.json(JSONValue(encoding: object)))
     }
     return code.rawValue
   }
@@ -266,7 +266,7 @@ package struct CommandLineTool {
     context.standardError.write("  See '\(more) --help' for more information.\n")
     if context.isJSON {
       let object = FailureOutput(error: error.message, exitCode: ExitCode.usage.rawValue)
-      context.standardOutput.write(JSONValue(encoding: object).rendered() + "\n")
+      context.standardOutput.write(CommandOutput.json(JSONValue(encoding: object)))
     }
     return ExitCode.usage.rawValue
   }

@@ -24,6 +24,16 @@ package indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral
     .int(Int64(value))
   }
 
+  /// This value with every string (never a key) given by `transform`.
+  package func mappingStrings(_ transform: (String) -> String) -> JSONValue {
+    switch self {
+    case .string(let text): .string(transform(text))
+    case .array(let values): .array(values.map { $0.mappingStrings(transform) })
+    case .object(let members): .object(members.mapValues { $0.mappingStrings(transform) })
+    case .null, .bool, .int, .double: self
+    }
+  }
+
   /// How a value is written.
   package enum Style: Sendable, Equatable {
     /// Indented by two spaces, strings in the standard style: the commands' `--json`.

@@ -107,6 +107,33 @@ import Testing
     }
   }
 
+  /// A file named with bytes that are not valid UTF-8 that is not there is said to be missing,
+  /// by its bytes (exit 66), never "a symbolic link"; one that cannot be read is named as typed
+  /// in `--json`'s error too, never by this run's private copy of it.
+  @Test func aMissingOrDamagedFileIsNamedAsTyped() throws {
+    let folder = try TemporaryDirectory("non-utf8-missing")
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D84))
+    for member in 0..<4 {
+      let (name, path) = Self.newName(in: folder.path, using: &generator, extension: ".sqlite")
+      let word = Self.shellWord(member % 2 == 0 ? name : path)
+      let shown = PrintablePath.escape(name)
+      for command in ["export --legacy \(word)", "salvage \(word)", "status --from \(word)"] {
+        let run = try ToolRun.pasted("ditto-recover \(command)", in: folder.path)
+        #expect(run.exitCode == 66, "member \(member): \(command): \(run.standardError)")
+        #expect(run.standardError.contains("no such file"), "member \(member): \(command)")
+        #expect(run.standardError.contains(shown), "member \(member): \(run.standardError)")
+        #expect(!run.standardError.contains("symbolic link"), "member \(member): \(command)")
+      }
+      // The same name, now a file SQLite cannot read.
+      #expect(Self.makeFile(Array(repeating: 0x5A, count: 8192), at: path) == 0)
+      let run = try ToolRun.pasted("ditto-recover --json salvage \(word)", in: folder.path)
+      let error = try #require(
+        run.json?["error"] as? String, "member \(member): \(run.standardOutput)")
+      #expect(error.contains(shown), "member \(member): \(error)")
+      #expect(!run.standardOutput.contains("ditto-recover-args-"), "member \(member): \(error)")
+    }
+  }
+
   /// A library named with bytes that are not valid UTF-8 (relative or absolute; with its `-wal`,
   /// or checkpointed without one) is read and written like any: `status` and `--dry-run` read it
   /// and leave every byte; `recover` imports into it, once (again: nothing new); nothing else is

@@ -47,7 +47,7 @@ struct SalvageCommand: Command {
     switch format {
     case .json:
       // `--format json` asks for the JSON whether or not `--json` was given.
-      return .result(value, text: JSONValue(encoding: value).rendered() + "\n")
+      return .result(value, text: CommandOutput.json(JSONValue(encoding: value)))
     case .csv:
       return .stream { output in
         writeCSV(result, to: output, context: context)

@@ -40,13 +40,19 @@ package struct CommandOutput {
     CommandOutput(body: .stream(body), exitCode: .success, trailer: [])
   }
 
+  /// `value` as the run writes a JSON object on standard output: every argument reached through
+  /// a stand-in named as typed (``ArgumentSpelling``), then `style`, then a line break.
+  static func json(_ value: JSONValue, _ style: JSONValue.Style = .indented) -> String {
+    value.mappingStrings(ArgumentSpelling.shown).rendered(style) + "\n"
+  }
+
   /// Prints this output: the result (JSON or text, as `isJSON` says) or the stream, then the
   /// trailer. Returns the exit code; throws what a stream throws.
   func print(to output: any TextOutput, errors: any TextOutput, isJSON: Bool) throws -> ExitCode {
     let code: ExitCode
     switch body {
     case .result(let value, let style, let text):
-      output.write(isJSON ? JSONValue(encoding: value()).rendered(style) + "\n" : text())
+      output.write(isJSON ? Self.json(JSONValue(encoding: value()), style) : text())
       code = exitCode
     case .stream(let write):
       code = try write(output)

@@ -12,7 +12,14 @@ import SafeFiles
 /// A word as a POSIX shell reads it back unchanged: bare when it holds only safe characters,
 /// otherwise in single quotes (a quote inside written `'\''`).
 enum ShellWord {
+  /// `word` quoted; an argument the run reaches through a stand-in is written as typed, in
+  /// bash's `$'…'` form (``ArgumentSpelling``).
   static func quote(_ word: String) -> String {
+    ArgumentSpelling.shellWord(word, quotingRest: plain) ?? plain(word)
+  }
+
+  /// `word` quoted, as it is.
+  private static func plain(_ word: String) -> String {
     let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,")
     if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
     return "'" + word.replacingScalar("'", with: "'\\''") + "'"
