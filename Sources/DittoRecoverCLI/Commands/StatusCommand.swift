@@ -53,13 +53,10 @@ struct StatusCommand: Command {
     let flag = Result { () throws(FlagStoreError) -> Bool in
       try migrator.flags.readFlags().isComplete
     }
-    let library = LibraryStatus(path: target.libraryPath)
-    var output = StatusOutput(survey: survey, flag: flag, library: library, target: target)
-    output.add(nearby: nearby, survey: survey, target: target, invocation: context.invocation)
-    let text = StatusRendering.text(
-      survey, flag: flag, library: library, target: target, invocation: context.invocation,
-      nearby: nearby)
-    return .result(output, text: text)
+    let view = StatusView(
+      survey: survey, flag: flag, library: LibraryStatus(path: target.libraryPath),
+      target: target, invocation: context.invocation, nearby: nearby)
+    return .result(view.value, text: view.text)
   }
 }
 
