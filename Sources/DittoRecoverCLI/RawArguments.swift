@@ -139,11 +139,12 @@ package final class RawArguments {
           }
           continue
         }
-        if !Self.exists(bytes) {
+        let type = Self.fileType(bytes)
+        if type == nil {
           decoded.append(shown)  // reported as missing, by its bytes (never as a link to nothing)
           continue
         }
-        if Self.isRegularFile(bytes) {
+        if type == S_IFREG {
           do {
             let copy = try RawArguments.copy(bytes, number: links.count, in: try privateFolder())
             decoded.append(copy)
@@ -255,17 +256,12 @@ package final class RawArguments {
     return (link + tail, PrintablePath.escape(bytes))
   }
 
-  /// True when something has the name `bytes` (a link not followed).
-  private static func exists(_ bytes: [UInt8]) -> Bool {
+  /// The type (`S_IFREG`, `S_IFDIR`, …) of what has the name `bytes`, the name itself not
+  /// followed if a link; nil when nothing has it.
+  private static func fileType(_ bytes: [UInt8]) -> mode_t? {
     var info = stat()
-    return lstat(UserPath.cPath(bytes), &info) == 0
-  }
-
-  /// True when `bytes` name a regular file (the name itself not followed if a link).
-  private static func isRegularFile(_ bytes: [UInt8]) -> Bool {
-    var info = stat()
-    guard lstat(UserPath.cPath(bytes), &info) == 0 else { return false }
-    return info.st_mode & S_IFMT == S_IFREG
+    guard lstat(UserPath.cPath(bytes), &info) == 0 else { return nil }
+    return info.st_mode & S_IFMT
   }
 
   /// Copies the regular file at `bytes`, and its SQLite companions (`-wal`, `-shm`, `-journal`)
@@ -279,7 +275,8 @@ package final class RawArguments {
     let name = bytes.lastIndex(of: 0x2F).map { Array(bytes[($0 + 1)...]) } ?? bytes
     let copy = target + "/" + PrintablePath.escape(name).replacingOccurrences(of: "/", with: "_")
     try copyFile(from: bytes, to: copy)
-    for suffix in ["-wal", "-shm", "-journal"] where isRegularFile(bytes + Array(suffix.utf8)) {
+    for suffix in ["-wal", "-shm", "-journal"] where fileType(bytes + Array(suffix.utf8)) == S_IFREG
+    {
       try copyFile(from: bytes + Array(suffix.utf8), to: copy + suffix)
     }
     return copy
