@@ -1,8 +1,10 @@
+import SafeFiles
+
 /// Why a backup, or one of its index files, could not be read. Every case names the file or folder.
 ///
 /// None of these means "no Ditto files": a manifest that was read completely and lists no Ditto file is a
 /// ``ManifestListing`` with no entries, never an error, and an error is never turned into one.
-package enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum BackupError: Error, Equatable, Sendable, NamingFiles {
   /// Nothing exists at the path.
   case notFound(path: String)
   /// The folder is neither a backup nor a folder of backups.
@@ -40,31 +42,31 @@ package enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  package var description: String {
+  package func described(naming shown: (String) -> String) -> String {
     switch self {
     case .notFound(let path):
-      "\(path): no such file or folder"
+      "\(shown(path)): no such file or folder"
     case .notABackup(let path, let reason):
-      "\(path): not an iPhone backup folder (\(reason))"
+      "\(shown(path)): not an iPhone backup folder (\(reason))"
     case .unreadable(let file, let reason):
-      "\(file): could not be read: \(reason)"
+      "\(shown(file)): could not be read: \(reason)"
     case .malformed(let file, let reason):
-      "\(file): \(reason)"
+      "\(shown(file)): \(reason)"
     case .encrypted(let backup, let reason):
-      "\(backup) is an encrypted backup (\(reason)). Its files cannot be read without the backup "
+      "\(shown(backup)) is an encrypted backup (\(reason)). Its files cannot be read without the backup "
         + "password. Keep a copy of this folder first: a new backup of the same device replaces it. "
         + "Then either pass the password with --password-file FILE, or, if the dittos are still on "
         + "the device, make a new backup with \"Encrypt local backup\" turned off and use that one."
     case .unsupportedFormat(let backup, let reason):
-      "\(backup): unsupported backup format (\(reason))"
+      "\(shown(backup)): unsupported backup format (\(reason))"
     case .manifestUnreadable(let file, let reason):
-      "\(file): cannot read the backup manifest: \(reason)"
+      "\(shown(file)): cannot read the backup manifest: \(reason)"
     case .notADatabase(let file, let reason):
-      "\(file): not an SQLite database (\(reason))"
+      "\(shown(file)): not an SQLite database (\(reason))"
     case .wrongPassword(let backup):
-      "\(backup): wrong password: it does not unlock this backup's keys"
+      "\(shown(backup)): wrong password: it does not unlock this backup's keys"
     case .decryptionFailed(let file, let reason):
-      "\(file): cannot decrypt: \(reason)"
+      "\(shown(file)): cannot decrypt: \(reason)"
     }
   }
 }

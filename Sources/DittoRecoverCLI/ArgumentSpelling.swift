@@ -1,11 +1,14 @@
 import Foundation
+import LibraryMerge
 import SafeFiles
 
 /// How this run names an argument it reaches through a stand-in (``RawArguments``: a link or a
 /// copy in a private folder, for a path that is not valid UTF-8): by the bytes the user typed,
 /// never by the stand-in. One place, read where a word of a command is quoted (``ShellWord``, as
-/// bash's `$'caf\xe9'`, which pasted names the same bytes) and where a sentence or a JSON string
-/// names a path (`\xNN`; the JSON encoder then escapes it as any other string).
+/// bash's `$'caf\xe9'`, which pasted names the same bytes) and wherever a sentence or a JSON
+/// string names a path (``shown(path:)``, `\xNN`; an error through ``described(_:)``, which
+/// renders a ``NamingFiles`` message with its files named so). Paths are shown where they are
+/// rendered: no printed text is searched for a stand-in afterwards.
 package enum ArgumentSpelling {
   /// A stand-in path and the argument it stands for.
   package struct Alias: Sendable {
@@ -29,15 +32,33 @@ package enum ArgumentSpelling {
 
   private static var current: [Alias] { lock.withLock { aliases } }
 
-  /// `text` with every stand-in named as typed (`\xNN`); `text` itself when the run has none.
-  package static func shown(_ text: String) -> String {
-    let aliases = current
-    guard !aliases.isEmpty else { return text }
-    var result = text
-    for alias in aliases where result.contains(alias.standIn) {
-      result = result.replacingOccurrences(of: alias.standIn, with: alias.shown)
+  /// `path` named as typed: a stand-in, or a path inside one, by the user's bytes (`\xNN`);
+  /// any other path as it is. Read wherever a sentence or a JSON string names a path.
+  package static func shown(path: String) -> String {
+    // The longest first, so the first that holds `path` is the closest.
+    for alias in current {
+      if path == alias.standIn { return alias.shown }
+      if path.hasPrefix(alias.standIn), path.dropFirst(alias.standIn.count).first == "/" {
+        return alias.shown + path.dropFirst(alias.standIn.count)
+      }
     }
-    return result
+    return path
+  }
+
+  /// `error`'s words, each file it names shown as typed (``shown(path:)``).
+  package static func described(_ error: any Error) -> String {
+    switch error {
+    case let error as any NamingFiles: error.described(naming: shown(path:))
+    case let error as DestinationError: shown(path: error.file) + ": " + error.reason
+    case let error as SourceReadFailure: described(error.error)
+    case let error as ImportFailure:
+      switch error.reason {
+      case .library(let error): described(error)
+      case .source(let failure): described(failure.error)
+      case .cancelled: "\(error)"
+      }
+    default: "\(error)"
+    }
   }
 
   /// `word` quoted for a POSIX shell with bash's `$'…'` for each stand-in in it (the user's
@@ -57,7 +78,8 @@ package enum ArgumentSpelling {
         break
       }
       if range.lowerBound > rest.startIndex { result += quote(String(rest[..<range.lowerBound])) }
-      result += ansiC(alias.bytes)
+      // Bytes that are UTF-8 (the folder of a file that is not) are quoted as any word is.
+      result += UserPath.validUTF8(alias.bytes).map(quote) ?? ansiC(alias.bytes)
       rest = rest[range.upperBound...]
     }
     return result

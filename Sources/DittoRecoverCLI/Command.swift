@@ -21,10 +21,6 @@ package final class ToolContext {
 
   /// This run's command and its command line, for advice that changes "the same command".
   var running: RunningCommand { RunningCommand(command: command, words: invocation) }
-  /// A path as the user typed it, for what is recorded beyond this run (a recovery file's
-  /// origin): an argument that is not valid UTF-8 reaches the tool through a link of this run,
-  /// which is named here by the user's bytes (`\xNN`), never by the link.
-  package var shownPath: (String) -> String = { $0 }
   /// True when standard error is a terminal a person watches (set by the program's `main`): only
   /// then is progress shown, and never with `--json`.
   package var errorIsTerminal = false

@@ -33,7 +33,9 @@ package struct InputError: Error, Sendable, Equatable, CustomStringConvertible, 
 
   /// Nothing exists at `path`.
   static func missing(_ path: String, option: OptionSpec?, what: String = "file") -> InputError {
-    InputError("\(option.map { $0.synopsisName + " " } ?? "")\(path): no such \(what)")
+    InputError(
+      "\(option.map { $0.synopsisName + " " } ?? "")\(ArgumentSpelling.shown(path: path)): no such \(what)"
+    )
   }
 
   /// Throws unless a folder exists at `path` (links followed: the path is the user's choice).
@@ -42,12 +44,14 @@ package struct InputError: Error, Sendable, Equatable, CustomStringConvertible, 
     do {
       status = try FileStatus.following(path: path)
     } catch {
-      throw InputError("\(option.synopsisName) \(path): \(error.reason)")
+      throw InputError(
+        "\(option.synopsisName) \(ArgumentSpelling.shown(path: path)): \(error.reason)")
     }
     guard let status else { throw missing(path, option: option, what: "folder") }
     guard status.kind == .directory else {
       throw InputError(
-        "\(option.synopsisName) \(path): is a \(status.kind.humanName), not a folder")
+        "\(option.synopsisName) \(ArgumentSpelling.shown(path: path)): is a \(status.kind.humanName), not a folder"
+      )
     }
   }
 
@@ -57,7 +61,7 @@ package struct InputError: Error, Sendable, Equatable, CustomStringConvertible, 
     do {
       exists = try FileStatus.of(path: path) != nil
     } catch {
-      throw InputError(error.description)
+      throw InputError(ArgumentSpelling.described(error))
     }
     guard exists else { throw missing(path, option: option) }
   }
@@ -135,13 +139,14 @@ package struct LibraryFailure: Error, Sendable, Equatable, CustomStringConvertib
 
   package var description: String {
     if let explanation { return explanation }
-    return error.kind == .noLibrary ? Self.missingMessage(error.file) : error.description
+    return error.kind == .noLibrary
+      ? Self.missingMessage(error.file) : ArgumentSpelling.described(error)
   }
 
   /// What to do when there is no library.
   static func missingMessage(_ path: String) -> String {
     """
-    \(path): no Ditto 3.x library (Ditto.store) here. ditto-recover never creates one: only the app \
+    \(ArgumentSpelling.shown(path: path)): no Ditto 3.x library (Ditto.store) here. ditto-recover never creates one: only the app \
     can make a store it will open. Run Ditto 3.0.2 on the device (it creates its library and migrates \
     by itself), or, here, see what would be recovered with 'recover --dry-run' or 'export --legacy FILE'.
     """

@@ -128,6 +128,9 @@ package final class RawArguments {
               currentFolder: Self.currentDirectoryBytes())
             decoded.append(library.standIn)
             links.append((library.standIn, shown, bytes))
+            // As a report names it too (resolved: the second name's folder is in the user's).
+            let resolved = UserPath.resolved(library.standIn)
+            if resolved != library.standIn { links.append((resolved, shown, bytes)) }
             libraries.append(library)
           } catch {
             refusal =
@@ -149,6 +152,11 @@ package final class RawArguments {
             let copy = try RawArguments.copy(bytes, number: links.count, in: try privateFolder())
             decoded.append(copy)
             links.append((copy, shown, bytes))
+            // The copy's folder stands for the folder the file is in ("the folder holding it").
+            let folderBytes =
+              bytes.lastIndex(of: 0x2F).map { $0 == 0 ? [0x2F] : Array(bytes[..<$0]) } ?? [0x2E]
+            let copyFolder = String(copy[..<(copy.lastIndex(of: "/") ?? copy.endIndex)])
+            links.append((copyFolder, PrintablePath.escape(folderBytes), folderBytes))
           } catch {
             decoded.append(shown)  // reported as missing, by its bytes
           }
@@ -197,7 +205,6 @@ package final class RawArguments {
     self.folders = folders
     self.libraries = libraries
     self.refusal = refusal
-    hasAliases = !links.isEmpty
     self.folder = folder
   }
 
@@ -220,9 +227,6 @@ package final class RawArguments {
   package func publishOutputs() throws {
     for output in outputs { try output.publish() }
   }
-
-  /// True when an argument had to be given as a link.
-  package let hasAliases: Bool
 
   /// Removes the private folder of links (and the second names of a library's files).
   package func remove() {
@@ -323,23 +327,3 @@ package final class RawArguments {
 
 @available(*, unavailable)
 extension RawArguments: Sendable {}
-
-/// Text written with every argument reached through a stand-in named as typed
-/// (``ArgumentSpelling/shown(_:)``) before it reaches `base`: the text results and standard error
-/// (a JSON result names them as it is encoded, ``CommandOutput/json(_:_:)``).
-package final class DisplayingOutput: TextOutput {
-  private let base: TextOutput
-  private let raw: RawArguments
-
-  package init(_ base: TextOutput, raw: RawArguments) {
-    self.base = base
-    self.raw = raw
-  }
-
-  package func write(_ text: String) { base.write(ArgumentSpelling.shown(text)) }
-
-  package func write(bytes: [UInt8]) {
-    guard raw.hasAliases else { return base.write(bytes: bytes) }
-    write(String(decoding: bytes, as: UTF8.self))
-  }
-}

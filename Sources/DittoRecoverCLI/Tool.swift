@@ -236,7 +236,7 @@ package struct CommandLineTool {
   private func failure(_ error: any Error, _ context: ToolContext) -> Int32 {
     context.clearProgress()
     let code = ExitCode.of(error)
-    let message = "\(error)"
+    let message = ArgumentSpelling.described(error)
     context.printError(message)
     let next = (error as? any GuidedError)?.nextSteps ?? []
     for line in next.lines { context.standardError.write(line + "\n") }

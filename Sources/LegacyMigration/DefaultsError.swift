@@ -57,6 +57,10 @@ public enum DefaultsError: Error, Equatable, Sendable, CustomStringConvertible {
 
   public var description: String { problem.description }
 
+  package func described(naming shown: (String) -> String) -> String {
+    problem.described(naming: shown)
+  }
+
   /// The file and why, apart (see ``FileProblem``).
   package var problem: FileProblem { FileProblem(file: file, reason: reason) }
 

@@ -9,7 +9,7 @@ import SafeFiles
 /// ``LegacyLibrary`` with no dittos, never an error, and an error is never turned into one.
 /// ``kind`` says, once for every caller, whether the failure is ``FailureKind/transient(_:)`` (the
 /// store may be fine; try later) or ``FailureKind/permanent``.
-package enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum LegacyStoreError: Error, Equatable, Sendable, NamingFiles {
   /// Nothing exists at the path (it was there when the places were probed).
   case notFound(file: String)
   /// A FIFO, socket, device, directory or symbolic link has the store's name, or a probed folder is
@@ -95,7 +95,9 @@ package enum LegacyStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// True when trying again later might succeed (``kind`` is transient).
   package var isTransient: Bool { kind != .permanent }
 
-  package var description: String { problem.description }
+  package func described(naming shown: (String) -> String) -> String {
+    problem.described(naming: shown)
+  }
 
   /// The file and why, apart (see ``FileProblem``).
   package var problem: FileProblem { FileProblem(file: file, reason: reason) }

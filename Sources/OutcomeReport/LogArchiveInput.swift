@@ -11,7 +11,7 @@ extension OutcomeScanner {
   package mutating func scanLogArchive(path: String, kind: UnifiedLogInputKind)
     -> UnifiedLogSummary
   {
-    beginInput(name: path)
+    beginInput(name: naming(path))
     var line = 0
     let summary = UnifiedLogReader.read(path, kind: kind, subsystem: "io.kern.ditto") { entry in
       // Each entry as its line of `log show --style ndjson` would be read (line numbers
@@ -34,7 +34,7 @@ extension OutcomeScanner {
     let damage = summary.problems.filter(\.isDamage)
     if let first = damage.first {
       let more = damage.count > 1 ? " (and \(damage.count - 1) more)" : ""
-      archiveProblem = .damagedArchive("\(first.file): \(first.reason)\(more)")
+      archiveProblem = .damagedArchive("\(naming(first.file)): \(first.reason)\(more)")
     }
     endInput()
     return summary

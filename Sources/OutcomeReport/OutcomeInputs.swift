@@ -40,7 +40,10 @@ package struct OutcomeInputs {
   ///
   /// - Throws: ``OutcomeReportError/notAnInput(file:reason:)`` for a device or a socket given by
   ///   name (`/dev/zero` would be read for ever), and for a folder that cannot be walked.
-  package static func classify(_ files: [String]) throws(OutcomeReportError) -> OutcomeInputs {
+  /// - Parameter naming: how the notes name a file given by its path (as given by default).
+  package static func classify(_ files: [String], naming: (String) -> String = { $0 })
+    throws(OutcomeReportError) -> OutcomeInputs
+  {
     var classified = OutcomeInputs()
     for file in files {
       // What cannot be examined is not refused here: the scan opens it and names why not.
@@ -58,7 +61,7 @@ package struct OutcomeInputs {
       } else if let kind = UnifiedLogReader.kind(of: file) {
         classified.inputs.append(.archive(file, kind))
       } else if status?.kind == .directory {
-        try classified.addFolder(file)
+        try classified.addFolder(file, shownAs: naming(file))
       } else if OutcomeScanner.isZip(file) {
         classified.inputs.append(.zip(file))
       } else {
@@ -69,9 +72,11 @@ package struct OutcomeInputs {
   }
 
   /// Every input the folder `file` holds (see the type).
-  private mutating func addFolder(_ file: String) throws(OutcomeReportError) {
+  private mutating func addFolder(_ file: String, shownAs shown: String)
+    throws(OutcomeReportError)
+  {
     let base = file.hasSuffix("/") ? file : file + "/"
-    let shownBase = file.hasSuffix("/") ? String(file.dropLast()) : file
+    let shownBase = shown.hasSuffix("/") ? String(shown.dropLast()) : shown
     var found: [String] = []
     var archives: [String] = []
     // Each folder is looked into once, however many tracev3 files lie below it.
@@ -131,7 +136,7 @@ package struct OutcomeInputs {
       throw .notAnInput(file: file, reason: "\(error)")
     }
     for problem in walk.problems {
-      notes.append("warning: \(file)\(problem.displayPath): \(problem.error)")
+      notes.append("warning: \(shown)\(problem.displayPath): \(problem.error)")
     }
     for name in skipped {
       unread.append((shownBase + name, "a name that is not UTF-8 (rename it to read it)"))
@@ -141,7 +146,7 @@ package struct OutcomeInputs {
     found = found.filter { path in !archives.contains { path.hasPrefix($0 + "/") } } + archives
     unread += notFiles.filter { entry in !archives.contains { entry.input.hasPrefix($0 + "/") } }
     var note =
-      "note: \(file): a folder of \(OutcomeSummary.plural(found.count, "file")), each read as one device"
+      "note: \(shown): a folder of \(OutcomeSummary.plural(found.count, "file")), each read as one device"
     if hidden > 0 { note += " (\(OutcomeSummary.plural(hidden, "hidden file")) left out)" }
     notes.append(note)
     // A file of the folder is what it is, told as a file given by name is (never a device:
@@ -181,15 +186,17 @@ extension OutcomeScanner {
     case .archive(let path, let kind):
       let read = scanLogArchive(path: path, kind: kind)
       var note =
-        "note: \(path): a \(kind.rawValue) of \(OutcomeSummary.plural(read.files.count, "tracev3 file")), \(OutcomeSummary.plural(read.entries, "entry", "entries")) read as one device"
+        "note: \(naming(path)): a \(kind.rawValue) of \(OutcomeSummary.plural(read.files.count, "tracev3 file")), \(OutcomeSummary.plural(read.entries, "entry", "entries")) read as one device"
       if let device = read.device { note += " (\(device))" }
       return [note]
-        + read.problems.filter { !$0.isDamage }.map { "note: \(path): \($0.file): \($0.reason)" }
+        + read.problems.filter { !$0.isDamage }.map {
+          "note: \(naming(path)): \(naming($0.file)): \($0.reason)"
+        }
     case .zip(let path):
       do throws(ZipError) {
         let read = try scanZip(path: path)
         return [
-          "note: \(path): a zip of \(OutcomeSummary.plural(read.inputs.count, "capture")), each read as one device"
+          "note: \(naming(path)): a zip of \(OutcomeSummary.plural(read.inputs.count, "capture")), each read as one device"
         ] + read.skipped.map { "note: \($0)" }
       } catch {
         throw .notAnInput(file: path, reason: error.reason)

@@ -1,3 +1,5 @@
+import SafeFiles
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,7 @@
 ///
 /// Malformed tags are never errors: they are counted. Errors are about reading the inputs and
 /// about the rule's settings. ``description`` is the text the CLI prints after `Error: `.
-package enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum OutcomeReportError: Error, Equatable, Sendable, NamingFiles {
   /// `open(2)` failed for the named input; `code` is the `errno` value.
   case cannotOpen(file: String, code: Int32)
   /// `read(2)` failed part-way through the named input; `code` is the `errno` value. Counts from
@@ -29,12 +31,12 @@ package enum OutcomeReportError: Error, Equatable, Sendable, CustomStringConvert
   }
 
   /// One line naming the file and the reason: `cannot open x.log: No such file or directory`.
-  package var description: String {
+  package func described(naming shown: (String) -> String) -> String {
     switch self {
-    case .cannotOpen(let file, _): "cannot open \(file): \(reason ?? "")"
-    case .cannotRead(let file, _): "cannot read \(file): \(reason ?? "")"
+    case .cannotOpen(let file, _): "cannot open \(shown(file)): \(reason ?? "")"
+    case .cannotRead(let file, _): "cannot read \(shown(file)): \(reason ?? "")"
     case .invalidRule(let text): "invalid verdict rule: \(text)"
-    case .notAnInput(let file, let reason): "\(file): \(reason)"
+    case .notAnInput(let file, let reason): "\(shown(file)): \(reason)"
     }
   }
 }

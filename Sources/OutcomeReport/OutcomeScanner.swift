@@ -51,6 +51,9 @@ package struct OutcomeScanner {
 
   /// The settings given at creation.
   package let options: Options
+  /// How the report, its notes and its warnings name a file given by its path (the tool names an
+  /// argument it reached through a stand-in by the bytes typed); the path as given by default.
+  package var naming: (String) -> String = { $0 }
   private var tally = OutcomeTally()
   private var reader: InputReader?
   private var decoder = CaptureDecoder()
@@ -185,7 +188,8 @@ extension OutcomeScanner {
     defer { close(descriptor) }
     let flags = fcntl(descriptor, F_GETFL)
     if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
-    try scan(fileDescriptor: descriptor, name: path, input: path, chunkSize: chunkSize)
+    try scan(
+      fileDescriptor: descriptor, name: naming(path), input: naming(path), chunkSize: chunkSize)
   }
 
   /// Reads an open descriptor (standard input is `0`) to its end as one input, in chunks of

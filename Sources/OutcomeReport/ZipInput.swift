@@ -35,6 +35,7 @@ extension OutcomeScanner {
   /// - Throws: ``ZipError`` when the archive itself cannot be read.
   package mutating func scanZip(path: String) throws(ZipError) -> ZipReading {
     var reading = ZipReading()
+    let shown = naming(path)
     for entry in try ZipReader.entries(path: path) {
       let parts = entry.name.split(separator: "/")
       guard !entry.isFolder, !parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" })
@@ -42,15 +43,15 @@ extension OutcomeScanner {
       if parts.contains(where: { $0.hasSuffix(".logarchive") }) || entry.name.hasSuffix(".tracev3")
       {
         if !reading.skipped.contains(where: {
-          $0.hasPrefix("\(path):") && $0.contains(".logarchive")
+          $0.hasPrefix("\(shown):") && $0.contains(".logarchive")
         }) {
           reading.skipped.append(
-            "\(path):\(entry.name): part of a log archive inside a zip: unzip it and give the folder"
+            "\(shown):\(entry.name): part of a log archive inside a zip: unzip it and give the folder"
           )
         }
         continue
       }
-      let name = "\(path):\(entry.name)"
+      let name = "\(shown):\(entry.name)"
       beginInput(name: name)
       do throws(ZipError) {
         try ZipReader.read(entry, path: path) { consume($0) }

@@ -1,5 +1,7 @@
+import SafeFiles
+
 /// Why a recovery file could not be written or read.
-package struct RecoveryFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RecoveryFileError: Error, Sendable, Equatable, NamingFiles {
   /// What went wrong, as a stable code.
   package enum Kind: String, Sendable, Equatable {
     /// Something already has the output's name: it is never replaced.
@@ -27,5 +29,7 @@ package struct RecoveryFileError: Error, Sendable, Equatable, CustomStringConver
   /// A short stable code for JSON.
   package var code: String { kind.rawValue }
 
-  package var description: String { "\(file): \(reason)" }
+  package func described(naming shown: (String) -> String) -> String {
+    "\(shown(file)): \(reason)"
+  }
 }

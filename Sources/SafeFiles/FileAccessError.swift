@@ -5,7 +5,7 @@
 #endif
 
 /// A system call on a file failed: names the file, the operation and the reason.
-package struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct FileAccessError: Error, Equatable, Sendable, NamingFiles {
   /// The path as given.
   package let path: String
   /// What we tried: `open`, `read`, `lstat`, …
@@ -34,5 +34,8 @@ package struct FileAccessError: Error, Equatable, Sendable, CustomStringConverti
   /// True when the disk (or the user's quota) is full.
   package var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
 
-  package var description: String { "cannot \(operation) \(path): \(reason)" }
+  /// `cannot <operation> <path>: <reason>`.
+  package func described(naming shown: (String) -> String) -> String {
+    "cannot \(operation) \(shown(path)): \(reason)"
+  }
 }

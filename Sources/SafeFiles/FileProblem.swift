@@ -2,7 +2,7 @@
 /// `<file>: <reason>`, and whoever prints it names the file as it shows it (a file rebuilt from a
 /// backup by its place in the backup, a file read in a folder built before it was published by
 /// the folder's final name), with no search through rendered text.
-package struct FileProblem: Sendable, Equatable, CustomStringConvertible {
+package struct FileProblem: Sendable, Equatable, NamingFiles {
   /// The file, as the reader opened it.
   package let file: String
   /// Why, without the file's name.
@@ -12,9 +12,6 @@ package struct FileProblem: Sendable, Equatable, CustomStringConvertible {
     self.file = file
     self.reason = reason
   }
-
-  /// `<file>: <reason>`.
-  package var description: String { file + ": " + reason }
 
   /// `<file as shown>: <reason>`.
   package func described(naming shown: (String) -> String) -> String {

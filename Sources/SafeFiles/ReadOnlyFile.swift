@@ -7,16 +7,17 @@ import SystemShims
 #endif
 
 /// Why a file could not be opened for reading as a regular file.
-package enum SafeFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SafeFileError: Error, Equatable, Sendable, NamingFiles {
   /// A system call failed (not found, permission denied, I/O error).
   case access(FileAccessError)
   /// The path names a FIFO, socket, device, directory or symbolic link. It was not read.
   case notARegularFile(path: String, kind: FileKind)
 
-  package var description: String {
+  package func described(naming shown: (String) -> String) -> String {
     switch self {
-    case .access(let error): error.description
-    case .notARegularFile(let path, let kind): "\(path) is a \(kind.humanName), not a regular file"
+    case .access(let error): error.described(naming: shown)
+    case .notARegularFile(let path, let kind):
+      "\(shown(path)) is a \(kind.humanName), not a regular file"
     }
   }
 }

@@ -12,12 +12,8 @@ ProgramName.use(argv0: CommandLine.arguments.first)
 let raw = RawArguments(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
 // What runs stopped by SIGKILL left is removed where this run makes a private folder, and only
 // folders that prove to be ours (PrivateDirectory): a command that makes none cleans nothing.
-// Text names an argument reached through a stand-in as typed; a JSON result does as it is encoded.
 let context = ToolContext(
-  standardOutput: isJSON
-    ? Interruption.standardOutput : DisplayingOutput(Interruption.standardOutput, raw: raw),
-  standardError: DisplayingOutput(Interruption.standardError, raw: raw))
-context.shownPath = ArgumentSpelling.shown
+  standardOutput: Interruption.standardOutput, standardError: Interruption.standardError)
 context.publishOutputs = { try raw.publishOutputs() }
 context.folderName = { raw.folderName(standingFor: $0) }
 context.isLinkedLibrary = { raw.isLinkedLibrary($0) }

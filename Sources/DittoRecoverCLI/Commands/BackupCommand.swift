@@ -43,18 +43,21 @@ struct BackupCommand: Command {
     do {
       let file = try ReadOnlyFile(path: path)
       guard file.size <= 4096 else {
-        throw UsageError("'\(passwordFile.spec.synopsis)' \(path) is too large for a password")
+        throw UsageError(
+          "'\(passwordFile.spec.synopsis)' \(ArgumentSpelling.shown(path: path)) is too large for a password"
+        )
       }
       bytes = try file.read(count: Int(file.size), at: 0)
     } catch let error as SafeFileError {
-      throw InputError("\(passwordFile.spec.synopsisName) \(error.description)")
+      throw InputError("\(passwordFile.spec.synopsisName) \(ArgumentSpelling.described(error))")
     } catch let error as FileAccessError {
-      throw InputError("\(passwordFile.spec.synopsisName) \(error.description)")
+      throw InputError("\(passwordFile.spec.synopsisName) \(ArgumentSpelling.described(error))")
     }
     let text = passwordText(bytes)
     let password = text.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
     guard !password.isEmpty else {
-      throw UsageError("'\(passwordFile.spec.synopsis)' \(path) holds no password")
+      throw UsageError(
+        "'\(passwordFile.spec.synopsis)' \(ArgumentSpelling.shown(path: path)) holds no password")
     }
     return Array(password)
   }
@@ -82,11 +85,18 @@ struct BackupCommand: Command {
       let backup = Backup(path: path)
       if password != nil {
         switch backup.metadata.isEncrypted {
-        case true: context.diagnose("unlocking \(path) with the password (this takes a while)")
-        case false: context.diagnose("note: \(path) is not encrypted; the password is not needed")
+        case true:
+          context.diagnose(
+            "unlocking \(ArgumentSpelling.shown(path: path)) with the password (this takes a while)"
+          )
+        case false:
+          context.diagnose(
+            "note: \(ArgumentSpelling.shown(path: path)) is not encrypted; the password is not needed"
+          )
         case nil:
           context.diagnose(
-            "note: whether \(path) is encrypted is unknown: its Manifest.plist could not be read")
+            "note: whether \(ArgumentSpelling.shown(path: path)) is encrypted is unknown: its Manifest.plist could not be read"
+          )
         }
       }
       let unlocks = password != nil && backup.metadata.isEncrypted == true
@@ -146,7 +156,7 @@ struct BackupCommand: Command {
     }
     for summary in summaries {
       if let error = summary.error {
-        context.diagnose("warning: \(error.description)")
+        context.diagnose("warning: \(ArgumentSpelling.described(error))")
       }
     }
     let readable = summaries.filter { $0.error == nil }
@@ -170,7 +180,7 @@ struct BackupCommand: Command {
     }
     let metadata = chosen.backup.metadata
     context.diagnose(
-      "using \(chosen.backup.path) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)"
+      "using \(ArgumentSpelling.shown(path: chosen.backup.path)) (\(metadata.deviceName ?? "unknown device"), \(BackupRendering.isoDate(metadata.date) ?? "date unknown")): of \(summaries.count) backups, \(why)"
     )
     let undecided = BackupSummary.unreadable(newerThan: chosen, in: summaries)
     if !undecided.isEmpty {
@@ -201,7 +211,7 @@ struct BackupCommand: Command {
       )
     }
     let message =
-      "\(chosen.backup.path) (\(chosen.backup.metadata.deviceName ?? "unknown device")) lists no file of Ditto (\(listing.totalRows) files, none in Ditto's domains): a backup of a device without Ditto, or of another app; nothing was made"
+      "\(ArgumentSpelling.shown(path: chosen.backup.path)) (\(chosen.backup.metadata.deviceName ?? "unknown device")) lists no file of Ditto (\(listing.totalRows) files, none in Ditto's domains): a backup of a device without Ditto, or of another app; nothing was made"
     guard unreadable.isEmpty else {
       throw DataError(
         message
@@ -232,7 +242,7 @@ struct BackupCommand: Command {
   {
     let forms = Set([folder, OutputFolder.resolved(folder)]).map { $0 + "/" }
       .sorted { $0.count > $1.count }
-    let name = (backup ?? "the backup") + ": "
+    let name = (backup.map(ArgumentSpelling.shown(path:)) ?? "the backup") + ": "
     return { path in
       guard let form = forms.first(where: { path.hasPrefix($0) }) else { return path }
       return name + path.dropFirst(form.count)
@@ -259,7 +269,7 @@ struct BackupCommand: Command {
       "\($0.domain)/\($0.relativePath) (\($0.status.rawValue)\($0.reason.map { ": " + $0 } ?? ""))"
     }
     throw DataError(
-      "could not read the Ditto store of \(chosen.backup.path): the manifest lists \(files.joined(separator: ", ")), but the backup does not give its bytes; nothing was imported or written\(others.isEmpty ? "" : "; \(others.count == 1 ? "another backup lists" : "\(others.count) other backups list") a store")",
+      "could not read the Ditto store of \(ArgumentSpelling.shown(path: chosen.backup.path)): the manifest lists \(files.joined(separator: ", ")), but the backup does not give its bytes; nothing was imported or written\(others.isEmpty ? "" : "; \(others.count == 1 ? "another backup lists" : "\(others.count) other backups list") a store")",
       next: others.map { other in
         .command(
           Self.invocation(invocation, readingBackup: other.backup.path),

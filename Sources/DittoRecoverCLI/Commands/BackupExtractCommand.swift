@@ -68,7 +68,7 @@ struct BackupExtractCommand: Command {
     var info = RecoveryFileInfo(origin: .backup, createdAt: now, toolVersion: Tool.version)
     info.deviceName = metadata.deviceName
     info.backupDate = metadata.date
-    info.backupPath = context.shownPath(OutputFolder.resolved(chosen.backup.path))
+    info.backupPath = ArgumentSpelling.shown(path: OutputFolder.resolved(chosen.backup.path))
     let backupOutput = Combined(
       BackupIdentity(chosen.backup),
       BackupExtractOutput(backupsFound: summaries.count, rebuild: rebuild))

@@ -37,7 +37,7 @@ struct BackupListCommand: Command {
       summary.error != nil && !locked.contains { $0.backup.path == summary.backup.path }
     }
     for summary in failed {
-      if let error = summary.error { context.printError(error.description) }
+      if let error = summary.error { context.printError(ArgumentSpelling.described(error)) }
     }
     var next: [NextStep] = []
     if !locked.isEmpty {

@@ -84,7 +84,7 @@ struct BackupRecoverCommand: Command {
           .readFailed, file: libraryPath,
           reason: "the backup lists it, but it could not be rebuilt (\(unrebuilt))"),
         explanation:
-          "\(chosen.backup.path) holds a Ditto 3.x library (\(ContainerLayout.libraryFileName)), but it could not be rebuilt from the backup (\(unrebuilt)): nothing was imported, and nothing was made\(out.map { " under \($0)" } ?? "")"
+          "\(ArgumentSpelling.shown(path: chosen.backup.path)) holds a Ditto 3.x library (\(ContainerLayout.libraryFileName)), but it could not be rebuilt from the backup (\(unrebuilt)): nothing was imported, and nothing was made\(out.map { " under \(ArgumentSpelling.shown(path: $0))" } ?? "")"
       )
     }
     if library == nil, !LibraryFailure.exists(libraryPath) {
@@ -109,7 +109,7 @@ struct BackupRecoverCommand: Command {
     if report.outcome == .nothingOnDisk, !unreadable.isEmpty {
       // Another backup may hold the store: "nothing here" is not proven.
       context.printError(
-        "nothing to recover in \(chosen.backup.path), but \(unreadable.count) other backups could not be read and may hold Ditto data"
+        "nothing to recover in \(ArgumentSpelling.shown(path: chosen.backup.path)), but \(unreadable.count) other backups could not be read and may hold Ditto data"
       )
       if exitCode == .success { exitCode = .dataError }
     }
@@ -135,7 +135,7 @@ struct BackupRecoverCommand: Command {
   private func finish(
     _ report: MigrationReport, exitCode: ExitCode, chosen: BackupSummary, listing: ManifestListing,
     summaries: [BackupSummary], rebuild: RebuildReport, output: String, libraryPath: String,
-    naming: ReportRendering.FileNaming, context: ToolContext
+    naming: @escaping ReportRendering.FileNaming, context: ToolContext
   ) throws -> CommandOutput {
     ReportRendering.printWarnings(report, to: context)
     let value = Combined(
@@ -179,7 +179,7 @@ struct BackupRecoverCommand: Command {
     ).surveyBlocking()
     let preview = survey.preview(for: .manual)
     let explanation =
-      "\(chosen.backup.path) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(output); \(StatusRendering.headline(survey))"
+      "\(ArgumentSpelling.shown(path: chosen.backup.path)) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(ArgumentSpelling.shown(path: output)); \(StatusRendering.headline(survey))"
     var next: [NextStep] = []
     guard preview.dittos > 0 else {
       return LibraryFailure(
@@ -221,7 +221,8 @@ struct BackupRecoverCommand: Command {
     guard let out else {
       let staged = try StagedOutput.temporary()
       context.diagnose(
-        "rebuilding into \(staged.folder.path) (a new folder, kept after the run)")
+        "rebuilding into \(ArgumentSpelling.shown(path: staged.folder.path)) (a new folder, kept after the run)"
+      )
       return staged
     }
     for root in [backupRoot, chosen.backup.path] where OutputFolder.isInside(out, root) {

@@ -102,7 +102,7 @@ struct ExportCommand: Command {
     case .notADatabase, .damaged:
       let salvage = Invocation.salvage(legacy, format: format == .csv ? "csv" : nil)
       return DataError(
-        error.description,
+        ArgumentSpelling.described(error),
         next: [.command(salvage, label: "what the damaged store's bytes still hold")])
     default:
       return error

@@ -34,7 +34,7 @@ struct ExtractCommand: Command {
       layout: layout, includesSalvage: salvage || includesNeverCommitted,
       includesNeverCommitted: includesNeverCommitted, logger: context.logger)
     var info = RecoveryFileInfo(origin: .container, createdAt: now, toolVersion: Tool.version)
-    info.container = context.shownPath(OutputFolder.resolved(layout.container))
+    info.container = ArgumentSpelling.shown(path: OutputFolder.resolved(layout.container))
     return try RecoveryFileOutput.finish(
       extraction, info: info, out: out, source: ContainerMember(container: layout.container),
       context: context, surveyed: here)

@@ -124,7 +124,7 @@ struct GuideCommand: Command {
       case .failure(.encrypted):
         what = "encrypted (its password opens it)"
       case .failure(let error):
-        what = "cannot be read: \(error.description)"
+        what = "cannot be read: \(ArgumentSpelling.described(error))"
       case .success(let listing) where listing.entries.isEmpty:
         what = "no Ditto in it"
       case .success:

@@ -50,7 +50,7 @@ struct ImportCommand: Command {
     } catch {
       switch error.reason {
       case .library(let problem): throw LibraryFailure(problem)
-      case .source(let failure): throw DataError(failure.description)
+      case .source(let failure): throw DataError(ArgumentSpelling.described(failure))
       case .cancelled:
         throw LibraryFailure(
           DestinationError(.writeFailed, file: library, reason: "cancelled; nothing was written"))
@@ -71,7 +71,7 @@ struct ImportCommand: Command {
         skippedCategories: counts.categoriesOverLimit, skippedDittos: counts.dittosOverLimit,
         library: library),
       text:
-        "imported \(csv): \(plural(counts.dittosRead, "ditto")) in \(plural(counts.categoriesRead, "category run")); inserted \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")), \(source.skippedEmptyTexts) empty)\n"
+        "imported \(ArgumentSpelling.shown(path: csv)): \(plural(counts.dittosRead, "ditto")) in \(plural(counts.categoriesRead, "category run")); inserted \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")), \(source.skippedEmptyTexts) empty)\n"
     )
   }
 }

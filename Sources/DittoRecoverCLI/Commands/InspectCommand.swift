@@ -35,7 +35,7 @@ struct InspectCommand: Command {
     do {
       recovery = try RecoveryFileInfo.read(from: store.database, file: file)
     } catch {
-      recoveryError = error.description
+      recoveryError = ArgumentSpelling.described(error)
     }
     let output = InspectOutput(
       entities: entities.map {
@@ -48,7 +48,7 @@ struct InspectCommand: Command {
       hasWAL: store.snapshot.hasWAL, recovery: recovery.map(RecoveryOutput.init),
       recoveryError: recoveryError)
     var lines = [
-      "store: \(file)",
+      "store: \(ArgumentSpelling.shown(path: file))",
       "uuid: \(store.storeUUID ?? "(none)")",
       "journal: \(store.journalMode.rawValue)\(store.snapshot.hasWAL ? " (with a -wal, applied)" : "")",
       "framework version: \(store.frameworkVersion.map(String.init) ?? "(unknown)")",

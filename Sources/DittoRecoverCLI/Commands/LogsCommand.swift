@@ -35,7 +35,7 @@ struct LogsCommand: Command {
     for archive in archives {
       guard let kind = UnifiedLogReader.kind(of: archive) else {
         throw InputError(
-          "\(archive): not a unified-log archive (no .logarchive folder, tracev3 file or tar archive holding one)"
+          "\(ArgumentSpelling.shown(path: archive)): not a unified-log archive (no .logarchive folder, tracev3 file or tar archive holding one)"
         )
       }
       kinds.append((archive, kind))
@@ -79,13 +79,13 @@ struct LogsCommand: Command {
       output.write(bytes: buffer)
       buffer.removeAll(keepingCapacity: true)
       var note =
-        "note: \(archive): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
+        "note: \(ArgumentSpelling.shown(path: archive)): \(summary.kind.rawValue), \(summary.files.count) tracev3 files, \(summary.entries) entries"
       if let device = summary.device { note += " (device \(device))" }
       context.diagnose(note)
       for problem in summary.problems {
         if problem.isDamage { damaged = true }
         context.diagnose(
-          "\(problem.isDamage ? "warning" : "note"): \(archive): \(problem.file): \(problem.reason) [\(problem.code)]"
+          "\(problem.isDamage ? "warning" : "note"): \(ArgumentSpelling.shown(path: archive)): \(problem.file): \(problem.reason) [\(problem.code)]"
         )
       }
     }

@@ -108,12 +108,14 @@ struct OutcomesCommand: Command {
       try HTMLReportFile.requireNew(html, inputs: files, invocation: context.invocation)
     }
     var scanner = OutcomeScanner(options: OutcomeScanner.Options(rule: try rule, unit: unit))
+    scanner.naming = ArgumentSpelling.shown(path:)
     if files.isEmpty, isatty(0) == 1 {
       context.diagnose(
         "outcomes: reading a log capture from standard input (end it with Ctrl-D), or give the files: ditto-recover outcomes tester-logs/*.log"
       )
     }
-    let classified = try OutcomeInputs.classify(files.isEmpty ? ["-"] : files)
+    let classified = try OutcomeInputs.classify(
+      files.isEmpty ? ["-"] : files, naming: ArgumentSpelling.shown(path:))
     classified.notes.forEach(context.diagnose)
     scanner.noteUnread(classified)
     do {  // Progress over the files' bytes (a terminal only), an archive's once it is read.

@@ -45,10 +45,11 @@ final class StagedOutput {
   static func beside(_ path: String, option: OptionSpec, rawName: RawFolderName? = nil) throws
     -> StagedOutput
   {
+    let shown = ArgumentSpelling.shown(path: path)
     if let rawName {
       guard !rawName.exists else {
         throw OutputError.exists(
-          "\(option.synopsisName) \(path) already exists; files there are never written over: give a new folder"
+          "\(option.synopsisName) \(shown) already exists; files there are never written over: give a new folder"
         )
       }
       do {
@@ -57,14 +58,16 @@ final class StagedOutput {
         return StagedOutput(folder: folder, destination: path, rawName: rawName)
       } catch {
         throw OutputError.cannotWrite(
-          "\(option.synopsisName) \(path): cannot create a folder beside it: \(error)")
+          "\(option.synopsisName) \(shown): cannot create a folder beside it: \(ArgumentSpelling.described(error))"
+        )
       }
     }
     let existing: FileStatus?
     do {
       existing = try FileStatus.following(path: path)
     } catch {
-      throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
+      throw OutputError.cannotWrite(
+        "\(option.synopsisName) \(shown): \(ArgumentSpelling.described(error))")
     }
     if let existing {
       let isEmptyFolder: Bool
@@ -73,11 +76,12 @@ final class StagedOutput {
           try existing.kind == .directory
           && DirectoryWalker.names(in: UserPath.resolved(path)).isEmpty
       } catch {
-        throw OutputError.cannotWrite("\(option.synopsisName) \(path): \(error)")
+        throw OutputError.cannotWrite(
+          "\(option.synopsisName) \(shown): \(ArgumentSpelling.described(error))")
       }
       guard isEmptyFolder else {
         throw OutputError.exists(
-          "\(option.synopsisName) \(path) already exists and is not an empty folder; files there are never written over: give a new folder, e.g. \(option.synopsisName) \(ShellWord.quote(path + "-2"))"
+          "\(option.synopsisName) \(shown) already exists and is not an empty folder; files there are never written over: give a new folder, e.g. \(option.synopsisName) \(ShellWord.quote(path + "-2"))"
         )
       }
     }
@@ -87,7 +91,8 @@ final class StagedOutput {
       return StagedOutput(folder: folder, destination: path)
     } catch {
       throw OutputError.cannotWrite(
-        "\(option.synopsisName) \(path): cannot create a folder beside it: \(error)")
+        "\(option.synopsisName) \(shown): cannot create a folder beside it: \(ArgumentSpelling.described(error))"
+      )
     }
   }
 
@@ -97,7 +102,8 @@ final class StagedOutput {
       return StagedOutput(folder: try PrivateDirectory(prefix: "ditto-backup-"), destination: nil)
     } catch {
       throw OutputError.cannotWrite(
-        "cannot create a folder in \(systemTemporaryDirectory()): \(error)")
+        "cannot create a folder in \(systemTemporaryDirectory()): \(ArgumentSpelling.described(error))"
+      )
     }
   }
 
@@ -116,7 +122,9 @@ final class StagedOutput {
         try folder.publish(as: destination)
       }
     } catch {
-      throw OutputError.cannotWrite("cannot give the output its name \(destination): \(error)")
+      throw OutputError.cannotWrite(
+        "cannot give the output its name \(ArgumentSpelling.shown(path: destination)): \(ArgumentSpelling.described(error))"
+      )
     }
     return destination
   }

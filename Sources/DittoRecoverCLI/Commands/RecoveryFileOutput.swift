@@ -35,12 +35,14 @@ enum RecoveryFileOutput {
   /// when it was given.
   static func nothingToWrite(
     _ extraction: RecoveryExtraction, context: ToolContext,
-    naming: ReportRendering.FileNaming = { $0 },
+    naming: @escaping ReportRendering.FileNaming = { $0 },
     surveyed: LegacySurvey? = nil
   ) -> DataError {
     let read = extraction.readReport
     var message = "nothing readable to put in a recovery file (\(read.outcome.rawValue))"
-    if let failure = read.failure { message += ": \(failure.described(naming: naming))" }
+    if let failure = read.failure {
+      message += ": \(failure.described(naming: ReportRendering.shown(naming)))"
+    }
     if read.outcome == .nothingOnDisk, !read.orphanWALs.isEmpty {
       message +=
         ": the store is gone, a -wal without its store is left (\(read.orphanWALs.map(\.relativePath).joined(separator: ", ")))"
@@ -83,14 +85,14 @@ enum RecoveryFileOutput {
   static func finish(
     _ extraction: RecoveryExtraction, info: RecoveryFileInfo, out: String,
     source: some Encodable, context: ToolContext,
-    naming: ReportRendering.FileNaming = { $0 },
+    naming: @escaping ReportRendering.FileNaming = { $0 },
     surveyed: LegacySurvey? = nil
   ) throws -> CommandOutput {
     let read = extraction.readReport
     // Each error once: the one that decided the outcome is in the final message.
     for source in read.sources {
       if let failure = source.failure, failure != read.failure {
-        context.printError(failure.described(naming: naming))
+        context.printError(failure.described(naming: ReportRendering.shown(naming)))
       }
     }
     guard extraction.offeredDittos > 0 else {
@@ -118,7 +120,8 @@ enum RecoveryFileOutput {
         again += [Self.out.spec.synopsisName, free]
       }
       throw OutputError.exists(
-        error.description, next: [.command(again, label: "to a new file; nothing is replaced")])
+        ArgumentSpelling.described(error),
+        next: [.command(again, label: "to a new file; nothing is replaced")])
     }
     let (info, report) = written
     var exitCode = ExitCode.success
@@ -146,7 +149,7 @@ enum RecoveryFileOutput {
     }
     if report.outcome == .foundUnreadable {
       context.printError(
-        "\(report.failure?.described(naming: naming) ?? "a source could not be read"): the file holds only what could be read"
+        "\(report.failure?.described(naming: ReportRendering.shown(naming)) ?? "a source could not be read"): the file holds only what could be read"
       )
       exitCode = .dataError
     }
@@ -154,10 +157,11 @@ enum RecoveryFileOutput {
       out: out, outcome: report.outcome.rawValue, categories: info.categories,
       dittos: info.dittos, salvaged: info.salvaged,
       sources: report.sources.map { SourceOutput($0) }, recovery: RecoveryOutput(info),
-      error: report.failure?.described(naming: naming), neverCommittedLeft: left > 0 ? left : nil)
+      error: report.failure?.described(naming: ReportRendering.shown(naming)),
+      neverCommittedLeft: left > 0 ? left : nil)
     let lines =
       [
-        "wrote \(out): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
+        "wrote \(ArgumentSpelling.shown(path: out)): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
       ]
       + RecoveryRendering.lines(info)
       + [

@@ -85,7 +85,7 @@ struct SalvageCommand: Command {
   }
 
   private func text(_ result: SalvageResult) -> String {
-    var lines = ["salvaged \(path):"]
+    var lines = ["salvaged \(ArgumentSpelling.shown(path: path)):"]
     for source in result.sources {
       lines.append("  \(source.kind.rawValue): \(source.pages) pages, \(source.rows) rows")
     }

@@ -70,10 +70,11 @@ extension StatusCommand {
         try LegacyStoreReader(store: store).count()
       }
     } catch {
-      throw DataError("\(error.description): not a recovery file or a Ditto 2.x store")
+      throw DataError(
+        "\(ArgumentSpelling.described(error)): not a recovery file or a Ditto 2.x store")
     }
     let info = try RecoveryFileInfo.read(path: file)
-    var lines = ["file: \(file)"]
+    var lines = ["file: \(ArgumentSpelling.shown(path: file))"]
     lines += info.map(RecoveryRendering.lines) ?? ["a Ditto 2.x store (no recovery record)"]
     lines.append(
       "reads as: \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto")) (what 'recover --from' offers)"
@@ -106,7 +107,7 @@ struct LibraryStatus {
   var line: String {
     if let summary, summary.exists {
       var line =
-        "library: \(path): \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto"))"
+        "library: \(ArgumentSpelling.shown(path: path)): \(plural(summary.categories, "category", "categories")), \(plural(summary.dittos, "ditto"))"
       if summary.cloudKit {
         line +=
           " (this library has iCloud sync tables; if sync is on, Ditto uploads new dittos the next time it syncs)"
@@ -114,7 +115,10 @@ struct LibraryStatus {
       if let refusal = summary.writeRefusal { line += "; will not be written: \(refusal)" }
       return line
     }
-    if let error, error.kind != .noLibrary { return "library: \(error.description)" }
-    return "library: \(path): none yet (run Ditto 3.0.2 on the device to create it)"
+    if let error, error.kind != .noLibrary {
+      return "library: \(ArgumentSpelling.described(error))"
+    }
+    return
+      "library: \(ArgumentSpelling.shown(path: path)): none yet (run Ditto 3.0.2 on the device to create it)"
   }
 }

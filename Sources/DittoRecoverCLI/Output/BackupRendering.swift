@@ -40,7 +40,7 @@ enum BackupRendering {
         identity,
         BackupListOutput.Backup(
           encrypted: encrypted, decrypted: decrypted, dittoFiles: nil, hasDittoStore: false,
-          error: error.description, errorCode: error.code, problems: problems,
+          error: ArgumentSpelling.described(error), errorCode: error.code, problems: problems,
           recoverable: recoverable))
     }
   }
@@ -67,7 +67,7 @@ enum BackupRendering {
       }
       return stored.status.size
     } catch {
-      problems.append("\(name): \(error.description)")
+      problems.append("\(name): \(ArgumentSpelling.described(error))")
       return nil
     }
   }
@@ -80,7 +80,7 @@ enum BackupRendering {
     var lines: [String] = []
     for (index, summary) in summaries.enumerated() {
       let metadata = summary.backup.metadata
-      lines.append("backup: \(summary.backup.path)")
+      lines.append("backup: \(ArgumentSpelling.shown(path: summary.backup.path))")
       var encrypted =
         metadata.isEncrypted.map { $0 ? "encrypted" : "not encrypted" } ?? "encryption unknown"
       if case .failure(.encrypted) = summary.listing { encrypted = "encrypted" }
@@ -109,14 +109,15 @@ enum BackupRendering {
         }
         problems += listing.problems
       case .failure(let error):
-        lines.append("  cannot read its files: \(error.description)")
+        lines.append("  cannot read its files: \(ArgumentSpelling.described(error))")
       }
       for problem in problems { lines.append("  problem: \(problem)") }
       if let line = recoverable(index) { lines.append("  " + line) }
     }
     if summaries.count > 1 {
       lines.append(
-        "newest backup holding a Ditto store: \(newest.map(\.backup.path) ?? "none")")
+        "newest backup holding a Ditto store: \(newest.map { ArgumentSpelling.shown(path: $0.backup.path) } ?? "none")"
+      )
       if !undecided.isEmpty {
         lines.append(
           "  not certain: \(undecidedWords(undecided)), and may hold a newer one")
@@ -142,7 +143,7 @@ extension BackupRendering {
   {
     let metadata = summary.backup.metadata
     var lines = [
-      "backup: \(summary.backup.path) (\(metadata.deviceName ?? "unknown device"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"))"
+      "backup: \(ArgumentSpelling.shown(path: summary.backup.path)) (\(metadata.deviceName ?? "unknown device"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"))"
     ]
     let copied = rebuild.files.filter { $0.status == .copied || $0.status == .sizeMismatch }
     lines.append("rebuilt: \(copied.count) of \(rebuild.files.count) Ditto files into \(output)")

@@ -43,7 +43,7 @@ package struct CommandOutput {
   /// `value` as the run writes a JSON object on standard output: every argument reached through
   /// a stand-in named as typed (``ArgumentSpelling``), then `style`, then a line break.
   static func json(_ value: JSONValue, _ style: JSONValue.Style = .indented) -> String {
-    value.mappingStrings(ArgumentSpelling.shown).rendered(style) + "\n"
+    value.mappingStrings(ArgumentSpelling.shown(path:)).rendered(style) + "\n"
   }
 
   /// Prints this output: the result (JSON or text, as `isJSON` says) or the stream, then the

@@ -165,8 +165,9 @@ struct ReportOutput: Encodable {
 
   init(
     _ report: MigrationReport, libraryPath: String, steps: [NextStep],
-    naming: ReportRendering.FileNaming = { $0 }
+    naming: @escaping ReportRendering.FileNaming = { $0 }
   ) {
+    let naming = ReportRendering.shown(naming)
     source = report.trigger.rawValue
     outcome = report.outcome.rawValue
     legacyStore = report.store?.relativePath

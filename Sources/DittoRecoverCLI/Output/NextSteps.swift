@@ -60,7 +60,7 @@ enum NextSteps {
     case .ioError(let file, _):
       return [
         .note(
-          "\(file) could not be read (an I/O error): a copy of a locked iPhone's data reads like this; copy it again with the iPhone unlocked, or check the disk it is on"
+          "\(ArgumentSpelling.shown(path: file)) could not be read (an I/O error): a copy of a locked iPhone's data reads like this; copy it again with the iPhone unlocked, or check the disk it is on"
         ),
         again,
       ]
@@ -77,7 +77,7 @@ enum NextSteps {
       if kind == .symbolicLink { return linkedStore(file, invocation: invocation) }
       return [
         .note(
-          "\(file) is a \(kind.humanName), not the store: copy the real Ditto.sqlite (and its Ditto.sqlite-wal) from the device or backup to that path, then run the same command again"
+          "\(ArgumentSpelling.shown(path: file)) is a \(kind.humanName), not the store: copy the real Ditto.sqlite (and its Ditto.sqlite-wal) from the device or backup to that path, then run the same command again"
         )
       ]
     case .linkedFolder(let file):
@@ -95,7 +95,7 @@ enum NextSteps {
     guard let target = resolvedTarget(link) else {
       return [
         .note(
-          "\(link) is a link to nothing that exists: copy the real Ditto.sqlite (and its -wal) to that path"
+          "\(ArgumentSpelling.shown(path: link)) is a link to nothing that exists: copy the real Ditto.sqlite (and its -wal) to that path"
         )
       ]
     }
@@ -117,7 +117,7 @@ enum NextSteps {
     }
     return [
       .note(
-        "\(link) is a link: ditto-recover never follows links inside a container. Copy what it points to\(wal == nil ? "" : " with its -wal (every row not yet checkpointed is there)"), then read the copy:"
+        "\(ArgumentSpelling.shown(path: link)) is a link: ditto-recover never follows links inside a container. Copy what it points to\(wal == nil ? "" : " with its -wal (every row not yet checkpointed is there)"), then read the copy:"
       ),
       .command(line: line, label: wal == nil ? "the store" : "the store and its -wal, as one set"),
       .command(recover, label: "reads the copy, merges into the library"),
@@ -130,7 +130,7 @@ enum NextSteps {
     guard let container = value(of: "--container", in: invocation) else {
       return [
         .note(
-          "\(file) is a link to a folder: ditto-recover never follows links. Put a real copy of the folder in its place"
+          "\(ArgumentSpelling.shown(path: file)) is a link to a folder: ditto-recover never follows links. Put a real copy of the folder in its place"
         )
       ]
     }
@@ -142,7 +142,7 @@ enum NextSteps {
     }
     return [
       .note(
-        "\(file) is a link to a folder: ditto-recover never follows links inside a container. Copy the container with its links resolved, then use the copy:"
+        "\(ArgumentSpelling.shown(path: file)) is a link to a folder: ditto-recover never follows links inside a container. Copy the container with its links resolved, then use the copy:"
       ),
       .command(["cp", "-RL", container, copy], label: "a copy with real folders"),
       .command(rerun, label: "the same command on the copy"),
@@ -227,11 +227,11 @@ enum NextSteps {
     var info = stat()
     guard lstat(file, &info) == 0 else {
       return
-        "\(file) cannot be read by \(runner) (uid \(geteuid())): a folder on the way may not be searchable"
+        "\(ArgumentSpelling.shown(path: file)) cannot be read by \(runner) (uid \(geteuid())): a folder on the way may not be searchable"
     }
     let mode = String(info.st_mode & 0o7777, radix: 8)
     return
-      "\(file) belongs to \(userName(info.st_uid)) (mode 0\(mode)) and cannot be read by \(runner) (uid \(geteuid()))"
+      "\(ArgumentSpelling.shown(path: file)) belongs to \(userName(info.st_uid)) (mode 0\(mode)) and cannot be read by \(runner) (uid \(geteuid()))"
   }
 
   private static func userName(_ uid: uid_t) -> String {

@@ -4,12 +4,19 @@ import LegacyMigration
 
 /// The JSON and text forms of a migration report (the `migrate` and `recover` contracts).
 ///
-/// Every file the report names goes through `naming` (a path value in, how it is shown out): as
-/// read by default; for files read in a folder built before it was given its name
-/// (`backup recover --out`), under that name (``StagedOutput/final(_:)``).
+/// Every file the report names goes through `naming` (a path value in, where the user finds it
+/// out): as read by default; for files read in a folder built before it was given its name
+/// (`backup recover --out`), under that name (``StagedOutput/final(_:)``). A command's words take
+/// that path; a sentence or a JSON string shows it as typed (``shown(_:)``).
 enum ReportRendering {
-  /// How a path the report holds is shown.
+  /// Where the user finds a file the report holds.
   typealias FileNaming = (String) -> String
+
+  /// How a sentence or a JSON string shows a file `naming` places: as the user typed it
+  /// (``ArgumentSpelling/shown(path:)``). A command's words take the path itself.
+  static func shown(_ naming: @escaping FileNaming) -> FileNaming {
+    { ArgumentSpelling.shown(path: naming($0)) }
+  }
 
   /// `{"attempted": true, "source": …, "outcome": …, "legacyStore": …, "legacyBytes": N, "categories": N,
   /// "dittos": N, "insertedCategories": N, "inserted": N, "skipped": N, "flagSet": bool, "error": …}`,
@@ -17,7 +24,7 @@ enum ReportRendering {
   /// `reason` and `advice` when a failure said nothing about the data (nothing was counted).
   static func value(
     _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
-    salvageWouldGive: SalvageEstimate? = nil, naming: FileNaming = { $0 }
+    salvageWouldGive: SalvageEstimate? = nil, naming: @escaping FileNaming = { $0 }
   ) -> ReportOutput {
     let steps =
       advice(report, running: running, naming: naming)
@@ -71,7 +78,8 @@ enum ReportRendering {
   /// For each store the attempt did not import that holds dittos the imported store lacks: the
   /// command that imports it (the same merge; duplicates skipped), runnable as printed.
   static func otherStoreSteps(
-    _ report: MigrationReport, libraryPath: String, naming: FileNaming = { $0 }
+    _ report: MigrationReport, libraryPath: String,
+    naming: @escaping FileNaming = { $0 }
   ) -> [NextStep] {
     report.otherStores.filter { !$0.imported && ($0.missing ?? 1) > 0 }.map {
       .command(
@@ -119,7 +127,8 @@ enum ReportRendering {
   /// What to do about the failure that made the attempt count for nothing: the lines of
   /// ``NextSteps`` for the store's error, else the first path not opened, else the defaults.
   static func advice(
-    _ report: MigrationReport, running: RunningCommand, naming: FileNaming = { $0 }
+    _ report: MigrationReport, running: RunningCommand,
+    naming: @escaping FileNaming = { $0 }
   ) -> [NextStep] {
     let invocation = running.words
     if let error = report.destinationError {
@@ -181,7 +190,7 @@ enum ReportRendering {
   /// a folder, a FIFO, a socket, a folder it may not search): the user should know it is there.
   static func printWarnings(_ report: MigrationReport, to context: ToolContext) {
     for skipped in report.skipped {
-      context.diagnose("warning: not opened: \(skipped.error.description)")
+      context.diagnose("warning: not opened: \(ArgumentSpelling.described(skipped.error))")
     }
   }
 
@@ -189,11 +198,11 @@ enum ReportRendering {
   /// nothing would be imported (never "0 dittos will be imported" for a store that could not be read).
   static func previewLine(_ report: MigrationReport) -> String {
     if report.counts.dittosRead > 0 {
-      guard report.outcome == .foundUnreadable, let error = report.errorDescription else {
+      guard report.outcome == .foundUnreadable, let failure = report.failure else {
         return report.previewMessage
       }
       return report.previewMessage
-        + " Not everything could be read (\(error)): these are the dittos that could."
+        + " Not everything could be read (\(failure.described(naming: ArgumentSpelling.shown(path:)))): these are the dittos that could."
     }
     switch report.outcome {
     case .foundUnreadable:
@@ -218,20 +227,20 @@ enum ReportRendering {
   ///   - salvageWouldGive: what salvage would rebuild, said before the completion flag.
   static func text(
     _ report: MigrationReport, libraryPath: String, running: RunningCommand = .none,
-    naming: FileNaming = { $0 }, container: String? = nil,
+    naming: @escaping FileNaming = { $0 }, container: String? = nil,
     salvageWouldGive: SalvageEstimate? = nil
   ) -> String {
     var lines: [String] = []
     /// Adds `line`; after the first one, the folder read.
     func add(_ line: String) {
       lines.append(line)
-      if lines.count == 1, let container { lines.append("container: \(container)") }
+      if lines.count == 1, let container { lines.append("container: \(shown(naming)(container))") }
     }
     if report.isDryRun {
       add(previewLine(report))
       if let warning = report.libraryWarning {
         add(
-          "warning: the library cannot be read (\(warning.description)): this preview is as against an empty library"
+          "warning: the library cannot be read (\(ArgumentSpelling.described(warning))): this preview is as against an empty library"
         )
       }
     } else if report.trigger == .manual {
@@ -258,7 +267,7 @@ enum ReportRendering {
       )
     }
     if let failure = report.failure {
-      add("error: \(failure.described(naming: naming))")
+      add("error: \(failure.described(naming: shown(naming)))")
     }
     let counts = report.counts
     if report.outcome == .foundUnreadable, counts.dittosRead == 0 {
@@ -272,7 +281,7 @@ enum ReportRendering {
       add(
         "\(verb): \(plural(counts.insertedCategories, "new category", "new categories")), \(plural(counts.inserted, "new ditto")) (skipped \(plural(counts.skipped, "duplicate")))"
       )
-      add("library: \(libraryPath)")
+      add("library: \(shown(naming)(libraryPath))")
       if report.libraryFacts?.hasCloudKitTables == true, counts.inserted > 0, !report.isDryRun {
         add(
           "iCloud: this library has iCloud sync tables; if sync is on, Ditto uploads the new dittos the next time it syncs (their persistent history was written)"
@@ -296,7 +305,7 @@ enum ReportRendering {
     add("completion flag: \(report.settled ? "set" : "not set")")
     // The defaults file holds the flags too: its error is said once.
     if let flagError = report.flagError, flagError.store != report.defaultsError?.file {
-      add("flag error: \(naming(flagError.store)): \(flagError.reason)")
+      add("flag error: \(shown(naming)(flagError.store)): \(flagError.reason)")
     }
     if let reason = report.transientReason {
       let counted =

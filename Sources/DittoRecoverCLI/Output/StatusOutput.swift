@@ -63,7 +63,7 @@ struct StatusOutput: Encodable {
     case .success(let isComplete): flagSet = isComplete
     case .failure(let error):
       flagSet = false
-      flagError = error.description
+      flagError = ArgumentSpelling.described(error)
     }
     candidates = survey.stores.map { Candidate($0, chosen: survey.chosen) }
     otherStores = survey.otherReadableStores.map(OtherStore.init)
@@ -81,7 +81,9 @@ struct StatusOutput: Encodable {
       StatusRendering.otherStoreSteps(survey, libraryPath: target.libraryPath)
       + StatusRendering.neverCommittedSteps(survey, target: target)
     next = steps.isEmpty ? nil : steps.commands
-    if case .failed(let error) = survey.defaults { defaultsError = error.description }
+    if case .failed(let error) = survey.defaults {
+      defaultsError = ArgumentSpelling.described(error)
+    }
   }
 
   /// `categories`, `dittos` (null when not read), `error`, `errorCode`, `transient`.
@@ -98,7 +100,7 @@ struct StatusOutput: Encodable {
         self.categories = categories
         self.dittos = dittos
       case .failed(let error):
-        self.error = error.description
+        self.error = ArgumentSpelling.described(error)
         errorCode = error.code
         transient = error.isTransient
       case nil: break
@@ -201,7 +203,7 @@ struct SkippedOutput: Encodable {
     path = skipped.relativePath
     root = skipped.root.rawValue
     reason = skipped.reason
-    error = skipped.error.description
+    error = ArgumentSpelling.described(skipped.error)
     errorCode = skipped.error.code
   }
 }
@@ -230,7 +232,7 @@ struct LibraryOutput: Encodable {
     profiles = status.summary?.profiles
     writeRefusal = status.summary?.writeRefusal
     if let error = status.error, error.kind != .noLibrary {
-      self.error = error.description
+      self.error = ArgumentSpelling.described(error)
       errorCode = error.code
     }
   }
@@ -256,7 +258,10 @@ struct SourceOutput: Encodable {
 
 extension SourceOutput {
   /// A source an attempt read, its file named by `naming`.
-  init(_ source: LegacySourceReport, naming: ReportRendering.FileNaming = { $0 }) {
+  init(
+    _ source: LegacySourceReport, naming: @escaping ReportRendering.FileNaming = { $0 }
+  ) {
+    let naming = ReportRendering.shown(naming)
     self.init(
       kind: source.kind.rawValue, path: naming(source.path), categories: source.categories,
       dittos: source.dittos, error: source.failure?.described(naming: naming))
@@ -288,7 +293,7 @@ extension SourceOutput {
       sources.append(
         SourceOutput(
           kind: LegacySourceReport.Kind.defaults.rawValue, path: defaultsPath, categories: nil,
-          dittos: nil, error: error.description))
+          dittos: nil, error: ArgumentSpelling.described(error)))
     }
     return sources
   }

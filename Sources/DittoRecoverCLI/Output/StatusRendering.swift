@@ -100,14 +100,14 @@ enum StatusRendering {
     if let error = survey.decidingReadError
       ?? survey.leftBehindError(importing: preview.sources)
     {
-      return "recoverable: nothing readable (\(error.description))"
+      return "recoverable: nothing readable (\(ArgumentSpelling.described(error)))"
     }
     if let store = survey.storeToImport {
       return
         "recoverable: nothing (\(store.candidate.relativePath) was read in full and holds no ditto)"
     }
     if case .failed(let error) = survey.defaults {
-      return "recoverable: nothing readable (\(error.description))"
+      return "recoverable: nothing readable (\(ArgumentSpelling.described(error)))"
     }
     return "recoverable: nothing (no legacy file in any probed place)"
   }
@@ -173,28 +173,29 @@ extension StatusRendering {
     var flagError: String?
     switch flag {
     case .success(let isComplete): flagSet = isComplete
-    case .failure(let error): flagError = error.description
+    case .failure(let error): flagError = ArgumentSpelling.described(error)
     }
     var first = headline(survey)
     if !survey.hasRecoverableLegacyData, let best = nearbyCopies.first {
       // Never "nothing" while a copy one folder away holds the dittos.
       first =
-        "recoverable: nothing in this folder; a copy of it nearby holds legacy data (\(plural(best.dittos, "ditto")) readable): \(best.path)"
+        "recoverable: nothing in this folder; a copy of it nearby holds legacy data (\(plural(best.dittos, "ditto")) readable): \(ArgumentSpelling.shown(path: best.path))"
     } else if !survey.hasRecoverableLegacyData, let space = nearby?.space, !space.isExhaustive {
       // Never "nothing" about places that were not looked into.
       first =
         "recoverable: nothing in this folder; unknown nearby: \(ContainerPreflight.notOpenedList(space)) could not be searched"
     }
-    var lines = [first, "container: \(target.layout.container)"]
+    var lines = [first, "container: \(ArgumentSpelling.shown(path: target.layout.container))"]
     for copy in nearbyCopies {
       lines.append(
-        "\(copy.kind == "store" ? "store file" : "copy") nearby (\(copy.relation)): \(copy.path): \(plural(copy.dittos, "ditto")) \(copy.kind == "store" ? "it would give" : "readable")\(copy.missingHere.map { ", \($0) of them not in this folder" } ?? "")"
+        "\(copy.kind == "store" ? "store file" : "copy") nearby (\(copy.relation)): \(ArgumentSpelling.shown(path: copy.path)): \(plural(copy.dittos, "ditto")) \(copy.kind == "store" ? "it would give" : "readable")\(copy.missingHere.map { ", \($0) of them not in this folder" } ?? "")"
       )
     }
     if let space = nearby?.space {
       lines.append("nearby: \(space.sentence)")
       for place in space.notOpened.prefix(10) {
-        lines.append("not opened nearby: \(place.path): \(place.reason)")
+        lines.append(
+          "not opened nearby: \(ArgumentSpelling.shown(path: place.path)): \(place.reason)")
       }
       if space.notOpened.count > 10 {
         lines.append("not opened nearby: \(space.notOpened.count - 10) more")
@@ -225,7 +226,7 @@ extension StatusRendering {
     }
     for skipped in survey.skipped {
       lines.append(
-        "not opened [\(skipped.root.rawValue)] \(skipped.relativePath): \(skipped.error.description)"
+        "not opened [\(skipped.root.rawValue)] \(skipped.relativePath): \(ArgumentSpelling.described(skipped.error))"
       )
     }
     if let reason = survey.transientReason {
@@ -259,7 +260,7 @@ extension StatusRendering {
         )
       }
     case .failed(let error):
-      lines.append("App Group defaults unreadable: \(error.description)")
+      lines.append("App Group defaults unreadable: \(ArgumentSpelling.described(error))")
     }
     lines.append(library.line)
     lines += otherStoreSteps(survey, libraryPath: target.libraryPath).lines

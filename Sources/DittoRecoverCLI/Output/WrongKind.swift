@@ -8,22 +8,22 @@ enum WrongKind {
     switch kind {
     case .container, .xcappdata:
       return InputError(
-        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        "\(ArgumentSpelling.shown(path: path)) is \(kind.description), not a Finder/iTunes backup",
         next: [.command(.status(container: path))])
     case .ditto2Store:
       return InputError(
-        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        "\(ArgumentSpelling.shown(path: path)) is \(kind.description), not a Finder/iTunes backup",
         next: [
           .export(
             .export(legacy: path, format: "csv"), into: "dittos.csv")
         ])
     case .recoveryFile:
       return InputError(
-        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        "\(ArgumentSpelling.shown(path: path)) is \(kind.description), not a Finder/iTunes backup",
         next: [.command(.status(from: path))])
     case .ditto3Library:
       return InputError(
-        "\(path) is \(kind.description), not a Finder/iTunes backup",
+        "\(ArgumentSpelling.shown(path: path)) is \(kind.description), not a Finder/iTunes backup",
         next: [
           .export(
             .export(library: path, format: "csv"), into: "dittos.csv")
@@ -37,7 +37,8 @@ enum WrongKind {
   /// recognise (it is probed as it is).
   static func forContainer(_ path: String) -> InputError? {
     let kind = InputKind.of(path)
-    let what = "--container \(path) is \(kind.description), not a copied App Group container"
+    let what =
+      "--container \(ArgumentSpelling.shown(path: path)) is \(kind.description), not a copied App Group container"
     switch kind {
     case .backup:
       return InputError(
@@ -72,7 +73,7 @@ enum WrongKind {
   static func forLegacy(_ path: String, format: String) -> DataError? {
     guard InputKind.of(path) == .ditto3Library else { return nil }
     return DataError(
-      "--legacy \(path) is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store",
+      "--legacy \(ArgumentSpelling.shown(path: path)) is a Ditto 3.x library (Ditto.store), not a Ditto 2.x store",
       next: [.command(.export(library: path, format: format))])
   }
 
@@ -81,7 +82,7 @@ enum WrongKind {
     let kind = InputKind.of(path)
     guard kind == .ditto2Store || kind == .recoveryFile else { return nil }
     return DataError(
-      "--library \(path) is \(kind.description), not the Ditto 3.x library",
+      "--library \(ArgumentSpelling.shown(path: path)) is \(kind.description), not the Ditto 3.x library",
       next: [.command(.export(legacy: path, format: format))])
   }
 }

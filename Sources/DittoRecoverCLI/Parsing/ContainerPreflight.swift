@@ -21,7 +21,7 @@ struct ContainerPreflight {
   func validate(_ context: ToolContext) throws(InputError) {
     if let ambiguity = options.ambiguity {
       throw InputError(
-        "\(ambiguity.option.synopsisName) \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be it (\(ambiguity.choices.joined(separator: ", "))): give the one to read",
+        "\(ambiguity.option.synopsisName) \(ArgumentSpelling.shown(path: ambiguity.given)) holds \(ambiguity.choices.count) folders that could be it (\(ambiguity.choices.joined(separator: ", "))): give the one to read",
         next: ambiguity.steps)
     }
     for (what, resolution) in [
@@ -30,11 +30,12 @@ struct ContainerPreflight {
       switch resolution {
       case .appData(let bundle, let appData):
         context.diagnose(
-          "note: \(bundle) is an Xcode app-data bundle: reading its AppData folder as the \(what), \(appData)\(what == "container" ? " (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)" : "")"
+          "note: \(ArgumentSpelling.shown(path: bundle)) is an Xcode app-data bundle: reading its AppData folder as the \(what), \(ArgumentSpelling.shown(path: appData))\(what == "container" ? " (the app's own data; Ditto's App Group container, where 2.x kept Ditto.sqlite, is not in such a bundle)" : "")"
         )
       case .oneLevelDown(let given, let folder):
         context.diagnose(
-          "note: reading the \(what) \(folder) (the folder \(given) holds it)")
+          "note: reading the \(what) \(ArgumentSpelling.shown(path: folder)) (the folder \(ArgumentSpelling.shown(path: given)) holds it)"
+        )
       case .asGiven, .ambiguous, nil:
         break
       }
@@ -222,7 +223,7 @@ struct ContainerPreflight {
       guard !here.hasRecoverableLegacyData else { return }
       guard space.isExhaustive else {
         throw InputError(
-          "--container \(options.layout.container) holds no legacy data, and the search for copies nearby could not look everywhere (\(space.sentence)): \(Self.notOpenedList(space)); nothing was read or written (no flag): give the folder that holds the copy, or make these readable and run the command again",
+          "--container \(ArgumentSpelling.shown(path: options.layout.container)) holds no legacy data, and the search for copies nearby could not look everywhere (\(space.sentence)): \(Self.notOpenedList(space)); nothing was read or written (no flag): give the folder that holds the copy, or make these readable and run the command again",
           next: [.command(context.invocation, label: "again, once they can be read")])
       }
       context.diagnose("note: no copy nearby holds legacy data: \(space.sentence)")
@@ -236,16 +237,17 @@ struct ContainerPreflight {
     }
     let names = copies.map { copy in
       let missing = copy.missingHere.map { ", \($0) not in this folder" } ?? ""
-      return "\(copy.path) (\(plural(copy.dittos, "ditto"))\(missing))"
+      return
+        "\(ArgumentSpelling.shown(path: copy.path)) (\(plural(copy.dittos, "ditto"))\(missing))"
     }.joined(separator: ", ")
     if !here.hasRecoverableLegacyData {
       throw InputError(
-        "--container \(options.layout.container) holds no legacy data, but \(copies.count == 1 ? "a copy of it nearby does" : "\(copies.count) copies of it nearby do"): \(names); nothing was read or written: run the command on the copy",
+        "--container \(ArgumentSpelling.shown(path: options.layout.container)) holds no legacy data, but \(copies.count == 1 ? "a copy of it nearby does" : "\(copies.count) copies of it nearby do"): \(names); nothing was read or written: run the command on the copy",
         next: steps)
     }
     if stopsWhenFewer {
       throw InputError(
-        "--container \(options.layout.container) holds \(plural(here.preview(for: .manual).dittos, "ditto")), and \(copies.count == 1 ? "a copy of it nearby holds dittos" : "copies of it nearby hold dittos") it does not: \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
+        "--container \(ArgumentSpelling.shown(path: options.layout.container)) holds \(plural(here.preview(for: .manual).dittos, "ditto")), and \(copies.count == 1 ? "a copy of it nearby holds dittos" : "copies of it nearby hold dittos") it does not: \(names); nothing was written (no flag): run the command on the copy, or on this folder on purpose with 'recover'",
         next: steps)
     }
     context.diagnose(
@@ -255,7 +257,9 @@ struct ContainerPreflight {
 
   /// The places a search could not open, one phrase each (the first 10, then a count).
   static func notOpenedList(_ space: NearbyCopies.Space) -> String {
-    var parts = space.notOpened.prefix(10).map { "\($0.path) (\($0.reason))" }
+    var parts = space.notOpened.prefix(10).map {
+      "\(ArgumentSpelling.shown(path: $0.path)) (\($0.reason))"
+    }
     if space.notOpened.count > 10 { parts.append("\(space.notOpened.count - 10) more") }
     if !space.complete { parts.append("the rest of the space, past the search's limit") }
     return parts.joined(separator: ", ")

@@ -458,7 +458,7 @@ struct NearbyCopies {
         case .notACoreDataStore, .notADittoStore, .ditto3Library: return .notALegacyStore
         case .permissionDenied, .busy, .ioError, .unreadable, .noSpaceForSnapshot, .changing,
           .notFound, .notARegularFile, .linkedFolder:
-          return .notRead(error.description)
+          return .notRead(ArgumentSpelling.described(error))
         case .notADatabase, .damaged: break  // salvage decides
         }
       }
