@@ -1,4 +1,5 @@
 import Foundation
+import LegacyStore
 import LibraryMerge
 import SafeFiles
 
@@ -16,6 +17,9 @@ package enum ArgumentSpelling {
     package let standIn: String
     /// The argument as typed.
     package let bytes: [UInt8]
+    /// What the argument names, when the stand-in is a link this run made to it (a folder, a
+    /// FIFO, a device): an error about the link is about that. Nil for any other stand-in.
+    package var linked: FileKind? = nil
     /// The argument as shown in a sentence (`\xNN` for each byte that is not UTF-8).
     package var shown: String { PrintablePath.escape(bytes) }
   }
@@ -47,7 +51,7 @@ package enum ArgumentSpelling {
 
   /// `error`'s words, each file it names shown as typed (``shown(path:)``).
   package static func described(_ error: any Error) -> String {
-    switch error {
+    switch aboutWhatWasTyped(error) {
     case let error as any NamingFiles: error.described(naming: shown(path:))
     case let error as DestinationError: shown(path: error.file) + ": " + error.reason
     case let error as SourceReadFailure: described(error.error)
@@ -59,6 +63,23 @@ package enum ArgumentSpelling {
       }
     default: "\(error)"
     }
+  }
+
+  /// `error` about what the user named, when it is about a link this run made to it: a folder
+  /// named with bytes that are not UTF-8, given where a file is expected, is "a directory" as any
+  /// other folder is, never "a symbolic link" (the user gave no link).
+  private static func aboutWhatWasTyped(_ error: any Error) -> any Error {
+    func linked(_ path: String) -> FileKind? {
+      current.first { $0.standIn == path }?.linked
+    }
+    switch error {
+    case LegacyStoreError.notARegularFile(let file, .symbolicLink):
+      if let kind = linked(file) { return LegacyStoreError.notARegularFile(file: file, kind: kind) }
+    case SafeFileError.notARegularFile(let path, .symbolicLink):
+      if let kind = linked(path) { return SafeFileError.notARegularFile(path: path, kind: kind) }
+    default: break
+    }
+    return error
   }
 
   /// `word` quoted for a POSIX shell with bash's `$'…'` for each stand-in in it (the user's

@@ -67,6 +67,8 @@ package final class RawArguments {
   package init(argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
     var decoded: [String] = []
     var links: [(String, String, [UInt8])] = []
+    /// What each link made for a name that is not UTF-8 leads to (a folder, a FIFO, a device).
+    var linkedKinds: [String: FileKind] = [:]
     var folder: PrivateDirectory?
     var refusal: OutputError?
     var outputs: [RawNamedOutput] = []
@@ -91,6 +93,8 @@ package final class RawArguments {
         continue
       }
       let name = bytes.lastIndex(of: 0x2F).map { Array(bytes[($0 + 1)...]) } ?? bytes
+      // What the name names, when its own bytes are not UTF-8 (the stand-in is then a link to it).
+      var typed: mode_t?
       if UserPath.validUTF8(name) == nil {
         let shown = PrintablePath.escape(bytes)
         let words = decoded.filter { !$0.hasPrefix("-") }
@@ -143,6 +147,7 @@ package final class RawArguments {
           continue
         }
         let type = Self.fileType(bytes)
+        typed = type
         if type == nil {
           decoded.append(shown)  // reported as missing, by its bytes (never as a link to nothing)
           continue
@@ -168,6 +173,7 @@ package final class RawArguments {
           bytes, number: links.count, in: try privateFolder())
         decoded.append(link)
         links.append((link, shown, bytes))
+        if let typed { linkedKinds[link] = FileKind(mode: UInt32(typed)) }
         // The folder part alone too: a name made beside the argument (`out-2.dittorecovery`) is
         // shown in the user's folder, never in this run's private one.
         if let slash = bytes.lastIndex(of: 0x2F),
@@ -183,7 +189,10 @@ package final class RawArguments {
       }
     }
     // From here on every stand-in is named as typed (the refusal below quotes one).
-    ArgumentSpelling.use(links.map { ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2) })
+    ArgumentSpelling.use(
+      links.map {
+        ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2, linked: linkedKinds[$0.0])
+      })
     if let taken, refusal == nil, let folder {
       // The same command, to the first name nothing has (`-2` before the extension), staged as
       // this one is: pasted, it runs.
@@ -192,7 +201,10 @@ package final class RawArguments {
         free, number: links.count, in: folder.path, currentFolder: Self.currentDirectoryBytes())
       {
         links.append((next.standIn, PrintablePath.escape(free), free))
-        ArgumentSpelling.use(links.map { ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2) })
+        ArgumentSpelling.use(
+          links.map {
+            ArgumentSpelling.Alias(standIn: $0.0, bytes: $0.2, linked: linkedKinds[$0.0])
+          })
         var again = ["ditto-recover"] + decoded
         again[taken.index + 1] = next.standIn
         refusal = .exists(

@@ -9,13 +9,14 @@ import Telemetry
 /// no log line at notice level, no telemetry tag. Stores are read on private snapshots, to their
 /// end, and counted; nothing of their content is kept.
 package struct LegacySurvey: Sendable {
-  /// What the container of `layout` holds, read at `depth` with nothing logged: a survey with no
-  /// migrator (no destination, no flag store), for a tool that only looks (copies found nearby).
+  /// What the container of `layout` holds, read at `depth`: a survey with no migrator (no
+  /// destination, no flag store), for a tool that only looks (copies found nearby, a backup's
+  /// rebuilt files). Its inventory goes to `logger` (nowhere by default).
   package static func of(
     _ layout: ContainerLayout, defaults: (any LegacyDefaultsSource)?,
-    depth: Depth = .contentsAndSalvage
+    depth: Depth = .contentsAndSalvage, logger: EngineLogger = .disabled
   ) -> LegacySurvey {
-    LegacySourceGathering(logger: .disabled).survey(
+    LegacySourceGathering(logger: logger).survey(
       layout, defaults: defaults, depth: depth, keeping: .none
     ).survey
   }

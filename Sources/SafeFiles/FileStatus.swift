@@ -8,7 +8,8 @@
 package enum FileKind: String, Sendable, Equatable {
   case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
 
-  init(mode: UInt32) {
+  /// The kind of an `st_mode` value.
+  package init(mode: UInt32) {
     switch mode & UInt32(S_IFMT) {
     case UInt32(S_IFREG): self = .regular
     case UInt32(S_IFDIR): self = .directory

@@ -134,6 +134,39 @@ import Testing
     }
   }
 
+  /// A folder or a FIFO named with bytes that are not valid UTF-8, given where a file is
+  /// expected, is called what it is ("is a directory", "is a FIFO", exit 65), as one with a UTF-8
+  /// name is: never "a symbolic link" (the link is this run's, the user gave none), and the FIFO
+  /// is never opened (the run ends).
+  @Test func aFolderOrAFIFOGivenAsAFileIsCalledWhatItIs() throws {
+    let folder = try TemporaryDirectory("non-utf8-not-a-file")
+    var generator = SeededGenerator(seed: FamilySeed.base(0x0D85))
+    for member in 0..<4 {
+      let (name, path) = Self.newName(in: folder.path, using: &generator, extension: "")
+      let isFolder = member % 2 == 0
+      let made = (path + [0]).withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) {
+          isFolder ? mkdir($0.baseAddress!, 0o755) : mkfifo($0.baseAddress!, 0o644)
+        }
+      }
+      try #require(made == 0, "member \(member): \(errno)")
+      let word = Self.shellWord(member < 2 ? name : path)
+      let kind = isFolder ? "is a directory" : "is a FIFO"
+      for command in [
+        "export --legacy \(word)", "salvage \(word)", "status --from \(word)", "inspect \(word)",
+        "--json salvage \(word)",
+      ] {
+        let run = try ToolRun.pasted("ditto-recover \(command)", in: folder.path)
+        #expect(run.exitCode == 65, "member \(member): \(command): \(run.standardError)")
+        #expect(run.standardError.contains(kind), "member \(member): \(run.standardError)")
+        #expect(
+          run.standardError.contains(PrintablePath.escape(name)),
+          "member \(member): \(run.standardError)")
+        #expect(!(run.standardOutput + run.standardError).contains("symbolic link"))
+      }
+    }
+  }
+
   /// A library named with bytes that are not valid UTF-8 (relative or absolute; with its `-wal`,
   /// or checkpointed without one) is read and written like any: `status` and `--dry-run` read it
   /// and leave every byte; `recover` imports into it, once (again: nothing new); nothing else is

@@ -28,6 +28,7 @@ import Testing
     ["import", "--library", "L", "--csv", "X"], ["recover", "--container", "C", "--library", "L"],
     ["extract", "--container", "C", "--out", "R"], ["extract", "--container", "C", "--out", "R"],
     ["status", "--from", "R"], ["backup", "recover", "B", "--out", "D"],
+    ["backup", "extract", "B", "--out", "E"],
   ]
 
   @Test(arguments: 0..<2) func noPrivatePathIsEverPrinted(member: Int) throws {
@@ -55,6 +56,7 @@ import Testing
       ("F", "c/Ditto.sqlite", ".sqlite"), ("J", "g/x", ".sqlite"), ("L", "c/Ditto.store", ".store"),
       ("C", "c", ""), ("G", "g", ""), ("B", "b", ""), ("O", "o", ""), ("X", nil, ".csv"),
       ("M", nil, ".sqlite"), ("R", nil, ".dittorecovery"), ("D", nil, ""),
+      ("E", nil, ".dittorecovery"),
     ] as [(String, String?, String)] {
       var name = NonUTF8NameFamilyTests.name(using: &generator, extension: ext)
       while taken.contains(name) { name += [0xFF] }
@@ -79,7 +81,12 @@ import Testing
           + command.map { words[$0] ?? shellQuoted($0) }.joined(separator: " ")
         let run = try ToolRun.pasted(line, in: folder.path)
         let printed = run.standardOutput + run.standardError
-        for privatePath in ["ditto-recover-args-", "/.ditto-new-", "/.ditto-recovery-"] {
+        // This run's stand-ins, a library's second names, a file or folder being built, a
+        // backup's files rebuilt in private (gone when the run ends).
+        for privatePath in [
+          "ditto-recover-args-", "/.ditto-new-", "/.ditto-recovery-", "/ditto-extract-",
+          "/ditto-list-",
+        ] {
           #expect(
             !printed.contains(privatePath),
             "member \(member): \(mode)\(command.joined(separator: " ")) prints \(privatePath): \(printed)"

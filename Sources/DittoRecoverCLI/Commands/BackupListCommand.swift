@@ -42,7 +42,8 @@ struct BackupListCommand: Command {
     var next: [NextStep] = []
     if !locked.isEmpty {
       next = NextSteps.encryptedBackup(invocation: context.invocation)
-      let names = locked.map(\.backup.path).joined(separator: ", ")
+      let names = locked.map { ArgumentSpelling.shown(path: $0.backup.path) }.joined(
+        separator: ", ")
       next.insert(
         .note(
           "\(plural(locked.count, "backup is", "backups are")) encrypted and listed without their files: \(names)"
@@ -55,22 +56,12 @@ struct BackupListCommand: Command {
           .backupExtract(newest.backup.path),
           label: "the older backup on purpose, if the newer one cannot be opened"))
     }
-    let surveys = summaries.map { Self.survey($0, context: context) }
-    let backups = zip(summaries, surveys).map { summary, survey in
-      BackupRendering.listOutput(
-        summary,
-        recoverable: survey.map(StatusRendering.Recoverable.init))
-    }
-    let output = BackupListOutput(
-      backups: backups, newestWithDittoStore: newest?.backup.path,
-      newestDependsOn: undecided.map(\.backup.path),
-      next: next.commands.isEmpty ? nil : next.commands,
-      notes: next.notes.isEmpty ? nil : next.notes)
-    let text = BackupRendering.listText(summaries, newest: newest, undecided: undecided) { index in
-      surveys[index].map(StatusRendering.headline)
-    }
+    let view = BackupListView(
+      summaries: summaries, surveys: summaries.map { Self.survey($0, context: context) },
+      newest: newest, undecided: undecided, next: next)
     return .result(
-      output, text: text, exitCode: failed.isEmpty ? .success : .dataError, trailer: next.lines)
+      view.value, text: view.text, exitCode: failed.isEmpty ? .success : .dataError,
+      trailer: next.lines)
   }
 
   /// What the engine's survey finds in a backup's Ditto files, rebuilt into a private folder (nil
@@ -89,9 +80,8 @@ struct BackupListCommand: Command {
     let rebuild = BackupRebuilder(backup: summary.backup, output: scratch.path).rebuild(
       listing, contents: summary.contentReader)
     let layout = ContainerLayout(container: rebuild.container, home: rebuild.home)
-    let migrator = LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
-      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
-    return migrator.surveyBlocking(.contentsAndSalvage)
+    return LegacySurvey.of(
+      layout, defaults: AppGroupDefaults(path: layout.defaultsPath), depth: .contentsAndSalvage,
+      logger: context.logger)
   }
 }

@@ -173,10 +173,8 @@ struct BackupRecoverCommand: Command {
   private func madeBeforeDitto3(
     _ chosen: BackupSummary, layout: ContainerLayout, output: String, context: ToolContext
   ) -> LibraryFailure {
-    let survey = LegacyDataMigrator(
-      layout: layout, destination: DittoStoreDestination(path: layout.defaultLibraryPath),
-      defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger
-    ).surveyBlocking()
+    let survey = LegacySurvey.of(
+      layout, defaults: AppGroupDefaults(path: layout.defaultsPath), logger: context.logger)
     let preview = survey.preview(for: .manual)
     let explanation =
       "\(ArgumentSpelling.shown(path: chosen.backup.path)) holds no Ditto 3.x library (Ditto.store): the backup was made before Ditto 3.0, so there is nothing in it to recover into (ditto-recover never creates a library). Its Ditto files are rebuilt in \(ArgumentSpelling.shown(path: output)); \(StatusRendering.headline(survey))"

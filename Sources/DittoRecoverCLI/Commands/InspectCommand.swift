@@ -1,6 +1,4 @@
-import Exchange
 import LegacyStore
-import RecoveryFile
 
 /// `ditto-recover inspect FILE`: any Core Data SQLite store, described through the snapshot.
 struct InspectCommand: Command {
@@ -28,44 +26,7 @@ struct InspectCommand: Command {
     guard store.hasPrimaryKeyTable else {
       throw LegacyStoreError.notACoreDataStore(file: file, missing: ["Z_PRIMARYKEY"])
     }
-    var entities: [(entity: CoreDataEntity, rows: Int?)] = []
-    for entity in store.entities { entities.append((entity, try store.rowCount(of: entity))) }
-    var recovery: RecoveryFileInfo?
-    var recoveryError: String?
-    do {
-      recovery = try RecoveryFileInfo.read(from: store.database, file: file)
-    } catch {
-      recoveryError = ArgumentSpelling.described(error)
-    }
-    let output = InspectOutput(
-      entities: entities.map {
-        InspectOutput.Entity(
-          name: $0.entity.name, ent: $0.entity.number, table: $0.entity.table, rows: $0.rows,
-          super: $0.entity.superNumber)
-      },
-      storeUUID: store.storeUUID, journal: store.journalMode.rawValue,
-      frameworkVersion: store.frameworkVersion, storeType: store.storeType,
-      hasWAL: store.snapshot.hasWAL, recovery: recovery.map(RecoveryOutput.init),
-      recoveryError: recoveryError)
-    var lines = [
-      "store: \(ArgumentSpelling.shown(path: file))",
-      "uuid: \(store.storeUUID ?? "(none)")",
-      "journal: \(store.journalMode.rawValue)\(store.snapshot.hasWAL ? " (with a -wal, applied)" : "")",
-      "framework version: \(store.frameworkVersion.map(String.init) ?? "(unknown)")",
-      "",
-      pad("ENT", 6) + pad("ENTITY", 32) + pad("TABLE", 32) + "ROWS",
-    ]
-    for (entity, rows) in entities {
-      lines.append(
-        pad(String(entity.number), 6) + pad(entity.name, 32) + pad(entity.table ?? "-", 32)
-          + (rows.map(String.init) ?? "-"))
-    }
-    if let recovery { lines += [""] + RecoveryRendering.lines(recovery) }
-    if let recoveryError { lines += ["", "recovery record unreadable: \(recoveryError)"] }
-    return .result(output, text: lines.joined(separator: "\n") + "\n")
-  }
-
-  private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    let view = try InspectView(store, file: file)
+    return .result(view.value, text: view.text)
   }
 }

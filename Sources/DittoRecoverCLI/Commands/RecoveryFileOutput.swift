@@ -156,7 +156,7 @@ enum RecoveryFileOutput {
     let value = WrittenRecoveryOutput(
       out: out, outcome: report.outcome.rawValue, categories: info.categories,
       dittos: info.dittos, salvaged: info.salvaged,
-      sources: report.sources.map { SourceOutput($0) }, recovery: RecoveryOutput(info),
+      sources: report.sources.map { SourceOutput($0, naming: naming) }, recovery: RecoveryOutput(info),
       error: report.failure?.described(naming: ReportRendering.shown(naming)),
       neverCommittedLeft: left > 0 ? left : nil)
     let lines =

@@ -39,7 +39,7 @@ struct StatusCommand: Command {
     if let ambiguity = target.ambiguity {
       // Nothing is guessed: each folder that could be the container, with the command for it.
       let headline =
-        "recoverable: unknown: \(ambiguity.given) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.joined(separator: ", ")))"
+        "recoverable: unknown: \(ArgumentSpelling.shown(path: ambiguity.given)) holds \(ambiguity.choices.count) folders that could be the \(ambiguity.option.name) (\(ambiguity.choices.map(ArgumentSpelling.shown(path:)).joined(separator: ", ")))"
       // Exit 66, as every other command on the same folder: the answer is "give the one to read".
       return .result(
         AmbiguousFolderOutput(ambiguous: ambiguity.choices, next: ambiguity.steps.commands),

@@ -21,7 +21,7 @@ struct ContainerPreflight {
   func validate(_ context: ToolContext) throws(InputError) {
     if let ambiguity = options.ambiguity {
       throw InputError(
-        "\(ambiguity.option.synopsisName) \(ArgumentSpelling.shown(path: ambiguity.given)) holds \(ambiguity.choices.count) folders that could be it (\(ambiguity.choices.joined(separator: ", "))): give the one to read",
+        "\(ambiguity.option.synopsisName) \(ArgumentSpelling.shown(path: ambiguity.given)) holds \(ambiguity.choices.count) folders that could be it (\(ambiguity.choices.map(ArgumentSpelling.shown(path:)).joined(separator: ", "))): give the one to read",
         next: ambiguity.steps)
     }
     for (what, resolution) in [
