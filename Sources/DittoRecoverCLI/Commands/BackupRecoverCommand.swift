@@ -138,22 +138,26 @@ struct BackupRecoverCommand: Command {
     naming: @escaping ReportRendering.FileNaming, context: ToolContext
   ) throws -> CommandOutput {
     ReportRendering.printWarnings(report, to: context)
-    let value = Combined(
-      ReportRendering.value(report, libraryPath: libraryPath, naming: naming),
-      BackupMember(
-        backup: Combined(
-          BackupIdentity(chosen.backup),
-          BackupRecoverOutput(
-            chosen, listing: listing, rebuild: rebuild, output: output,
-            backupsFound: summaries.count))))
-    let text =
+    // Only the form printed is built.
+    let value = {
+      Combined(
+        ReportRendering.value(report, libraryPath: libraryPath, naming: naming),
+        BackupMember(
+          backup: Combined(
+            BackupIdentity(chosen.backup),
+            BackupRecoverOutput(
+              chosen, listing: listing, rebuild: rebuild, output: output,
+              backupsFound: summaries.count))))
+    }
+    let text = {
       BackupRendering.recoverText(chosen, rebuild: rebuild, output: output)
-      + ReportRendering.text(report, libraryPath: libraryPath, naming: naming)
-      + NextStep.export(
-        .export(library: libraryPath, format: "csv"), into: "dittos.csv",
-        label: "the library as a CSV"
-      ).line + "\n"
-    return CommandOutput.result(value, text: text, exitCode: exitCode)
+        + ReportRendering.text(report, libraryPath: libraryPath, naming: naming)
+        + NextStep.export(
+          .export(library: libraryPath, format: "csv"), into: "dittos.csv",
+          label: "the library as a CSV"
+        ).line + "\n"
+    }
+    return CommandOutput.result(value(), text: text(), exitCode: exitCode)
   }
 
   /// Why the library the backup lists (its `Ditto.store`, or a sidecar of it) was not rebuilt; nil

@@ -153,25 +153,30 @@ enum RecoveryFileOutput {
       )
       exitCode = .dataError
     }
-    let value = WrittenRecoveryOutput(
-      out: out, outcome: report.outcome.rawValue, categories: info.categories,
-      dittos: info.dittos, salvaged: info.salvaged,
-      sources: report.sources.map { SourceOutput($0, naming: naming) }, recovery: RecoveryOutput(info),
-      error: report.failure?.described(naming: ReportRendering.shown(naming)),
-      neverCommittedLeft: left > 0 ? left : nil)
-    let lines =
+    // Only the form printed is built.
+    let value = {
+      WrittenRecoveryOutput(
+        out: out, outcome: report.outcome.rawValue, categories: info.categories,
+        dittos: info.dittos, salvaged: info.salvaged,
+        sources: report.sources.map { SourceOutput($0, naming: naming) },
+        recovery: RecoveryOutput(info),
+        error: report.failure?.described(naming: ReportRendering.shown(naming)),
+        neverCommittedLeft: left > 0 ? left : nil)
+    }
+    let lines = {
       [
         "wrote \(ArgumentSpelling.shown(path: out)): \(plural(info.dittos, "ditto")) in \(plural(info.categories, "category", "categories"))"
       ]
-      + RecoveryRendering.lines(info)
-      + [
-        NextStep.note(
-          "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
-        .command(.status(from: out), label: "or check it here"),
-      ].lines
+        + RecoveryRendering.lines(info)
+        + [
+          NextStep.note(
+            "AirDrop the file to the iPhone (or save it to Files) and open it with Ditto 3.0.2"),
+          .command(.status(from: out), label: "or check it here"),
+        ].lines
+    }
     // The file's own members win over where it was read from.
     return .result(
-      Combined(source, value), text: lines.joined(separator: "\n") + "\n", exitCode: exitCode)
+      Combined(source, value()), text: lines().joined(separator: "\n") + "\n", exitCode: exitCode)
   }
 }
 

@@ -43,10 +43,10 @@ struct SalvageCommand: Command {
       }
     }
     let result = try Salvager.salvage(path: path, options: options)
-    let value = SalvageOutput(result, includeDeleted: includeDeleted)
     switch format {
     case .json:
       // `--format json` asks for the JSON whether or not `--json` was given.
+      let value = SalvageOutput(result, includeDeleted: includeDeleted)
       return .result(value, text: CommandOutput.json(JSONValue(encoding: value)))
     case .csv:
       return .stream { output in
@@ -54,7 +54,7 @@ struct SalvageCommand: Command {
         return .success
       }
     case nil:
-      return .result(value, text: text(result))
+      return .result(SalvageOutput(result, includeDeleted: includeDeleted), text: text(result))
     }
   }
 
