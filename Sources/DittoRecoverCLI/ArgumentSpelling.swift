@@ -54,6 +54,7 @@ package enum ArgumentSpelling {
     switch aboutWhatWasTyped(error) {
     case let error as any NamingFiles: error.described(naming: shown(path:))
     case let error as DestinationError: shown(path: error.file) + ": " + error.reason
+    case let error as FlagStoreError: shown(path: error.store) + ": " + error.reason
     case let error as SourceReadFailure: described(error.error)
     case let error as ImportFailure:
       switch error.reason {

@@ -2,14 +2,14 @@ import LegacyStore
 import SafeFiles
 
 /// Why a CSV file could not be imported. Names the file and the reason.
-package enum CSVImportError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CSVImportError: Error, Equatable, Sendable, NamingFiles {
   case unreadable(file: String, reason: String)
   case malformed(file: String, line: Int, reason: String)
 
-  package var description: String {
+  package func described(naming shown: (String) -> String) -> String {
     switch self {
-    case .unreadable(let file, let reason): "\(file): cannot read: \(reason)"
-    case .malformed(let file, let line, let reason): "\(file), line \(line): \(reason)"
+    case .unreadable(let file, let reason): "\(shown(file)): cannot read: \(reason)"
+    case .malformed(let file, let line, let reason): "\(shown(file)), line \(line): \(reason)"
     }
   }
 }

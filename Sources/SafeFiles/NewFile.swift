@@ -5,16 +5,16 @@
 #endif
 
 /// Why an output could not be created.
-package enum NewFileError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NewFileError: Error, Equatable, Sendable, NamingFiles {
   /// Something already has the output's name: it was left as it was.
   case exists(path: String)
   /// A system call failed (no such folder, no permission, no space).
   case failed(FileAccessError)
 
-  package var description: String {
+  package func described(naming shown: (String) -> String) -> String {
     switch self {
-    case .exists(let path): "\(path) already exists; it is never overwritten"
-    case .failed(let error): error.description
+    case .exists(let path): "\(shown(path)) already exists; it is never overwritten"
+    case .failed(let error): error.described(naming: shown)
     }
   }
 }

@@ -146,7 +146,9 @@ extension BackupRendering {
       "backup: \(ArgumentSpelling.shown(path: summary.backup.path)) (\(metadata.deviceName ?? "unknown device"), iOS \(metadata.iosVersion ?? "unknown"), \(isoDate(metadata.date) ?? "date unknown"))"
     ]
     let copied = rebuild.files.filter { $0.status == .copied || $0.status == .sizeMismatch }
-    lines.append("rebuilt: \(copied.count) of \(rebuild.files.count) Ditto files into \(output)")
+    lines.append(
+      "rebuilt: \(copied.count) of \(rebuild.files.count) Ditto files into \(ArgumentSpelling.shown(path: output))"
+    )
     let problems = rebuild.files.filter { $0.status != .copied }
     if !problems.isEmpty {
       lines.append("not rebuilt as listed: \(problems.count) (see the warnings)")

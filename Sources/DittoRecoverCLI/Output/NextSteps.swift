@@ -53,7 +53,7 @@ enum NextSteps {
     case .busy, .changing, .notFound:
       return [
         .note(
-          "another process is writing \(error.file): quit it (or copy the container while nothing writes to it)"
+          "another process is writing \(ArgumentSpelling.shown(path: error.file)): quit it (or copy the container while nothing writes to it)"
         ),
         again,
       ]
@@ -205,7 +205,9 @@ enum NextSteps {
       return lstat(path, &info) == 0
     }
     return [
-      .note("\(library) is read-only, so nothing was written; it is left as it was"),
+      .note(
+        "\(ArgumentSpelling.shown(path: library)) is read-only, so nothing was written; it is left as it was"
+      ),
       .command(["chmod", "u+w"] + files, label: "let its owner write it"),
       .command(invocation, label: "the same command again"),
     ]
