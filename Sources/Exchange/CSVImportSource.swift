@@ -36,7 +36,7 @@ package struct CSVImportSource {
     do {
       file = try ReadOnlyFile(path: path)
     } catch {
-      throw CSVImportError.unreadable(file: path, reason: error.description)
+      throw CSVImportError.unreadable(file: path, reason: error.reason)
     }
     var reader = CSVReader()
     var sawHeader = false
@@ -83,7 +83,7 @@ package struct CSVImportSource {
     } catch let error as CSVError {
       throw CSVImportError.malformed(file: path, line: error.line, reason: error.reason)
     } catch let error as FileAccessError {
-      throw CSVImportError.unreadable(file: path, reason: error.description)
+      throw CSVImportError.unreadable(file: path, reason: error.failure)
     }
     if !sawHeader {
       throw CSVImportError.malformed(

@@ -34,6 +34,9 @@ package struct FileAccessError: Error, Equatable, Sendable, NamingFiles {
   /// True when the disk (or the user's quota) is full.
   package var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
 
+  /// What failed and why, without the file's name: `cannot open: Permission denied`.
+  package var failure: String { "cannot \(operation): \(reason)" }
+
   /// `cannot <operation> <path>: <reason>`.
   package func described(naming shown: (String) -> String) -> String {
     "cannot \(operation) \(shown(path)): \(reason)"

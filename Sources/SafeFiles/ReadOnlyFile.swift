@@ -20,6 +20,14 @@ package enum SafeFileError: Error, Equatable, Sendable, NamingFiles {
       "\(shown(path)) is a \(kind.humanName), not a regular file"
     }
   }
+
+  /// Why, without the file's name (for a message that names the file itself).
+  package var reason: String {
+    switch self {
+    case .access(let error): error.failure
+    case .notARegularFile(_, let kind): "is a \(kind.humanName), not a regular file"
+    }
+  }
 }
 
 /// A regular file opened read-only, without following links and without blocking.

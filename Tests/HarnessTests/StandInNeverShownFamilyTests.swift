@@ -29,6 +29,9 @@ import Testing
     ["extract", "--container", "C", "--out", "R"], ["extract", "--container", "C", "--out", "R"],
     ["status", "--from", "R"], ["backup", "recover", "B", "--out", "D"],
     ["backup", "extract", "B", "--out", "E"],
+    // A folder where a file is expected.
+    ["import", "--library", "L", "--csv", "O"], ["export", "--library", "O"],
+    ["salvage", "O"], ["status", "--from", "O"],
   ]
 
   @Test(arguments: 0..<2) func noPrivatePathIsEverPrinted(member: Int) throws {
