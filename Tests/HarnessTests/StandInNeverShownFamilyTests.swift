@@ -64,7 +64,9 @@ import Testing
       var name = NonUTF8NameFamilyTests.name(using: &generator, extension: ext)
       while taken.contains(name) { name += [0xFF] }
       taken.insert(name)
-      let word = NonUTF8NameFamilyTests.shellWord(name)
+      // Typed as a bare name by one member, as an absolute path by the other.
+      let word = NonUTF8NameFamilyTests.shellWord(
+        member == 0 ? name : Array(folder.path.utf8) + [UInt8(ascii: "/")] + name)
       words[key] = word
       if let made {
         // A copy for a file (the container keeps its own), the folder itself moved.
